@@ -1,0 +1,52 @@
+package io.shardvault.common.rpc.internal;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.shardvault.common.rpc.RpcException;
+import io.shardvault.common.rpc.RpcMessage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The terminal handler of a server connection: turns a request frame into an {@link RpcMessage},
+ * hands it to the {@link RequestDispatcher}, and writes the answer or error frame back.
+ */
+public final class ServerHandler extends SimpleChannelInboundHandler<Frame> {
+    private static final Logger LOG = LoggerFactory.getLogger(ServerHandler.class);
+
+    private final RequestDispatcher dispatcher;
+
+    public ServerHandler(RequestDispatcher dispatcher) {
+        super(Frame.class, false);
+        this.dispatcher = dispatcher;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
+        if (frame.isResponse()) {
+            frame.release();
+            LOG.warn("closing connection remote={} reason=\"a client sent a response frame\"",
+                    ctx.channel().remoteAddress());
+            ctx.close();
+            return;
+        }
+        long requestId = frame.requestId();
+        int op = frame.op();
+        RpcMessage request = new RpcMessage(op, frame.header(), frame.payload());
+        Channel channel = ctx.channel();
+        dispatcher.dispatch(request).whenComplete((response, failure) -> {
+            Frame answer = failure == null
+                    ? new Frame(requestId, op, Frame.FLAG_RESPONSE, response.header(), response.payload())
+                    : ErrorFrames.encode(channel.alloc(), requestId, op, RpcException.from(failure));
+            channel.writeAndFlush(answer).addListener((ChannelFutureListener) f -> dispatcher.answered());
+        });
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.warn("closing connection remote={} reason=\"{}\"", ctx.channel().remoteAddress(), cause.toString());
+        ctx.close();
+    }
+}
