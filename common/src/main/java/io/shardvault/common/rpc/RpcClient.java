@@ -64,9 +64,8 @@ public final class RpcClient implements AutoCloseable {
         PeerPool pool = peers.computeIfAbsent(peer,
                 p -> new PeerPool(config.connectionsPerPeer(), () -> connect(p)));
         CompletableFuture<ClientConnection> connection = pool.acquire();
-        ClientConnection ready = connection.getNow(null);
-        if (ready != null) {
-            return ready.send(request, timeout);
+        if (connection.isDone() && !connection.isCompletedExceptionally()) {
+            return connection.join().send(request, timeout);
         }
         return connection.handle((c, failure) -> {
             if (failure != null) {

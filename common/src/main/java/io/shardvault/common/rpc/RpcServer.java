@@ -96,6 +96,11 @@ public final class RpcServer implements AutoCloseable {
         return localAddress;
     }
 
+    /** Client connections currently open. */
+    public int openConnections() {
+        return connections.size();
+    }
+
     /** Requests received and not yet answered. */
     public int inFlight() {
         return dispatcher.inFlight();

@@ -22,6 +22,9 @@ public final class FrameDecoder extends ByteToMessageDecoder {
 
     public FrameDecoder(int maxFrameBytes) {
         this.maxFrameBytes = maxFrameBytes;
+        // A chunk spans many socket reads. Merging reads into one buffer would copy every payload
+        // byte once more; composing them hands the reads themselves to the handler as the slice.
+        setCumulator(COMPOSITE_CUMULATOR);
     }
 
     @Override

@@ -1,0 +1,2 @@
+/** The base every shardvault JMH benchmark extends: fixed forks, warmup and JVM flags. */
+package io.shardvault.jmh;
