@@ -37,7 +37,41 @@ public enum ErrorCode {
     /** A disk or tome ran out of space. */
     NO_SPACE(13),
     /** The node may not take this request now (a drained pod, a follower): go elsewhere. */
-    UNAVAILABLE(14);
+    UNAVAILABLE(14),
+    /** The bucket does not exist. */
+    NO_SUCH_BUCKET(15),
+    /** The key has no current version (absent, or its latest version is a delete marker). */
+    NO_SUCH_KEY(16),
+    /** The named version does not exist. */
+    NO_SUCH_VERSION(17),
+    /** A bucket of that name exists and belongs to someone else. */
+    BUCKET_ALREADY_EXISTS(18),
+    /** A bucket of that name exists and belongs to the caller. */
+    BUCKET_ALREADY_OWNED_BY_YOU(19),
+    /** The bucket still holds objects, versions or uploads. */
+    BUCKET_NOT_EMPTY(20),
+    /** A condition (If-Match, If-None-Match, ...) does not hold. */
+    PRECONDITION_FAILED(21),
+    /** The multipart upload does not exist (never created, completed or aborted). */
+    NO_SUCH_UPLOAD(22),
+    /** A listed part was not uploaded, or its ETag differs. */
+    INVALID_PART(23),
+    /** Parts are not listed in ascending order. */
+    INVALID_PART_ORDER(24),
+    /** Not allowed: a locked version, a disabled key, a missing permission. */
+    ACCESS_DENIED(25),
+    /** The access key id is unknown. */
+    INVALID_ACCESS_KEY(26),
+    /** A concurrent change won; retrying may succeed. */
+    CONFLICT(27),
+    /** This catalog peer is not the leader; the message names the leader when known. */
+    NOT_LEADER(28),
+    /** A part other than the last is smaller than the minimum part size. */
+    ENTITY_TOO_SMALL(29),
+    /** An argument is out of range or malformed (a bad max-keys, a bad retention date). */
+    INVALID_ARGUMENT(30),
+    /** The request is valid but the operation or option is not implemented. */
+    NOT_IMPLEMENTED(31);
 
     private static final ErrorCode[] BY_WIRE = new ErrorCode[64];
 
