@@ -35,10 +35,12 @@ case "$(uname -m)" in
   *) skip "unsupported architecture $(uname -m)" ;;
 esac
 
+# JERASURE_INCLUDE_DIR: where jerasure.h, jerasure/ and gf_complete.h live (Debian: /usr/include).
+inc=${JERASURE_INCLUDE_DIR:-/usr/include}
 command -v gcc >/dev/null 2>&1 || skip "gcc not found"
-[ -f /usr/include/jerasure.h ] && [ -f /usr/include/jerasure/reed_sol.h ] \
-  || skip "Jerasure headers not found (apt-get install libjerasure-dev libgf-complete-dev)"
-[ -f /usr/include/gf_complete.h ] || skip "gf-complete headers not found (apt-get install libgf-complete-dev)"
+[ -f "$inc/jerasure.h" ] && [ -f "$inc/jerasure/reed_sol.h" ] \
+  || skip "Jerasure headers not found in $inc (apt-get install libjerasure-dev libgf-complete-dev)"
+[ -f "$inc/gf_complete.h" ] || skip "gf-complete headers not found in $inc (apt-get install libgf-complete-dev)"
 
 # java.home of a JDK 9+ is the JDK itself; jni.h sits in its include/.
 jni_dir=""
@@ -55,7 +57,7 @@ if [ -f "$dest" ] && [ "$dest" -nt "$src" ] && [ "$dest" -nt "$0" ]; then
 fi
 gcc -std=gnu11 -O2 -g -fPIC -shared -Wall -Wextra -Werror \
     -fvisibility=hidden -Wl,-z,defs -Wl,--as-needed \
-    -I"$jni_dir" -I"$jni_dir/linux" -I/usr/include/jerasure \
+    -I"$jni_dir" -I"$jni_dir/linux" -I"$inc" -I"$inc/jerasure" \
     -o "$dest.tmp" "$src" -lJerasure -lgf_complete
 mv "$dest.tmp" "$dest"
 echo "jerasure4j: built $dest"
