@@ -20,7 +20,7 @@ import java.util.HexFormat;
  *     -Dmdep.outputFile=target/cp.txt -Dmdep.includeScope=test
  * java -cp common/target/classes:common/target/test-classes:$(cat common/target/cp.txt) \
  *     io.shardvault.common.erasure.GoldenVectorGenerator common/src/test/resources/erasure/golden-vectors.txt
- *  * </pre>
+ * </pre>
  */
 public final class GoldenVectorGenerator {
     private GoldenVectorGenerator() {
