@@ -18,6 +18,7 @@ import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
+import org.rocksdb.FlushOptions;
 import org.rocksdb.InfoLogLevel;
 import org.rocksdb.LRUCache;
 import org.rocksdb.ReadOptions;
@@ -260,15 +261,12 @@ public final class RocksShardStore implements ShardStore {
         }
     }
 
-    /**
-     * Writes a raw chunk value, bypassing every check: a test seam that fakes bytes rotting under
-     * RocksDB's feet.
-     */
-    void putRawChunkValueForTest(ShardId id, byte[] value) throws ShardStoreException {
-        try {
-            db.put(chunks, syncWrite, id.encode(), value);
+    @Override
+    public void flush() throws ShardStoreException {
+        try (FlushOptions options = new FlushOptions().setWaitForFlush(true)) {
+            db.flush(options, List.of(chunks, metas));
         } catch (RocksDBException e) {
-            throw translate("test put raw chunk", id, e);
+            throw translate("flush", null, e);
         }
     }
 

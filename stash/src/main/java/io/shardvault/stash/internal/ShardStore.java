@@ -66,6 +66,12 @@ public interface ShardStore extends AutoCloseable {
     /** Calls {@code visitor} with every entry's meta, in key order. */
     void forEachMeta(Consumer<StashEntryInfo> visitor) throws ShardStoreException;
 
+    /**
+     * Writes the memtables out to SST and blob files. Never needed for durability (commits are
+     * synced to the WAL); for tests and for operators who want a short WAL replay.
+     */
+    void flush() throws ShardStoreException;
+
     /** Where the data lives, for logs. */
     String describe();
 
