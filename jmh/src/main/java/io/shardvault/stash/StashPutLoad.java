@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.Unpooled;
 import io.shardvault.common.ShardId;
+import io.shardvault.common.config.Settings;
 import io.shardvault.common.crc.Crc32c;
 import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.common.rpc.RpcClientConfig;
@@ -22,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -42,7 +44,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <pre>
  *  java -Xmx2g -cp jmh/target/benchmarks.jar io.shardvault.stash.StashPutLoad \
- *       [--dir DIR] [--seconds 5] [--sizes 16384,65536] [--writers 1,16,64]
+ *       [--dir DIR] [--seconds 5] [--sizes 16384,65536] [--writers 1,16,64] [--set stash.key=value ...]
  * </pre>
  * Not a JMH benchmark: JMH measures one operation per thread, while this needs many outstanding
  * asynchronous requests and a raw-fsync baseline in the same process and run.
@@ -63,9 +65,11 @@ public final class StashPutLoad {
         int seconds = 5;
         int[] sizes = {16 << 10, 64 << 10};
         int[] writerCounts = {1, 16, 64};
+        List<String> settings = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--dir" -> dir = Path.of(args[++i]);
+                case "--set" -> settings.add(args[++i]);
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
                 case "--sizes" -> sizes = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
                 case "--writers" -> writerCounts = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt)
@@ -81,7 +85,10 @@ public final class StashPutLoad {
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
 
         List<Result> results = new ArrayList<>();
-        StashConfig config = StashConfig.defaults(dir.resolve("stash")).withCapacityBytes(1L << 40);
+        Settings loaded = Settings.load(Optional.empty(), settings);
+        loaded.rejectUnknown(StashConfigKeys.all());
+        StashConfig config = StashConfig.from(loaded).withDataDir(dir.resolve("stash")).withCapacityBytes(1L << 40);
+        System.out.println("settings: " + settings);
         try (RpcTransport transport = RpcTransport.create(RpcTransportConfig.defaults());
              RpcClient rpc = RpcClient.create(transport, RpcClientConfig.defaults()
                      .withRequestTimeout(Duration.ofMinutes(1)))) {
