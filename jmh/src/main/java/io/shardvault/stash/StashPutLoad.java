@@ -44,7 +44,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <pre>
  *  java -Xmx2g -cp jmh/target/benchmarks.jar io.shardvault.stash.StashPutLoad \
- *       [--dir DIR] [--seconds 5] [--sizes 16384,65536] [--writers 1,16,64] [--set stash.key=value ...]
+ *       [--dir DIR] [--seconds 5] [--rounds 1] [--sizes 16384,65536] [--writers 1,16,64] [--set stash.key=value ...]
  * </pre>
  * Not a JMH benchmark: JMH measures one operation per thread, while this needs many outstanding
  * asynchronous requests and a raw-fsync baseline in the same process and run.
@@ -63,6 +63,7 @@ public final class StashPutLoad {
     public static void main(String[] args) throws Exception {
         Path dir = null;
         int seconds = 5;
+        int rounds = 1;
         int[] sizes = {16 << 10, 64 << 10};
         int[] writerCounts = {1, 16, 64};
         List<String> settings = new ArrayList<>();
@@ -71,6 +72,7 @@ public final class StashPutLoad {
                 case "--dir" -> dir = Path.of(args[++i]);
                 case "--set" -> settings.add(args[++i]);
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
+                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 case "--sizes" -> sizes = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
                 case "--writers" -> writerCounts = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt)
                         .toArray();
@@ -98,7 +100,9 @@ public final class StashPutLoad {
             try {
                 StashClient client = new StashClient(rpc);
                 AtomicLong fileIds = new AtomicLong();
-                for (int size : sizes) {
+                for (int round = 1; round <= rounds; round++) {
+                  System.out.println("round " + round + " of " + rounds);
+                  for (int size : sizes) {
                     results.add(rawFdatasync(dir, size, seconds));
                     for (int writers : writerCounts) {
                         // Warm up the JIT, the connections and the memtables, then measure.
@@ -116,6 +120,7 @@ public final class StashPutLoad {
                                 (commits.totalTime(TimeUnit.NANOSECONDS) - commitNanosBefore) / 1e6
                                         / Math.max(1, commitCount));
                     }
+                  }
                 }
             } finally {
                 server.close();
@@ -260,27 +265,48 @@ public final class StashPutLoad {
                 r.opsPerSecond() * r.size() / 1e6, r.p50Nanos() / 1e6, r.p99Nanos() / 1e6);
     }
 
+    /**
+     * Prints one table row per chunk size and writer count: the median over rounds of each
+     * figure, and of each ratio computed within its round (against that round's raw fdatasync and
+     * 1-writer figures), so that a noisy round cannot pair with a quiet one.
+     */
     private static void report(List<Result> results, int[] sizes, int[] writerCounts) {
         System.out.println();
         System.out.println("| chunk | writers | PUT ops/s | MB/s | p50 ms | p99 ms | p50 / raw fdatasync p50 "
                 + "| ops/s / 1-writer ops/s |");
         System.out.println("|---|---|---|---|---|---|---|---|");
         for (int size : sizes) {
-            Result raw = results.stream().filter(r -> r.size() == size && r.name().startsWith("raw")).findFirst()
-                    .orElseThrow();
-            Result one = results.stream().filter(r -> r.size() == size && r.name().startsWith("stash")
-                    && r.writers() == writerCounts[0]).findFirst().orElseThrow();
+            List<Result> raws = results.stream().filter(r -> r.size() == size && r.name().startsWith("raw")).toList();
             System.out.printf(Locale.ROOT, "| %d KiB | raw append+fdatasync | %.0f | %.1f | %.3f | %.3f | 1.00 | |%n",
-                    size >> 10, raw.opsPerSecond(), raw.opsPerSecond() * size / 1e6, raw.p50Nanos() / 1e6,
-                    raw.p99Nanos() / 1e6);
-            for (Result r : results) {
-                if (r.size() == size && r.name().startsWith("stash")) {
-                    System.out.printf(Locale.ROOT, "| %d KiB | %d | %.0f | %.1f | %.3f | %.3f | %.2f | %.1f |%n",
-                            size >> 10, r.writers(), r.opsPerSecond(), r.opsPerSecond() * size / 1e6,
-                            r.p50Nanos() / 1e6, r.p99Nanos() / 1e6, (double) r.p50Nanos() / raw.p50Nanos(),
-                            r.opsPerSecond() / one.opsPerSecond());
+                    size >> 10, median(raws, Result::opsPerSecond), median(raws, Result::opsPerSecond) * size / 1e6,
+                    median(raws, r -> r.p50Nanos() / 1e6), median(raws, r -> r.p99Nanos() / 1e6));
+            for (int writers : writerCounts) {
+                List<Result> runs = results.stream().filter(r -> r.size() == size && r.name().startsWith("stash")
+                        && r.writers() == writers).toList();
+                List<Result> ones = results.stream().filter(r -> r.size() == size && r.name().startsWith("stash")
+                        && r.writers() == writerCounts[0]).toList();
+                double[] latencyRatio = new double[runs.size()];
+                double[] throughputRatio = new double[runs.size()];
+                for (int i = 0; i < runs.size(); i++) {
+                    latencyRatio[i] = (double) runs.get(i).p50Nanos() / raws.get(i).p50Nanos();
+                    throughputRatio[i] = runs.get(i).opsPerSecond() / ones.get(i).opsPerSecond();
                 }
+                System.out.printf(Locale.ROOT, "| %d KiB | %d | %.0f | %.1f | %.3f | %.3f | %.2f | %.1f |%n",
+                        size >> 10, writers, median(runs, Result::opsPerSecond),
+                        median(runs, Result::opsPerSecond) * size / 1e6, median(runs, r -> r.p50Nanos() / 1e6),
+                        median(runs, r -> r.p99Nanos() / 1e6), median(latencyRatio), median(throughputRatio));
             }
         }
+    }
+
+    private static double median(List<Result> results, java.util.function.ToDoubleFunction<Result> figure) {
+        return median(results.stream().mapToDouble(figure).toArray());
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 }
