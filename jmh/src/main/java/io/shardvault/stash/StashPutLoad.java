@@ -37,6 +37,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * concurrent writers, next to the physical floor measured in the same run on the same directory:
  * a loop that appends one chunk to a file and fdatasyncs it ({@code FileChannel.force(false)}).
  *
+ * <p>For each chunk size, the phases (raw loop, then each writer count) run in short slices of
+ * {@code --seconds}, interleaved, {@code --rounds} times, and each phase's slices are pooled: on a
+ * machine shared with other work, every phase then sees the same mix of quiet and busy moments,
+ * and the ratios compare like with like.
+ *
  * <p>Each writer is a closed loop: it sends a PUT, waits for the acknowledgement, sends the next.
  * The server and client run in this JVM and talk over loopback TCP, so latencies include the RPC.
  * A purger deletes acknowledged entries about a second after they were written, as pods do, so
@@ -44,7 +49,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <pre>
  *  java -Xmx2g -cp jmh/target/benchmarks.jar io.shardvault.stash.StashPutLoad \
- *       [--dir DIR] [--seconds 5] [--rounds 1] [--sizes 16384,65536] [--writers 1,16,64] [--set stash.key=value ...]
+ *       [--dir DIR] [--seconds 1] [--rounds 10] [--sizes 16384,65536] [--writers 1,16,64] [--set stash.key=value ...]
  * </pre>
  * Not a JMH benchmark: JMH measures one operation per thread, while this needs many outstanding
  * asynchronous requests and a raw-fsync baseline in the same process and run.
@@ -54,7 +59,8 @@ public final class StashPutLoad {
     }
 
     /** Latencies of one measured phase. */
-    record Result(String name, int size, int writers, long ops, double seconds, long p50Nanos, long p99Nanos) {
+    record Result(String name, int size, int writers, long ops, double seconds, long p50Nanos, long p99Nanos,
+                  long[] latencies) {
         double opsPerSecond() {
             return ops / seconds;
         }
@@ -62,8 +68,8 @@ public final class StashPutLoad {
 
     public static void main(String[] args) throws Exception {
         Path dir = null;
-        int seconds = 5;
-        int rounds = 1;
+        int seconds = 1;
+        int rounds = 10;
         int[] sizes = {16 << 10, 64 << 10};
         int[] writerCounts = {1, 16, 64};
         List<String> settings = new ArrayList<>();
@@ -100,27 +106,35 @@ public final class StashPutLoad {
             try {
                 StashClient client = new StashClient(rpc);
                 AtomicLong fileIds = new AtomicLong();
-                for (int round = 1; round <= rounds; round++) {
-                  System.out.println("round " + round + " of " + rounds);
-                  for (int size : sizes) {
-                    results.add(rawFdatasync(dir, size, seconds));
+                for (int size : sizes) {
+                    // Warm up the JIT, the connections and the memtables.
                     for (int writers : writerCounts) {
-                        // Warm up the JIT, the connections and the memtables, then measure.
                         runPuts(client, server.localAddress(), size, writers, 1, fileIds);
-                        Timer commits = registry.get("shardvault.stash.commit").timer();
-                        DistributionSummary ops = registry.get("shardvault.stash.commit.ops").summary();
-                        long commitsBefore = commits.count();
-                        double commitNanosBefore = commits.totalTime(TimeUnit.NANOSECONDS);
-                        double opsBefore = ops.totalAmount();
-                        results.add(runPuts(client, server.localAddress(), size, writers, seconds, fileIds));
-                        long commitCount = commits.count() - commitsBefore;
-                        System.out.printf(Locale.ROOT, "%s  commits=%d ops/commit=%.1f commit=%.3f ms%n",
-                                format(results.get(results.size() - 1)), commitCount,
-                                (ops.totalAmount() - opsBefore) / Math.max(1, commitCount),
-                                (commits.totalTime(TimeUnit.NANOSECONDS) - commitNanosBefore) / 1e6
-                                        / Math.max(1, commitCount));
                     }
-                  }
+                    // Interleave short slices of every phase, so that each phase sees the same mix of
+                    // quiet and busy moments of a shared machine; pool each phase's slices.
+                    List<List<Result>> slices = new ArrayList<>();
+                    for (int phase = 0; phase <= writerCounts.length; phase++) {
+                        slices.add(new ArrayList<>());
+                    }
+                    for (int round = 1; round <= rounds; round++) {
+                        slices.get(0).add(rawFdatasync(dir, size, seconds));
+                        for (int w = 0; w < writerCounts.length; w++) {
+                            Timer commits = registry.get("shardvault.stash.commit").timer();
+                            DistributionSummary ops = registry.get("shardvault.stash.commit.ops").summary();
+                            long commitsBefore = commits.count();
+                            double opsBefore = ops.totalAmount();
+                            Result slice = runPuts(client, server.localAddress(), size, writerCounts[w], seconds,
+                                    fileIds);
+                            slices.get(w + 1).add(slice);
+                            long commitCount = commits.count() - commitsBefore;
+                            System.out.printf(Locale.ROOT, "round %d %s  ops/commit=%.1f%n", round, format(slice),
+                                    (ops.totalAmount() - opsBefore) / Math.max(1, commitCount));
+                        }
+                    }
+                    for (List<Result> phase : slices) {
+                        results.add(pool(phase));
+                    }
                 }
             } finally {
                 server.close();
@@ -130,7 +144,7 @@ public final class StashPutLoad {
     }
 
     /** The floor: append {@code size} bytes, fdatasync, repeat. */
-    static Result rawFdatasync(Path dir, int size, int seconds) throws IOException {
+    static Result rawFdatasync(Path dir, int size, double seconds) throws IOException {
         Path file = dir.resolve("raw-fdatasync-" + size + ".bin");
         byte[] bytes = new byte[size];
         new Random(size).nextBytes(bytes);
@@ -138,7 +152,7 @@ public final class StashPutLoad {
         long[] latencies = new long[1 << 16];
         int n = 0;
         long start = System.nanoTime();
-        long end = start + TimeUnit.SECONDS.toNanos(seconds);
+        long end = start + (long) (seconds * 1e9);
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
             long now = start;
@@ -156,9 +170,7 @@ public final class StashPutLoad {
                 now = after;
             }
             long elapsed = now - start;
-            Result result = summarize("raw append+fdatasync", size, 1, Arrays.copyOf(latencies, n), elapsed);
-            System.out.println(format(result));
-            return result;
+            return summarize("raw append+fdatasync", size, 1, Arrays.copyOf(latencies, n), elapsed);
         } finally {
             Files.deleteIfExists(file);
         }
@@ -252,11 +264,24 @@ public final class StashPutLoad {
         }
     }
 
+    /** One phase's slices as one result: pooled latencies, total operations over total time. */
+    static Result pool(List<Result> slices) {
+        Result first = slices.get(0);
+        long[] all = slices.stream().flatMapToLong(r -> Arrays.stream(r.latencies())).toArray();
+        double seconds = slices.stream().mapToDouble(Result::seconds).sum();
+        Arrays.sort(all);
+        return new Result(first.name(), first.size(), first.writers(), all.length, seconds, percentile(all, 0.50),
+                percentile(all, 0.99), all);
+    }
+
+    static long percentile(long[] sorted, double p) {
+        return sorted.length == 0 ? 0 : sorted[(int) Math.min(sorted.length - 1, sorted.length * p)];
+    }
+
     static Result summarize(String name, int size, int writers, long[] latencies, long elapsedNanos) {
         Arrays.sort(latencies);
-        long p50 = latencies.length == 0 ? 0 : latencies[(int) Math.min(latencies.length - 1, latencies.length * 0.50)];
-        long p99 = latencies.length == 0 ? 0 : latencies[(int) Math.min(latencies.length - 1, latencies.length * 0.99)];
-        return new Result(name, size, writers, latencies.length, elapsedNanos / 1e9, p50, p99);
+        return new Result(name, size, writers, latencies.length, elapsedNanos / 1e9, percentile(latencies, 0.50),
+                percentile(latencies, 0.99), latencies);
     }
 
     static String format(Result r) {
@@ -265,48 +290,28 @@ public final class StashPutLoad {
                 r.opsPerSecond() * r.size() / 1e6, r.p50Nanos() / 1e6, r.p99Nanos() / 1e6);
     }
 
-    /**
-     * Prints one table row per chunk size and writer count: the median over rounds of each
-     * figure, and of each ratio computed within its round (against that round's raw fdatasync and
-     * 1-writer figures), so that a noisy round cannot pair with a quiet one.
-     */
+    /** Prints one table row per phase, with the ratios the issue sets goals for. */
     private static void report(List<Result> results, int[] sizes, int[] writerCounts) {
         System.out.println();
         System.out.println("| chunk | writers | PUT ops/s | MB/s | p50 ms | p99 ms | p50 / raw fdatasync p50 "
                 + "| ops/s / 1-writer ops/s |");
         System.out.println("|---|---|---|---|---|---|---|---|");
         for (int size : sizes) {
-            List<Result> raws = results.stream().filter(r -> r.size() == size && r.name().startsWith("raw")).toList();
+            Result raw = results.stream().filter(r -> r.size() == size && r.name().startsWith("raw")).findFirst()
+                    .orElseThrow();
+            Result one = results.stream().filter(r -> r.size() == size && r.name().startsWith("stash")
+                    && r.writers() == writerCounts[0]).findFirst().orElseThrow();
             System.out.printf(Locale.ROOT, "| %d KiB | raw append+fdatasync | %.0f | %.1f | %.3f | %.3f | 1.00 | |%n",
-                    size >> 10, median(raws, Result::opsPerSecond), median(raws, Result::opsPerSecond) * size / 1e6,
-                    median(raws, r -> r.p50Nanos() / 1e6), median(raws, r -> r.p99Nanos() / 1e6));
-            for (int writers : writerCounts) {
-                List<Result> runs = results.stream().filter(r -> r.size() == size && r.name().startsWith("stash")
-                        && r.writers() == writers).toList();
-                List<Result> ones = results.stream().filter(r -> r.size() == size && r.name().startsWith("stash")
-                        && r.writers() == writerCounts[0]).toList();
-                double[] latencyRatio = new double[runs.size()];
-                double[] throughputRatio = new double[runs.size()];
-                for (int i = 0; i < runs.size(); i++) {
-                    latencyRatio[i] = (double) runs.get(i).p50Nanos() / raws.get(i).p50Nanos();
-                    throughputRatio[i] = runs.get(i).opsPerSecond() / ones.get(i).opsPerSecond();
+                    size >> 10, raw.opsPerSecond(), raw.opsPerSecond() * size / 1e6, raw.p50Nanos() / 1e6,
+                    raw.p99Nanos() / 1e6);
+            for (Result r : results) {
+                if (r.size() == size && r.name().startsWith("stash")) {
+                    System.out.printf(Locale.ROOT, "| %d KiB | %d | %.0f | %.1f | %.3f | %.3f | %.2f | %.1f |%n",
+                            size >> 10, r.writers(), r.opsPerSecond(), r.opsPerSecond() * size / 1e6,
+                            r.p50Nanos() / 1e6, r.p99Nanos() / 1e6, (double) r.p50Nanos() / raw.p50Nanos(),
+                            r.opsPerSecond() / one.opsPerSecond());
                 }
-                System.out.printf(Locale.ROOT, "| %d KiB | %d | %.0f | %.1f | %.3f | %.3f | %.2f | %.1f |%n",
-                        size >> 10, writers, median(runs, Result::opsPerSecond),
-                        median(runs, Result::opsPerSecond) * size / 1e6, median(runs, r -> r.p50Nanos() / 1e6),
-                        median(runs, r -> r.p99Nanos() / 1e6), median(latencyRatio), median(throughputRatio));
             }
         }
-    }
-
-    private static double median(List<Result> results, java.util.function.ToDoubleFunction<Result> figure) {
-        return median(results.stream().mapToDouble(figure).toArray());
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 }
