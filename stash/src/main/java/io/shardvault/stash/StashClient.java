@@ -105,7 +105,7 @@ public final class StashClient implements AutoCloseable {
      * deletions are durable.
      */
     public CompletableFuture<Void> purge(InetSocketAddress stash, Collection<ShardId> ids) {
-        if (stash == null || ids == null || ids.contains(null)) {
+        if (stash == null || ids == null || ids.stream().anyMatch(Objects::isNull)) {
             return CompletableFuture.failedFuture(new NullPointerException("stash and ids are required"));
         }
         if (ids.isEmpty()) {
