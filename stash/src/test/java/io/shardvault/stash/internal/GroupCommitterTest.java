@@ -173,6 +173,28 @@ class GroupCommitterTest {
     }
 
     @Test
+    void aFullQueueAnswersBusy() throws Exception {
+        MemoryStore store = new MemoryStore();
+        Occupancy occupancy = new Occupancy();
+        StashMetrics metrics = new StashMetrics(new SimpleMeterRegistry(), "test", occupancy, 1 << 30,
+                Clock.systemUTC());
+        try (GroupCommitter committer = new GroupCommitter(store, occupancy, metrics, 1 << 30, 1 << 20, 100)) {
+            committer.start();
+            store.gate = new CountDownLatch(1);
+            CompletableFuture<Void> blocked = committer.put(info(1, 10), new byte[60]);
+            assertThat(store.entered.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
+            CompletableFuture<Void> queued = committer.put(info(2, 10), new byte[60]);
+            CompletableFuture<Void> refused = committer.put(info(3, 10), new byte[60]);
+            assertThat(refused).failsWithin(1, TimeUnit.SECONDS).withThrowableThat().havingCause()
+                    .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BUSY));
+            store.gate.countDown();
+            blocked.get(10, TimeUnit.SECONDS);
+            queued.get(10, TimeUnit.SECONDS);
+            committer.put(info(3, 10), new byte[60]).get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
     void afterCloseRequestsFailShuttingDown() {
         MemoryStore store = new MemoryStore();
         GroupCommitter committer = committer(store, new Occupancy(), 100);
