@@ -118,8 +118,9 @@ public final class GroupCommitter implements AutoCloseable {
             return;
         }
         queue.add(op);
-        if (closing && !thread.isAlive() && queue.remove(op)) {
-            done.completeExceptionally(new RpcException(ErrorCode.SHUTTING_DOWN, "stash is shutting down"));
+        // The thread may have stopped between the checks above and the add: nobody would take the op.
+        if ((closing || died != null) && !thread.isAlive() && queue.remove(op)) {
+            done.completeExceptionally(new RpcException(ErrorCode.SHUTTING_DOWN, "stash committer stopped"));
         }
     }
 
@@ -165,6 +166,9 @@ public final class GroupCommitter implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.error("stash commit failed unexpectedly", e);
                 failAll(batch, new RpcException(ErrorCode.INTERNAL, "stash commit failed: " + e, e));
+            } catch (Error e) {
+                failAll(batch, new RpcException(ErrorCode.INTERNAL, "stash commit failed: " + e, e));
+                throw e;
             }
             batch.clear();
         }
