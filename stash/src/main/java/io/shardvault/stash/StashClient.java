@@ -42,7 +42,8 @@ public final class StashClient implements AutoCloseable {
      * {@code CHECKSUM_MISMATCH} when {@code crc32c} does not match the bytes that arrived, and
      * {@code BUSY} when its commit queue is full.
      *
-     * @param chunk the bytes; ownership passes to this call, whatever happens
+     * @param chunk the bytes; ownership passes to this call, whatever happens (to send the same
+     *              chunk to a pod as well, pass {@code chunk.retainedDuplicate()} here)
      */
     public CompletableFuture<Void> put(InetSocketAddress stash, ShardId id, long offsetInShard, int crc32c,
                                        ByteBuf chunk) {
