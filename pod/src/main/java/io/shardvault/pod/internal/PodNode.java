@@ -86,10 +86,15 @@ public final class PodNode implements AutoCloseable {
         PurgeQueue queue = PurgeQueue.open(config.stateDir().resolve("purge"), config.purgeSegmentBytes(), clock);
         PodNode node = new PodNode(config, tomes, queue, stash, registry);
         try {
+            boolean clean = CleanShutdownMarker.consume(config.stateDir());
             node.flusher.start();
             if (node.hasStash && !config.slots().isEmpty()) {
-                new StashRecovery(config.name(), node.store, stash, queue, config.recoveryTimeout(), node.metrics)
-                        .recover(config.slots());
+                if (clean) {
+                    LOG.info("pod {} shut down cleanly with nothing unflushed: no recovery needed", config.name());
+                } else {
+                    new StashRecovery(config.name(), node.store, stash, queue, config.recoveryTimeout(),
+                            node.metrics).recover(config.slots());
+                }
             }
             if (node.sender != null) {
                 node.sender.start();
@@ -201,5 +206,22 @@ public final class PodNode implements AutoCloseable {
         } catch (IOException e) {
             LOG.warn("pod {}: closing the purge queue failed", config.name(), e);
         }
+        if (flush && flushQueue.isEmpty()) {
+            try {
+                CleanShutdownMarker.write(config.stateDir());
+            } catch (IOException e) {
+                LOG.warn("pod {}: cannot record the clean shutdown; the next start will recover", config.name(), e);
+            }
+        }
+    }
+
+    /** Purge events queued and not yet delivered. */
+    public long purgeQueueDepth() {
+        return purgeQueue.depth();
+    }
+
+    /** Bytes written in buffered mode and not yet fsynced. */
+    public long unflushedBytes() {
+        return flushQueue.unflushedBytes();
     }
 }
