@@ -38,7 +38,7 @@ class PodStashFaultTest {
         LOG.info("seed={}", seed);
         Random random = new Random(seed);
         try (StashFaultFixture f = new StashFaultFixture(dir)) {
-            PodConfig config = f.podConfig("30ms");
+            PodConfig config = f.podConfig("400ms");
             List<FaultTomeIo> disks = List.of(new FaultTomeIo(), new FaultTomeIo());
             PodNode node = PodNode.open(config, disks::get, new StashClientAccess(f.rpc, config.stashServers()),
                     new SimpleMeterRegistry(), Clock.systemUTC());
@@ -87,24 +87,24 @@ class PodStashFaultTest {
     @Test
     void purgesQueuedWhileTheStashIsDownAreDeliveredWhenItReturnsAcrossAPodRestart() throws Exception {
         try (StashFaultFixture f = new StashFaultFixture(dir)) {
-            PodConfig config = f.podConfig("10ms");
+            // The flusher only runs at close, so every purge event is queued while the stash is down.
+            PodConfig config = f.podConfig("10m");
             int n = 40;
             try (PodServer pod = PodServer.start(f.transport, config, f.rpc, new SimpleMeterRegistry())) {
                 for (int i = 0; i < n; i++) {
                     ShardId id = new ShardId(StashFaultFixture.VAULT, i, StashFaultFixture.SHARD);
                     f.write(pod.localAddress(), id, ("chunk " + i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
                 }
-                // Stop the stash before the flusher's first round can purge anything... or most of it.
                 f.stopStash();
-                StashFaultFixture.await("the flushes queued as purge events",
-                        () -> pod.node().unflushedBytes() == 0 && pod.node().purgeQueueDepth() > 0);
-                Thread.sleep(300); // the sender keeps failing and backing off meanwhile
-            }
+                assertThat(pod.node().unflushedBytes()).isPositive();
+            } // a clean close: flushes everything, queues n purge events, which the sender cannot deliver
             PodServer restarted = PodServer.start(f.transport, config, f.rpc, new SimpleMeterRegistry());
             try {
                 long queued = restarted.node().purgeQueueDepth();
                 LOG.info("{} purge events survived the restart", queued);
-                assertThat(queued).isPositive();
+                assertThat(queued).isEqualTo(n);
+                Thread.sleep(300); // the sender fails and backs off meanwhile
+                assertThat(restarted.node().purgeQueueDepth()).isEqualTo(n);
                 f.startStash(new java.net.InetSocketAddress("127.0.0.1", f.stashAddress.getPort()));
                 StashFaultFixture.await("the backlog delivered",
                         () -> restarted.node().purgeQueueDepth() == 0 && f.stashed().isEmpty());
