@@ -105,7 +105,7 @@ public record PodConfig(String name, InetSocketAddress bind, Path stateDir, List
         for (String part : splitList(value)) {
             int i = Integer.parseInt(part);
             if (i < 0 || i >= tomes) {
-                throw new IllegalArgumentException("pod.tomes.simulatedHdd names tome " + i + " of " + tomes);
+                throw new IllegalArgumentException("pod.simulatedHdd.tomes names tome " + i + " of " + tomes);
             }
             out.add(i);
         }

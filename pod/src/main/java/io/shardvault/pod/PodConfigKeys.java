@@ -21,10 +21,10 @@ public final class PodConfigKeys {
             "The instance's own state: the durable purge queue. Not on a tome.");
     public static final ConfigKey<String> TOMES = ConfigKey.ofString("pod.tomes", "tome0",
             "Comma-separated tome directories, one per disk. The order fixes shard placement: never reorder.");
-    public static final ConfigKey<String> SIMULATED_HDD = ConfigKey.ofString("pod.tomes.simulatedHdd", "none",
+    public static final ConfigKey<String> SIMULATED_HDD = ConfigKey.ofString("pod.simulatedHdd.tomes", "none",
             "Tomes whose fsyncs model a 7,200 RPM drive (a benchmark setting): none, all, or comma-separated "
                     + "tome indices.");
-    public static final ConfigKey<Integer> SIMULATED_HDD_SEED = ConfigKey.ofInt("pod.tomes.simulatedHdd.seed", 7200,
+    public static final ConfigKey<Integer> SIMULATED_HDD_SEED = ConfigKey.ofInt("pod.simulatedHdd.seed", 7200,
             Integer.MIN_VALUE, Integer.MAX_VALUE, "Seed of the simulated drives' rotational delays (tome i uses seed+i).");
     public static final ConfigKey<String> SLOTS = ConfigKey.ofString("pod.slots", "none",
             "Comma-separated vaultId:shardIndex slots the instance holds; recovery lists these from the stash.");

@@ -64,7 +64,9 @@ public final class RpcClient implements AutoCloseable {
         PeerPool pool = peers.computeIfAbsent(peer,
                 p -> new PeerPool(config.connectionsPerPeer(), () -> connect(p)));
         CompletableFuture<ClientConnection> connection = pool.acquire();
-        ClientConnection ready = connection.getNow(null);
+        // getNow would throw (and leak the request) when the connection attempt has already failed.
+        ClientConnection ready = connection.isDone() && !connection.isCompletedExceptionally()
+                ? connection.join() : null;
         if (ready != null) {
             return ready.send(request, timeout);
         }

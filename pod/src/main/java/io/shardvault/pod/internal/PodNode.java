@@ -81,6 +81,7 @@ public final class PodNode implements AutoCloseable {
                 LOG.info("pod {} tome {} ({}) uses a SIMULATED 7,200 RPM disk for fsync", config.name(), i,
                         t.directory());
             }
+            TomeStamp.check(io, t.directory().toAbsolutePath().normalize(), config.name(), i);
             tomes.add(new Tome(i, t.directory(), io));
         }
         PurgeQueue queue = PurgeQueue.open(config.stateDir().resolve("purge"), config.purgeSegmentBytes(), clock);

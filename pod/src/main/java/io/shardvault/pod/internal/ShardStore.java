@@ -24,8 +24,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * restore operations on it. Knows nothing of flushing or purging; {@link PodNode} composes those.
  *
  * <p>Layout: {@code <tome>/v<vaultId>/s<shardIndex>/<xx>/<fileId as 16 hex digits>.shard}, where
- * {@code xx} is the low byte of the file id in hex, so no directory holds more than 1/256 of a
- * slot. A shard's tome is a fixed hash of its id over the tome list, so lookups need no index
+ * {@code xx} is bits 12-19 of the file id in hex: no directory holds more than 1/256 of a slot,
+ * and runs of 4,096 consecutive file ids (ids are handed out in order) share a directory, so one
+ * flush batch of new files needs few directory syncs. A shard's tome is a fixed hash of its id over the tome list, so lookups need no index
  * (and the tome list must not be reordered).
  *
  * <p>Thread-safe: operations on one shard are serialised by a striped lock; different shards
@@ -35,6 +36,7 @@ public final class ShardStore {
     static final String SUFFIX = ".shard";
     private static final String TMP_SUFFIX = ".shard.tmp";
     private static final int LOCK_STRIPES = 1024;
+    private static final int FANOUT_SHIFT = 12;
 
     private final List<Tome> tomes;
     private final ReentrantLock[] locks = new ReentrantLock[LOCK_STRIPES];
@@ -69,7 +71,7 @@ public final class ShardStore {
 
     public Path pathOf(ShardId id) {
         return tomeFor(id).directory().resolve("v" + id.vaultId()).resolve("s" + id.shardIndex())
-                .resolve(String.format("%02x", id.fileId() & 0xFF))
+                .resolve(String.format("%02x", id.fileId() >>> FANOUT_SHIFT & 0xFF))
                 .resolve(String.format("%016x", id.fileId()) + SUFFIX);
     }
 

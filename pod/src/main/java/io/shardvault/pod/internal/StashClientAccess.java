@@ -36,18 +36,21 @@ public final class StashClientAccess implements StashAccess {
 
     @Override
     public CompletableFuture<Page> list(int vaultId, int shardIndex, Optional<ShardId> after, int limit) {
-        return client.list(serverFor(vaultId, shardIndex), vaultId, shardIndex, after, limit).thenApply(page -> {
-            List<Entry> entries = new ArrayList<>(page.entries().size());
-            for (StashEntryInfo info : page.entries()) {
-                entries.add(new Entry(info.id(), info.offsetInShard(), info.length(), info.crc32c()));
-            }
-            return new Page(entries, page.next());
-        });
+        return guarded(() -> client.list(serverFor(vaultId, shardIndex), vaultId, shardIndex, after, limit))
+                .thenApply(StashClientAccess::toPage);
+    }
+
+    private static Page toPage(io.shardvault.stash.StashPage page) {
+        List<Entry> entries = new ArrayList<>(page.entries().size());
+        for (StashEntryInfo info : page.entries()) {
+            entries.add(new Entry(info.id(), info.offsetInShard(), info.length(), info.crc32c()));
+        }
+        return new Page(entries, page.next());
     }
 
     @Override
     public CompletableFuture<ByteBuf> get(ShardId id) {
-        return client.get(serverFor(id.vaultId(), id.shardIndex()), id).thenApply(entry -> {
+        return guarded(() -> client.get(serverFor(id.vaultId(), id.shardIndex()), id)).thenApply(entry -> {
             try (StashEntry e = entry) {
                 return e.data().retain();
             }
@@ -56,6 +59,15 @@ public final class StashClientAccess implements StashAccess {
 
     @Override
     public CompletableFuture<Void> purge(InetSocketAddress server, List<ShardId> ids) {
-        return client.purge(server, ids);
+        return guarded(() -> client.purge(server, ids));
+    }
+
+    /** Turns a failure thrown by a call into a failed future, as the callers expect. */
+    private static <T> CompletableFuture<T> guarded(java.util.function.Supplier<CompletableFuture<T>> call) {
+        try {
+            return call.get();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 }
