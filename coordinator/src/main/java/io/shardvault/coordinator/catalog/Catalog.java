@@ -24,6 +24,15 @@ import java.util.concurrent.CompletableFuture;
  */
 public interface Catalog extends AutoCloseable {
 
+    /**
+     * A client-only view for a coordinator that is not one of the catalog peers: it talks to the
+     * peers named in {@code config} ({@code peerId} and {@code dataDir} are not used). Close it
+     * when done.
+     */
+    static Catalog connect(CatalogConfig config, io.micrometer.core.instrument.MeterRegistry registry) {
+        return io.shardvault.coordinator.catalog.internal.RatisCatalogServer.connect(config, registry);
+    }
+
     // ---- buckets ----
 
     /**

@@ -76,6 +76,8 @@ final class CatalogStateMachine extends BaseStateMachine {
     private volatile RocksCatalogStore store;
     /** Entries up to this index were already in the live DB when it was opened. */
     private volatile long skipThrough = -1;
+    /** The last index Ratis handed us (applied or skipped); Ratis replays from its snapshot index. */
+    private volatile long replayed = -1;
 
     CatalogStateMachine(Path dbDir, ExecutorService readExecutor, Clock clock, MeterRegistry registry) {
         this.dbDir = dbDir;
@@ -106,7 +108,16 @@ final class CatalogStateMachine extends BaseStateMachine {
     public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
         super.initialize(server, groupId, raftStorage);
         snapshots.init(raftStorage);
-        openStore();
+        getLifeCycle().startAndTransition(this::openStore);
+    }
+
+    /** Ratis pauses the state machine before it replaces the snapshot directory with an installed one. */
+    @Override
+    public void pause() {
+        if (getLifeCycle().compareAndTransition(org.apache.ratis.util.LifeCycle.State.RUNNING,
+                org.apache.ratis.util.LifeCycle.State.PAUSING)) {
+            getLifeCycle().transition(org.apache.ratis.util.LifeCycle.State.PAUSED);
+        }
     }
 
     /** Opens the live DB, restoring it from the latest snapshot when that is ahead of it. */
@@ -123,6 +134,8 @@ final class CatalogStateMachine extends BaseStateMachine {
         }
         store = s;
         skipThrough = applied[1];
+        var current = snapshots.getLatestSnapshot();
+        replayed = current == null ? -1 : current.getIndex();
         if (applied[1] >= 0) {
             setLastAppliedTermIndex(TermIndex.valueOf(applied[0], applied[1]));
         }
@@ -168,7 +181,7 @@ final class CatalogStateMachine extends BaseStateMachine {
                 LOG.info("installing catalog snapshot {}", latest);
                 restoreFrom(latest);
             }
-            openStore();
+            getLifeCycle().startAndTransition(this::openStore);
         } finally {
             swapLock.writeLock().unlock();
         }
@@ -190,6 +203,7 @@ final class CatalogStateMachine extends BaseStateMachine {
         LogEntryProto entry = trx.getLogEntry();
         long term = entry.getTerm();
         long index = entry.getIndex();
+        replayed = index;
         if (index <= skipThrough) {
             return CompletableFuture.completedFuture(Message.EMPTY);
         }
@@ -300,9 +314,21 @@ final class CatalogStateMachine extends BaseStateMachine {
     }
 
     @Override
+    public void notifyTermIndexUpdated(long term, long index) {
+        // Configuration and metadata entries: they advance the applied index too, except while
+        // Ratis replays entries the DB already holds.
+        replayed = index;
+        if (index > skipThrough) {
+            super.notifyTermIndexUpdated(term, index);
+        }
+    }
+
+    @Override
     public long takeSnapshot() throws IOException {
         TermIndex ti = getLastAppliedTermIndex();
-        if (ti == null || ti.getIndex() < 0) {
+        if (ti == null || ti.getIndex() < 0 || ti.getIndex() > replayed) {
+            // Still replaying up to what the DB holds: a checkpoint now would claim an index
+            // Ratis has not reached. The next trigger takes it.
             return -1;
         }
         long start = System.nanoTime();
