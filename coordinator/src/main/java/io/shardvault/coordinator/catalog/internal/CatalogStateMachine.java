@@ -250,6 +250,14 @@ final class CatalogStateMachine extends BaseStateMachine {
             } catch (IllegalArgumentException e) {
                 txn.discard();
                 result = CommandDispatcher.error(ErrorCode.BAD_REQUEST, "malformed log entry: " + e.getMessage());
+            } catch (RocksCatalogStore.StoreFailure e) {
+                throw e;
+            } catch (RuntimeException e) {
+                // A bug in an operation: deterministic, so every peer lands here for this entry. Answer
+                // INTERNAL and move on with the applied index rather than stall the group.
+                LOG.error("catalog operation at log index {} failed; answering INTERNAL", index, e);
+                txn.discard();
+                result = CommandDispatcher.error(ErrorCode.INTERNAL, "catalog operation failed: " + e);
             }
             if (index % PRUNE_EVERY == 0) {
                 pruneRequests(txn, time);
