@@ -208,4 +208,58 @@ class SinglePeerCatalogTest {
         assertThat(join(catalog.disableAccessKey(k.accessKeyId())).enabled()).isFalse();
         assertThat(REGISTRY.find("catalog.client.calls").timers()).isNotEmpty();
     }
+
+    @Test
+    void uploadsListAndAbortReleasesParts() {
+        join(catalog.createBucket("uploads", "AK1", false));
+        MultipartUpload a1 = join(catalog.createMultipartUpload("uploads", "a", ObjectMetadata.EMPTY, Optional.empty(),
+                false));
+        MultipartUpload a2 = join(catalog.createMultipartUpload("uploads", "a", ObjectMetadata.EMPTY, Optional.empty(),
+                false));
+        MultipartUpload b1 = join(catalog.createMultipartUpload("uploads", "b", ObjectMetadata.EMPTY, Optional.empty(),
+                false));
+        assertThat(a2.uploadId()).isGreaterThan(a1.uploadId());
+        UploadListing page1 = join(catalog.listMultipartUploads("uploads", "", "", "", 2));
+        assertThat(page1.uploads()).extracting(MultipartUpload::uploadId).containsExactly(a1.uploadId(), a2.uploadId());
+        assertThat(page1.truncated()).isTrue();
+        UploadListing page2 = join(catalog.listMultipartUploads("uploads", "", page1.nextKeyMarker(),
+                page1.nextUploadIdMarker(), 2));
+        assertThat(page2.uploads()).extracting(MultipartUpload::uploadId).containsExactly(b1.uploadId());
+        assertThat(page2.truncated()).isFalse();
+        assertThat(codeOf(catalog.deleteBucket("uploads"))).isEqualTo(ErrorCode.BUCKET_NOT_EMPTY);
+        join(catalog.putPart("uploads", "a", a1.uploadId(), 1, "aa", file(60, 5)));
+        join(catalog.putPart("uploads", "a", a1.uploadId(), 2, "bb", file(61, 5)));
+        assertThat(join(catalog.abortMultipartUpload("uploads", "a", a1.uploadId())))
+                .extracting(FileRef::fileId).containsExactly(60L, 61L);
+        assertThat(codeOf(catalog.putPart("uploads", "a", a1.uploadId(), 3, "cc", file(62, 5))))
+                .isEqualTo(ErrorCode.NO_SUCH_UPLOAD);
+        join(catalog.abortMultipartUpload("uploads", "a", a2.uploadId()));
+        join(catalog.abortMultipartUpload("uploads", "b", b1.uploadId()));
+        join(catalog.deleteBucket("uploads"));
+    }
+
+    @Test
+    void legalHoldAndDefaultRetention() {
+        join(catalog.createBucket("holds", "AK1", true));
+        assertThat(codeOf(catalog.setDefaultRetention("holds", Optional.of(RetentionMode.GOVERNANCE), 0)))
+                .isEqualTo(ErrorCode.INVALID_ARGUMENT);
+        Bucket b = join(catalog.setDefaultRetention("holds", Optional.of(RetentionMode.GOVERNANCE), 1));
+        assertThat(b.defaultRetentionDays()).isEqualTo(1);
+        PutResult v = join(catalog.putObjectVersion(PutObjectVersion.of("holds", "k", "e", ObjectMetadata.EMPTY,
+                file(70, 1))));
+        ObjectVersion got = join(catalog.getObjectVersion("holds", "k", Optional.of(v.versionId())));
+        assertThat(got.retention()).get().extracting(Retention::mode).isEqualTo(RetentionMode.GOVERNANCE);
+        assertThat(codeOf(catalog.deleteObject("holds", "k", Optional.of(v.versionId()))))
+                .isEqualTo(ErrorCode.ACCESS_DENIED);
+        join(catalog.setLegalHold("holds", "k", Optional.of(v.versionId()), true));
+        // Legal hold beats the governance bypass.
+        assertThat(codeOf(catalog.deleteObject(new DeleteObjectVersion("holds", "k", Optional.of(v.versionId()), true))))
+                .isEqualTo(ErrorCode.ACCESS_DENIED);
+        join(catalog.setLegalHold("holds", "k", Optional.of(v.versionId()), false));
+        DeleteResult gone = join(catalog.deleteObject(
+                new DeleteObjectVersion("holds", "k", Optional.of(v.versionId()), true)));
+        assertThat(gone.releasedFiles()).extracting(FileRef::fileId).containsExactly(70L);
+        assertThat(codeOf(catalog.setLegalHold("plainbucket-missing", "k", Optional.empty(), true)))
+                .isEqualTo(ErrorCode.NO_SUCH_BUCKET);
+    }
 }
