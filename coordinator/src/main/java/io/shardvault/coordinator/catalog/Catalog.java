@@ -92,6 +92,17 @@ public interface Catalog extends AutoCloseable {
     }
 
     /**
+     * Up to {@value #MAX_BATCH} deletes in one atomic log entry (S3 DeleteObjects): each is checked
+     * and applied as {@link #deleteObject(DeleteObjectVersion)} would, in order; one that fails (a
+     * locked version, a missing bucket) is reported in its outcome and changes nothing, the others
+     * still apply. The outcomes are in request order.
+     */
+    CompletableFuture<List<DeleteOutcome>> deleteObjects(List<DeleteObjectVersion> requests);
+
+    /** The most deletes one {@link #deleteObjects} call takes. */
+    int MAX_BATCH = 1000;
+
+    /**
      * Sets one version's retention. COMPLIANCE can be extended, never shortened, removed or turned
      * into GOVERNANCE; GOVERNANCE can be shortened or removed only with the bypass
      * ({@code ACCESS_DENIED} otherwise).

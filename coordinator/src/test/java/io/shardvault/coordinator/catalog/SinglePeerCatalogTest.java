@@ -262,4 +262,30 @@ class SinglePeerCatalogTest {
         assertThat(codeOf(catalog.setLegalHold("plainbucket-missing", "k", Optional.empty(), true)))
                 .isEqualTo(ErrorCode.NO_SUCH_BUCKET);
     }
+
+    @Test
+    void batchDeleteReportsEachItem() {
+        join(catalog.createBucket("batch", "AK1", true));
+        PutResult locked = join(catalog.putObjectVersion(new PutObjectVersion("batch", "locked", 1, "e",
+                ObjectMetadata.EMPTY, List.of(new FilePart(0, "e", file(80, 1))), WriteCondition.NONE,
+                Optional.of(new Retention(RetentionMode.COMPLIANCE, Instant.now().plus(1, ChronoUnit.DAYS))), false)));
+        PutResult free = join(catalog.putObjectVersion(
+                PutObjectVersion.of("batch", "free", "e", ObjectMetadata.EMPTY, file(81, 1))));
+        List<DeleteOutcome> out = join(catalog.deleteObjects(List.of(
+                new DeleteObjectVersion("batch", "locked", Optional.of(locked.versionId()), true),
+                new DeleteObjectVersion("batch", "free", Optional.of(free.versionId()), false),
+                new DeleteObjectVersion("nosuchbucket", "x", Optional.empty(), false),
+                new DeleteObjectVersion("batch", "locked", Optional.empty(), false))));
+        assertThat(out).hasSize(4);
+        assertThat(out.get(0).error()).contains(ErrorCode.ACCESS_DENIED);
+        assertThat(out.get(1).result()).get().extracting(DeleteResult::releasedFiles).asInstanceOf(
+                org.assertj.core.api.InstanceOfAssertFactories.LIST).hasSize(1);
+        assertThat(out.get(2).error()).contains(ErrorCode.NO_SUCH_BUCKET);
+        assertThat(out.get(3).result()).get().extracting(DeleteResult::deleteMarker).isEqualTo(true);
+        // The refused item changed nothing: the locked version is still there.
+        assertThat(join(catalog.getObjectVersion("batch", "locked", Optional.of(locked.versionId()))).etag())
+                .isEqualTo("e");
+        assertThat(codeOf(catalog.getObjectVersion("batch", "free", Optional.of(free.versionId()))))
+                .isEqualTo(ErrorCode.NO_SUCH_VERSION);
+    }
 }

@@ -24,6 +24,7 @@ enum Op {
     CREATE_ACCESS_KEY(17, true),
     DISABLE_ACCESS_KEY(18, true),
     ACK_DELETIONS(19, true),
+    DELETE_OBJECTS(20, true),
 
     GET_BUCKET(64, false),
     LIST_BUCKETS(65, false),

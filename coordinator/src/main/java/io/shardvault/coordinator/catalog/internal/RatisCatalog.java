@@ -9,6 +9,7 @@ import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CatalogException;
 import io.shardvault.coordinator.catalog.CompletedPart;
 import io.shardvault.coordinator.catalog.DeleteObjectVersion;
+import io.shardvault.coordinator.catalog.DeleteOutcome;
 import io.shardvault.coordinator.catalog.DeleteResult;
 import io.shardvault.coordinator.catalog.FileDeletion;
 import io.shardvault.coordinator.catalog.FileIdRange;
@@ -217,6 +218,30 @@ final class RatisCatalog implements Catalog {
             CommandDispatcher.optional(w, request.versionId());
             w.bool(request.bypassGovernanceRetention());
         }, Codec::deleteResult);
+    }
+
+    @Override
+    public CompletableFuture<List<DeleteOutcome>> deleteObjects(List<DeleteObjectVersion> requests) {
+        List<DeleteObjectVersion> items = List.copyOf(requests);
+        if (items.size() > MAX_BATCH) {
+            throw new IllegalArgumentException("at most " + MAX_BATCH + " deletes per batch: " + items.size());
+        }
+        return write(Op.DELETE_OBJECTS, w -> Codec.list(w, items, Codec::deleteRequest), r -> {
+            int n = r.i32();
+            if (n != items.size()) {
+                throw new IllegalArgumentException(n + " outcomes for " + items.size() + " deletes");
+            }
+            List<DeleteOutcome> out = new java.util.ArrayList<>(n);
+            for (DeleteObjectVersion item : items) {
+                if (r.u8() == 0) {
+                    out.add(new DeleteOutcome(item, Optional.of(Codec.deleteResult(r)), Optional.empty(), ""));
+                } else {
+                    ErrorCode code = ErrorCode.fromWire(r.u16());
+                    out.add(new DeleteOutcome(item, Optional.empty(), Optional.of(code), r.str()));
+                }
+            }
+            return out;
+        });
     }
 
     @Override
