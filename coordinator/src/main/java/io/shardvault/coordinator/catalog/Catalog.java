@@ -174,6 +174,9 @@ public interface Catalog extends AutoCloseable {
     /** Hands out {@code count} new file ids of a vault, never handed out before. */
     CompletableFuture<FileIdRange> allocateFileIds(int vaultId, int count);
 
+    /** A bucket's usage ({@code NO_SUCH_BUCKET} when absent), or the cluster's when {@code bucket} is empty. */
+    CompletableFuture<Usage> usage(Optional<String> bucket);
+
     // ---- access keys ----
 
     /** Creates an enabled access key with a fresh random id and secret. */

@@ -288,4 +288,22 @@ class SinglePeerCatalogTest {
         assertThat(codeOf(catalog.getObjectVersion("batch", "free", Optional.of(free.versionId()))))
                 .isEqualTo(ErrorCode.NO_SUCH_VERSION);
     }
+
+    @Test
+    void usageFollowsVersionsAndFiles() {
+        join(catalog.createBucket("usage", "AK1", false));
+        Usage before = join(catalog.usage(Optional.empty()));
+        join(catalog.putObjectVersion(PutObjectVersion.of("usage", "a", "e", ObjectMetadata.EMPTY, file(90, 100))));
+        join(catalog.putObjectVersion(PutObjectVersion.of("usage", "b", "e", ObjectMetadata.EMPTY, file(91, 50))));
+        // Overwriting the null version replaces its bytes.
+        join(catalog.putObjectVersion(PutObjectVersion.of("usage", "a", "e", ObjectMetadata.EMPTY, file(92, 30))));
+        Usage bucket = join(catalog.usage(Optional.of("usage")));
+        assertThat(bucket.storedBytes()).isEqualTo(80);
+        assertThat(bucket.objectVersions()).isEqualTo(2);
+        Usage after = join(catalog.usage(Optional.empty()));
+        assertThat(after.storedBytes() - before.storedBytes()).isEqualTo(80);
+        join(catalog.deleteObject("usage", "b", Optional.empty()));
+        assertThat(join(catalog.usage(Optional.of("usage"))).storedBytes()).isEqualTo(30);
+        assertThat(codeOf(catalog.usage(Optional.of("nosuchbucket")))).isEqualTo(ErrorCode.NO_SUCH_BUCKET);
+    }
 }

@@ -116,6 +116,8 @@ final class CatalogOperations {
             }
         }
         e.txn().delete(Table.BUCKETS, Keys.utf8(name));
+        e.txn().delete(Table.COUNTERS, bucketBytes(b.id()));
+        e.txn().delete(Table.COUNTERS, bucketVersions(b.id()));
     }
 
     static List<Bucket> listBuckets(RocksCatalogStore.Reads r) {
@@ -240,6 +242,10 @@ final class CatalogOperations {
     /** Removes a version and releases its files. */
     private static void removeVersion(Entry e, int bucketId, byte[] key, StoredVersion v, List<FileRef> released) {
         e.txn().delete(Table.VERSIONS, Keys.versionKey(bucketId, key, v.seq()));
+        if (!v.deleteMarker()) {
+            addToCounter(e, bucketBytes(bucketId), -v.size());
+            addToCounter(e, bucketVersions(bucketId), -1);
+        }
         for (FilePart p : v.parts()) {
             release(e, p.file(), released);
         }
@@ -320,6 +326,8 @@ final class CatalogOperations {
         StoredVersion v = new StoredVersion(e.index(), !versioned, false, size, etag, e.time(), metadata, parts, ret,
                 legalHold);
         putVersion(e, b.id(), k, v);
+        addToCounter(e, bucketBytes(b.id()), size);
+        addToCounter(e, bucketVersions(b.id()), 1);
         return new PutResult(v.versionId(), etag, e.time(), released);
     }
 
@@ -858,6 +866,40 @@ final class CatalogOperations {
         return new FileIdRange(vaultId, first, count);
     }
 
+    private static final byte[] USED_BYTES = Keys.utf8("usedBytes");
+    private static final byte[] LIVE_FILES = Keys.utf8("liveFiles");
+
+    private static byte[] bucketBytes(int bucketId) {
+        return Keys.utf8("bucketBytes/" + bucketId);
+    }
+
+    private static byte[] bucketVersions(int bucketId) {
+        return Keys.utf8("bucketVersions/" + bucketId);
+    }
+
+    private static void addToCounter(Entry e, byte[] name, long delta) {
+        nextCounter(e, name, 0, delta);
+    }
+
+    private static long counter(RocksCatalogStore.Reads r, byte[] name) {
+        byte[] raw = r.get(Table.COUNTERS, name);
+        return raw == null ? 0 : Wire.u64(raw);
+    }
+
+    static io.shardvault.coordinator.catalog.Usage usage(RocksCatalogStore.Reads r, Optional<String> bucketName)
+            throws CatalogException {
+        long capacity = 0;
+        for (VaultInfo v : listVaults(r)) {
+            capacity += v.capacityBytes();
+        }
+        if (bucketName.isEmpty()) {
+            return new io.shardvault.coordinator.catalog.Usage(counter(r, USED_BYTES), counter(r, LIVE_FILES), capacity);
+        }
+        Bucket b = bucket(r, bucketName.get());
+        return new io.shardvault.coordinator.catalog.Usage(counter(r, bucketBytes(b.id())),
+                counter(r, bucketVersions(b.id())), capacity);
+    }
+
     /** Returns the counter's value (starting at {@code initial}) and advances it by {@code by}. */
     private static long nextCounter(Entry e, byte[] name, long initial, long by) {
         byte[] raw = e.txn().get(Table.COUNTERS, name);
@@ -916,6 +958,10 @@ final class CatalogOperations {
         byte[] key = Keys.fileKey(f.vaultId(), f.fileId());
         byte[] old = e.txn().get(Table.FILES, key);
         int refs = old == null ? 0 : new Wire.Reader(old).i32();
+        if (refs == 0) {
+            addToCounter(e, USED_BYTES, f.size());
+            addToCounter(e, LIVE_FILES, 1);
+        }
         Wire.Writer w = new Wire.Writer().i32(refs + 1);
         Codec.fileRef(w, f);
         e.txn().put(Table.FILES, key, w.toByteArray());
@@ -937,6 +983,8 @@ final class CatalogOperations {
             return;
         }
         e.txn().delete(Table.FILES, key);
+        addToCounter(e, USED_BYTES, -stored.size());
+        addToCounter(e, LIVE_FILES, -1);
         long id = nextCounter(e, NEXT_DELETION, 1, 1);
         Wire.Writer w = new Wire.Writer();
         Codec.fileRef(w, stored);

@@ -132,6 +132,10 @@ final class CommandDispatcher {
                 case LIST_ACCESS_KEYS -> Codec.list(out, CatalogOperations.listAccessKeys(r), Codec::accessKey);
                 case PENDING_DELETIONS -> Codec.list(out, CatalogOperations.pendingDeletions(r, in.i32()),
                         Codec::fileDeletion);
+                case USAGE -> {
+                    io.shardvault.coordinator.catalog.Usage u = CatalogOperations.usage(r, optional(in));
+                    out.i64(u.storedBytes()).i64(u.objectVersions()).i64(u.capacityBytes());
+                }
                 case STATE_CHECKSUM -> {
                     long index;
                     byte[] la = r.get(Table.COUNTERS, Keys.utf8("lastApplied"));

@@ -39,7 +39,8 @@ enum Op {
     LIST_ACCESS_KEYS(74, false),
     PENDING_DELETIONS(75, false),
     /** Diagnostics: the applied index and a checksum over every table, taken from one RocksDB snapshot. */
-    STATE_CHECKSUM(76, false);
+    STATE_CHECKSUM(76, false),
+    USAGE(77, false);
 
     private static final Op[] BY_CODE = new Op[128];
 

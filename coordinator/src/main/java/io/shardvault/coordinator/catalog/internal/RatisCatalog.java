@@ -362,6 +362,12 @@ final class RatisCatalog implements Catalog {
     }
 
     @Override
+    public CompletableFuture<io.shardvault.coordinator.catalog.Usage> usage(Optional<String> bucket) {
+        return read(Op.USAGE, w -> CommandDispatcher.optional(w, bucket),
+                r -> new io.shardvault.coordinator.catalog.Usage(r.i64(), r.i64(), r.i64()));
+    }
+
+    @Override
     public CompletableFuture<AccessKey> createAccessKey(String owner, boolean bypassGovernanceAllowed) {
         Objects.requireNonNull(owner, "owner");
         // Random ids and secrets are drawn here, not in apply: apply must be deterministic.
