@@ -1,5 +1,7 @@
 package io.shardvault.coordinator.catalog;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -29,8 +31,8 @@ public interface Catalog extends AutoCloseable {
      * peers named in {@code config} ({@code peerId} and {@code dataDir} are not used). Close it
      * when done.
      */
-    static Catalog connect(CatalogConfig config, io.micrometer.core.instrument.MeterRegistry registry) {
-        return io.shardvault.coordinator.catalog.internal.RatisCatalogServer.connect(config, registry);
+    static Catalog connect(CatalogConfig config, MeterRegistry registry) {
+        return RatisCatalogServer.connect(config, registry);
     }
 
     // ---- buckets ----

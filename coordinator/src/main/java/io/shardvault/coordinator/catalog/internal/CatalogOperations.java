@@ -26,6 +26,7 @@ import io.shardvault.coordinator.catalog.RetentionMode;
 import io.shardvault.coordinator.catalog.StashInfo;
 import io.shardvault.coordinator.catalog.UploadListing;
 import io.shardvault.coordinator.catalog.UploadedPart;
+import io.shardvault.coordinator.catalog.Usage;
 import io.shardvault.coordinator.catalog.VaultInfo;
 import io.shardvault.coordinator.catalog.VersionListing;
 import io.shardvault.coordinator.catalog.VersioningState;
@@ -36,10 +37,13 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 import org.rocksdb.RocksIterator;
 
@@ -456,7 +460,7 @@ final class CatalogOperations {
                     continue outer;
                 }
             }
-            return java.util.Arrays.copyOf(key, i + delimiter.length);
+            return Arrays.copyOf(key, i + delimiter.length);
         }
         return null;
     }
@@ -558,7 +562,7 @@ final class CatalogOperations {
         byte[] previousKey = midKey ? marker : null;
         try (RocksIterator it = r.iterator(Table.VERSIONS)) {
             it.seek(start);
-            if (skipExact != null && it.isValid() && java.util.Arrays.equals(it.key(), skipExact)) {
+            if (skipExact != null && it.isValid() && Arrays.equals(it.key(), skipExact)) {
                 it.next();
             }
             while (it.isValid() && Keys.startsWith(it.key(), scope)) {
@@ -581,7 +585,7 @@ final class CatalogOperations {
                     previousKey = null;
                     continue;
                 }
-                boolean latest = previousKey == null || !java.util.Arrays.equals(previousKey, key);
+                boolean latest = previousKey == null || !Arrays.equals(previousKey, key);
                 StoredVersion v = StoredVersion.decode(it.value());
                 lastKey = new String(key, StandardCharsets.UTF_8);
                 lastVersion = v.versionId();
@@ -682,7 +686,7 @@ final class CatalogOperations {
             throw fail(ErrorCode.INVALID_ARGUMENT, "a multipart upload needs at least one part");
         }
         List<UploadedPart> uploaded = parts(e.txn(), seq, 0, Integer.MAX_VALUE);
-        java.util.Map<Integer, UploadedPart> byNumber = new java.util.TreeMap<>();
+        Map<Integer, UploadedPart> byNumber = new TreeMap<>();
         for (UploadedPart p : uploaded) {
             byNumber.put(p.partNumber(), p);
         }
@@ -886,17 +890,17 @@ final class CatalogOperations {
         return raw == null ? 0 : Wire.u64(raw);
     }
 
-    static io.shardvault.coordinator.catalog.Usage usage(RocksCatalogStore.Reads r, Optional<String> bucketName)
+    static Usage usage(RocksCatalogStore.Reads r, Optional<String> bucketName)
             throws CatalogException {
         long capacity = 0;
         for (VaultInfo v : listVaults(r)) {
             capacity += v.capacityBytes();
         }
         if (bucketName.isEmpty()) {
-            return new io.shardvault.coordinator.catalog.Usage(counter(r, USED_BYTES), counter(r, LIVE_FILES), capacity);
+            return new Usage(counter(r, USED_BYTES), counter(r, LIVE_FILES), capacity);
         }
         Bucket b = bucket(r, bucketName.get());
-        return new io.shardvault.coordinator.catalog.Usage(counter(r, bucketBytes(b.id())),
+        return new Usage(counter(r, bucketBytes(b.id())),
                 counter(r, bucketVersions(b.id())), capacity);
     }
 

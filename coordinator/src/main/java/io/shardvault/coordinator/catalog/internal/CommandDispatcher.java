@@ -1,11 +1,13 @@
 package io.shardvault.coordinator.catalog.internal;
 
 import io.shardvault.common.ErrorCode;
+import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CatalogException;
 import io.shardvault.coordinator.catalog.DeleteObjectVersion;
 import io.shardvault.coordinator.catalog.DeleteResult;
 import java.util.List;
 import io.shardvault.coordinator.catalog.RetentionMode;
+import io.shardvault.coordinator.catalog.Usage;
 import io.shardvault.coordinator.catalog.VersioningState;
 import java.util.Optional;
 
@@ -50,9 +52,9 @@ final class CommandDispatcher {
                 }
                 case DELETE_OBJECTS -> {
                     List<DeleteObjectVersion> items = Codec.list(in, Codec::deleteRequest);
-                    if (items.size() > io.shardvault.coordinator.catalog.Catalog.MAX_BATCH) {
+                    if (items.size() > Catalog.MAX_BATCH) {
                         throw new CatalogException(ErrorCode.INVALID_ARGUMENT, "at most "
-                                + io.shardvault.coordinator.catalog.Catalog.MAX_BATCH + " deletes per batch");
+                                + Catalog.MAX_BATCH + " deletes per batch");
                     }
                     out.i32(items.size());
                     for (DeleteObjectVersion item : items) {
@@ -133,7 +135,7 @@ final class CommandDispatcher {
                 case PENDING_DELETIONS -> Codec.list(out, CatalogOperations.pendingDeletions(r, in.i32()),
                         Codec::fileDeletion);
                 case USAGE -> {
-                    io.shardvault.coordinator.catalog.Usage u = CatalogOperations.usage(r, optional(in));
+                    Usage u = CatalogOperations.usage(r, optional(in));
                     out.i64(u.storedBytes()).i64(u.objectVersions()).i64(u.capacityBytes());
                 }
                 case STATE_CHECKSUM -> {

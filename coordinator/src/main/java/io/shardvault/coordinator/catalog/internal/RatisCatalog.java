@@ -28,6 +28,7 @@ import io.shardvault.coordinator.catalog.Retention;
 import io.shardvault.coordinator.catalog.RetentionMode;
 import io.shardvault.coordinator.catalog.StashInfo;
 import io.shardvault.coordinator.catalog.UploadListing;
+import io.shardvault.coordinator.catalog.Usage;
 import io.shardvault.coordinator.catalog.VaultInfo;
 import io.shardvault.coordinator.catalog.VersionListing;
 import io.shardvault.coordinator.catalog.VersioningState;
@@ -35,6 +36,7 @@ import io.shardvault.coordinator.catalog.WriteCondition;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -231,7 +233,7 @@ final class RatisCatalog implements Catalog {
             if (n != items.size()) {
                 throw new IllegalArgumentException(n + " outcomes for " + items.size() + " deletes");
             }
-            List<DeleteOutcome> out = new java.util.ArrayList<>(n);
+            List<DeleteOutcome> out = new ArrayList<>(n);
             for (DeleteObjectVersion item : items) {
                 if (r.u8() == 0) {
                     out.add(new DeleteOutcome(item, Optional.of(Codec.deleteResult(r)), Optional.empty(), ""));
@@ -362,9 +364,9 @@ final class RatisCatalog implements Catalog {
     }
 
     @Override
-    public CompletableFuture<io.shardvault.coordinator.catalog.Usage> usage(Optional<String> bucket) {
+    public CompletableFuture<Usage> usage(Optional<String> bucket) {
         return read(Op.USAGE, w -> CommandDispatcher.optional(w, bucket),
-                r -> new io.shardvault.coordinator.catalog.Usage(r.i64(), r.i64(), r.i64()));
+                r -> new Usage(r.i64(), r.i64(), r.i64()));
     }
 
     @Override
