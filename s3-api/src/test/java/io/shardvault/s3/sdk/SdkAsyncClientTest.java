@@ -50,6 +50,11 @@ class SdkAsyncClientTest {
             exercise(s3);
             assertThat(f.registry().counter("s3.payloads", "type", "STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER")
                     .count()).isPositive();
+            assertThat(f.registry().find("s3.requests").tags("operation", "PutObject", "status", "200").timer()
+                    .count()).isEqualTo(8);
+            assertThat(f.registry().find("s3.requests").tags("operation", "GetObject", "status", "404").timer()
+                    .count()).isEqualTo(1);
+            assertThat(f.registry().counter("s3.bytes.in").count()).isGreaterThan(5 << 20);
         }
     }
 
