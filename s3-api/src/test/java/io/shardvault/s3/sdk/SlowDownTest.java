@@ -61,22 +61,32 @@ class SlowDownTest {
                      .overrideConfiguration(c -> c.retryStrategy(software.amazon.awssdk.retries.DefaultRetryStrategy.doNotRetry())).build()) {
             CompletableFuture<Integer> first = CompletableFuture.supplyAsync(() -> s3.listBuckets().buckets().size());
             assertThat(entered.await(20, TimeUnit.SECONDS)).isTrue();
-            CompletableFuture<Integer> second = CompletableFuture.supplyAsync(() -> s3.listBuckets().buckets().size());
-            S3Exception slow = null;
-            for (int i = 0; i < 50 && slow == null; i++) {
-                try {
-                    s3.headBucket(b -> b.bucket("any-bucket"));
-                } catch (S3Exception e) {
-                    if (e.statusCode() == 503) {
-                        slow = e;
+            // One worker is blocked and the queue holds one request: of three concurrent probes at
+            // least two must be refused at once.
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(3);
+            List<CompletableFuture<Integer>> probes = new java.util.ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                probes.add(CompletableFuture.supplyAsync(() -> {
+                    try {
+                        s3.headBucket(b -> b.bucket("any-bucket"));
+                        return 200;
+                    } catch (S3Exception e) {
+                        return e.statusCode();
                     }
-                }
+                }, pool));
+            }
+            long refused = 0;
+            for (int i = 0; i < 500 && refused < 2; i++) {
+                refused = probes.stream().filter(p -> p.isDone() && p.join() == 503).count();
                 Thread.sleep(20);
             }
-            assertThat(slow).isNotNull();
+            assertThat(refused).isGreaterThanOrEqualTo(2);
             release.countDown();
             assertThat(first.get(20, TimeUnit.SECONDS)).isZero();
-            assertThat(second.get(20, TimeUnit.SECONDS)).isZero();
+            for (CompletableFuture<Integer> p : probes) {
+                assertThat(p.get(20, TimeUnit.SECONDS)).isIn(503, 404);
+            }
+            pool.shutdown();
         }
     }
 }
