@@ -157,6 +157,26 @@ class SdkSyncClientTest {
     }
 
     @Test
+    void unusualKeysRoundTripThroughPathsListingsAndDeleteObjects() {
+        bucket("odd-keys");
+        List<String> keys = List.of("ünï/cödé ☃.txt", "a//b", "trailing/", "/leading", "sp ace", "q?x=1&y",
+                "hash#frag", "percent%41", "plus+sign", "tilde~", "star*paren(1)", "emoji 😀", "colon:semi;",
+                "<xml>&amp;\"'");
+        for (String k : keys) {
+            s3.putObject(b -> b.bucket("odd-keys").key(k), RequestBody.fromString(k));
+            assertThat(s3.getObjectAsBytes(b -> b.bucket("odd-keys").key(k)).asUtf8String()).as(k).isEqualTo(k);
+        }
+        assertThat(s3.listObjectsV2(b -> b.bucket("odd-keys")).contents()).extracting(S3Object::key)
+                .containsExactlyInAnyOrderElementsOf(keys);
+        assertThat(s3.listObjectsV2(b -> b.bucket("odd-keys").encodingType(EncodingType.URL)).contents())
+                .extracting(S3Object::key).containsExactlyInAnyOrderElementsOf(keys);
+        DeleteObjectsResponse deleted = s3.deleteObjects(b -> b.bucket("odd-keys").delete(d -> d.objects(
+                keys.stream().map(k -> ObjectIdentifier.builder().key(k).build()).toList())));
+        assertThat(deleted.deleted()).hasSize(keys.size());
+        assertThat(s3.listObjectsV2(b -> b.bucket("odd-keys")).contents()).isEmpty();
+    }
+
+    @Test
     void everyChecksumAlgorithmIsVerifiedStoredAndReturned() {
         bucket("checksums");
         byte[] data = bytes(70_000);
