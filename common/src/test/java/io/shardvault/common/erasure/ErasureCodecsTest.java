@@ -1,0 +1,88 @@
+package io.shardvault.common.erasure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Engine selection. The native-missing cases run in child JVMs with
+ * {@code -Dshardvault.erasure.native.disabled=true}, since a loaded library cannot be unloaded.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ErasureCodecsTest {
+
+    @Test
+    void forcedJavaNeverUsesNative() {
+        ErasureCodecs codecs = ErasureCodecs.create(ErasureConfig.defaults().withCodec(ErasureConfig.Engine.JAVA));
+        assertThat(codecs.engine()).isEqualTo("java");
+        ErasureCodec codec = codecs.codec(new ErasureLayout(16, 4));
+        assertThat(codec.engine()).isEqualTo("java");
+        assertThat(codecs.codec(new ErasureLayout(16, 4))).isSameAs(codec);
+    }
+
+    @Test
+    void autoAndForcedNativeUseJerasureWhenItLoads() {
+        NativeSupport.assumeNative();
+        assertThat(ErasureCodecs.create(ErasureConfig.defaults()).codec(new ErasureLayout(4, 2)).engine())
+                .isEqualTo("jerasure4j");
+        assertThat(ErasureCodecs.create(new ErasureConfig(ErasureConfig.Engine.NATIVE, true, 8)).engine())
+                .isEqualTo("jerasure4j");
+    }
+
+    @Test
+    void unavailableNativeIsReportedWithItsCause() {
+        if (!Jerasure.isAvailable()) {
+            assertThat(Jerasure.unavailabilityCause()).isNotNull();
+            assertThatThrownBy(Jerasure::ensureAvailability).isInstanceOf(UnsatisfiedLinkError.class)
+                    .hasCause(Jerasure.unavailabilityCause());
+        } else {
+            assertThat(Jerasure.unavailabilityCause()).isNull();
+            Jerasure.ensureAvailability();
+        }
+    }
+
+    @Test
+    void withNativeDisabledAutoFallsBackAndLogsTheEngine() throws Exception {
+        Child child = runChild("auto", "false");
+        assertThat(child.exitCode).as(child.output).isZero();
+        assertThat(child.output).contains("erasure codec: java (native jerasure4j unavailable")
+                .contains("engine=java").contains("available=false").contains(Jerasure.DISABLE_PROPERTY);
+    }
+
+    @Test
+    void withNativeDisabledRequiredNativeFailsStartupWithTheCause() throws Exception {
+        for (String[] args : new String[][] {{"auto", "true"}, {"native", "false"}}) {
+            Child child = runChild(args);
+            assertThat(child.exitCode).as(child.output).isEqualTo(3);
+            assertThat(child.output).contains("IllegalStateException").contains("the native erasure codec is required")
+                    .contains("cause=java.lang.UnsupportedOperationException");
+        }
+    }
+
+    private record Child(int exitCode, String output) {
+    }
+
+    private static Child runChild(String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-D" + Jerasure.DISABLE_PROPERTY + "=true");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(ErasureCodecsProbe.class.getName());
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("child JVM did not finish: " + command);
+        }
+        return new Child(process.exitValue(), new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    }
+}
