@@ -1,0 +1,83 @@
+package io.shardvault.pod;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.shardvault.common.ShardId;
+import io.shardvault.common.rpc.RpcClient;
+import io.shardvault.common.rpc.RpcMessage;
+import io.shardvault.pod.internal.PodWire;
+
+import java.net.InetSocketAddress;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Calls pods. Every failure arrives through the returned future as an
+ * {@link io.shardvault.common.rpc.RpcException} with its code: {@code CHECKSUM_MISMATCH} for a
+ * chunk whose CRC does not match, {@code CORRUPT} for stored bytes that fail theirs,
+ * {@code NOT_FOUND} for an absent shard.
+ *
+ * <p>Thread-safe; does not own the {@link RpcClient}.
+ */
+public final class PodClient {
+    private final RpcClient rpc;
+
+    public PodClient(RpcClient rpc) {
+        this.rpc = Objects.requireNonNull(rpc, "rpc");
+    }
+
+    /**
+     * Stores a chunk at its offset in a shard. Takes ownership of {@code chunk}.
+     *
+     * @param crc32c the chunk's CRC32C, checked by the pod on arrival
+     */
+    public CompletableFuture<Void> write(InetSocketAddress pod, ShardId id, long offsetInShard, int crc32c,
+                                         WriteMode mode, ByteBuf chunk) {
+        RpcMessage request = new RpcMessage(PodOps.WRITE,
+                PodWire.writeHeader(id, offsetInShard, crc32c, mode.wire()), chunk);
+        return rpc.call(pod, request).thenApply(response -> {
+            response.close();
+            return null;
+        });
+    }
+
+    /** Reads {@code length} bytes of a shard from {@code offset}, CRC-verified by the pod; the caller releases them. */
+    public CompletableFuture<ByteBuf> read(InetSocketAddress pod, ShardId id, long offset, int length) {
+        RpcMessage request = new RpcMessage(PodOps.READ, PodWire.readHeader(id, offset, length),
+                Unpooled.EMPTY_BUFFER);
+        return rpc.call(pod, request).thenApply(response -> {
+            ByteBuf data = response.payload().retain();
+            response.close();
+            return data;
+        });
+    }
+
+    /** Deletes a shard; idempotent. Completes with whether it existed. */
+    public CompletableFuture<Boolean> delete(InetSocketAddress pod, ShardId id) {
+        RpcMessage request = new RpcMessage(PodOps.DELETE, PodWire.idHeader(id), Unpooled.EMPTY_BUFFER);
+        return rpc.call(pod, request).thenApply(response -> {
+            try (response) {
+                return response.header().readBoolean();
+            }
+        });
+    }
+
+    /** A page of the pod's shard ids after {@code after}, in key order; at most {@code limit} (&le; 10,000). */
+    public CompletableFuture<PodPage> list(InetSocketAddress pod, Optional<ShardId> after, int limit) {
+        RpcMessage request = new RpcMessage(PodOps.LIST, PodWire.listHeader(after, limit), Unpooled.EMPTY_BUFFER);
+        return rpc.call(pod, request).thenApply(response -> {
+            try (response) {
+                return PodWire.decodeList(response.header(), response.payload());
+            }
+        });
+    }
+
+    public CompletableFuture<PodStats> stats(InetSocketAddress pod) {
+        return rpc.call(pod, RpcMessage.empty(PodOps.STATS)).thenApply(response -> {
+            try (response) {
+                return PodWire.decodeStats(response.header());
+            }
+        });
+    }
+}

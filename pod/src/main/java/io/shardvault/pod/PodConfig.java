@@ -1,0 +1,123 @@
+package io.shardvault.pod;
+
+import io.shardvault.common.config.ConfigException;
+import io.shardvault.common.config.Settings;
+import io.shardvault.common.rpc.RpcServerConfig;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The resolved, immutable settings of one pod instance (see {@link PodConfigKeys} for each).
+ *
+ * <table>
+ *   <caption>Limits and defaults</caption>
+ *   <tr><th>setting</th><th>default</th></tr>
+ *   <tr><td>flushInterval</td><td>50 ms</td></tr>
+ *   <tr><td>flushBatchShards</td><td>512 per tome</td></tr>
+ *   <tr><td>maxUnflushedBytes</td><td>256 MiB, then buffered writes become durable</td></tr>
+ *   <tr><td>purgeSegmentBytes</td><td>8 MiB</td></tr>
+ *   <tr><td>purgeBatchSize</td><td>512 events</td></tr>
+ *   <tr><td>purgeRetryMin / Max</td><td>100 ms / 30 s</td></tr>
+ *   <tr><td>recoveryTimeout</td><td>10 min</td></tr>
+ * </table>
+ */
+public record PodConfig(String name, InetSocketAddress bind, Path stateDir, List<TomeConfig> tomes,
+                        List<PodSlot> slots, List<InetSocketAddress> stashServers, Duration flushInterval,
+                        int flushBatchShards, long maxUnflushedBytes, long purgeSegmentBytes, int purgeBatchSize,
+                        Duration purgeRetryMin, Duration purgeRetryMax, Duration purgeSendTimeout,
+                        Duration recoveryTimeout, long simulatedHddSeed, RpcServerConfig rpc) {
+    public PodConfig {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(bind, "bind");
+        Objects.requireNonNull(stateDir, "stateDir");
+        tomes = List.copyOf(tomes);
+        slots = List.copyOf(slots);
+        stashServers = List.copyOf(stashServers);
+        if (tomes.isEmpty()) {
+            throw new IllegalArgumentException("a pod needs at least one tome");
+        }
+        Set<Path> distinct = new HashSet<>();
+        for (TomeConfig t : tomes) {
+            if (!distinct.add(t.directory().toAbsolutePath().normalize())) {
+                throw new IllegalArgumentException("tome " + t.directory() + " is listed twice");
+            }
+        }
+        Objects.requireNonNull(rpc, "rpc");
+    }
+
+    /** Reads and validates every pod and RPC key. */
+    public static PodConfig from(Settings s) {
+        try {
+            List<TomeConfig> tomes = new ArrayList<>();
+            List<String> dirs = splitList(s.get(PodConfigKeys.TOMES));
+            Set<Integer> simulated = simulatedTomes(s.get(PodConfigKeys.SIMULATED_HDD), dirs.size());
+            for (int i = 0; i < dirs.size(); i++) {
+                tomes.add(new TomeConfig(Path.of(dirs.get(i)), simulated.contains(i)));
+            }
+            List<PodSlot> slots = new ArrayList<>();
+            for (String slot : splitList(s.get(PodConfigKeys.SLOTS))) {
+                slots.add(PodSlot.parse(slot));
+            }
+            List<InetSocketAddress> stash = new ArrayList<>();
+            for (String server : splitList(s.get(PodConfigKeys.STASH_SERVERS))) {
+                stash.add(parseAddress(server));
+            }
+            return new PodConfig(s.get(PodConfigKeys.NAME), parseAddress(s.get(PodConfigKeys.BIND)),
+                    s.get(PodConfigKeys.STATE_DIR), tomes, slots, stash, s.get(PodConfigKeys.FLUSH_INTERVAL),
+                    s.get(PodConfigKeys.FLUSH_BATCH_SHARDS), s.get(PodConfigKeys.MAX_UNFLUSHED_BYTES),
+                    s.get(PodConfigKeys.PURGE_SEGMENT_BYTES), s.get(PodConfigKeys.PURGE_BATCH),
+                    s.get(PodConfigKeys.PURGE_RETRY_MIN), s.get(PodConfigKeys.PURGE_RETRY_MAX),
+                    s.get(PodConfigKeys.PURGE_SEND_TIMEOUT), s.get(PodConfigKeys.RECOVERY_TIMEOUT),
+                    s.get(PodConfigKeys.SIMULATED_HDD_SEED), RpcServerConfig.from(s));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("pod settings from " + s.source() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static List<String> splitList(String value) {
+        List<String> out = new ArrayList<>();
+        if (value.trim().equalsIgnoreCase("none")) {
+            return out;
+        }
+        for (String part : value.split(",")) {
+            if (!part.isBlank()) {
+                out.add(part.trim());
+            }
+        }
+        return out;
+    }
+
+    private static Set<Integer> simulatedTomes(String value, int tomes) {
+        Set<Integer> out = new HashSet<>();
+        if (value.trim().equalsIgnoreCase("all")) {
+            for (int i = 0; i < tomes; i++) {
+                out.add(i);
+            }
+            return out;
+        }
+        for (String part : splitList(value)) {
+            int i = Integer.parseInt(part);
+            if (i < 0 || i >= tomes) {
+                throw new IllegalArgumentException("pod.simulatedHdd.tomes names tome " + i + " of " + tomes);
+            }
+            out.add(i);
+        }
+        return out;
+    }
+
+    /** Parses {@code host:port}. */
+    public static InetSocketAddress parseAddress(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        if (colon <= 0) {
+            throw new IllegalArgumentException("expected host:port, got '" + hostPort + "'");
+        }
+        return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+    }
+}

@@ -1,0 +1,67 @@
+package io.shardvault.pod;
+
+import io.shardvault.common.config.ConfigKey;
+import io.shardvault.common.rpc.RpcConfigKeys;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The settings of one pod instance. Lists are comma-separated strings; {@code none} means empty. */
+public final class PodConfigKeys {
+    private PodConfigKeys() {
+    }
+
+    public static final ConfigKey<String> NAME = ConfigKey.ofString("pod.name", "pod",
+            "The instance's name in logs and metric tags.");
+    public static final ConfigKey<String> BIND = ConfigKey.ofString("pod.bind", "127.0.0.1:0",
+            "host:port the instance listens on; port 0 picks a free port.");
+    public static final ConfigKey<Path> STATE_DIR = ConfigKey.ofPath("pod.stateDir", Path.of("pod-state"),
+            "The instance's own state: the durable purge queue. Not on a tome.");
+    public static final ConfigKey<String> TOMES = ConfigKey.ofString("pod.tomes", "tome0",
+            "Comma-separated tome directories, one per disk. The order fixes shard placement: never reorder.");
+    public static final ConfigKey<String> SIMULATED_HDD = ConfigKey.ofString("pod.simulatedHdd.tomes", "none",
+            "Tomes whose fsyncs model a 7,200 RPM drive (a benchmark setting): none, all, or comma-separated "
+                    + "tome indices.");
+    public static final ConfigKey<Integer> SIMULATED_HDD_SEED = ConfigKey.ofInt("pod.simulatedHdd.seed", 7200,
+            Integer.MIN_VALUE, Integer.MAX_VALUE, "Seed of the simulated drives' rotational delays (tome i uses seed+i).");
+    public static final ConfigKey<String> SLOTS = ConfigKey.ofString("pod.slots", "none",
+            "Comma-separated vaultId:shardIndex slots the instance holds; recovery lists these from the stash.");
+    public static final ConfigKey<String> STASH_SERVERS = ConfigKey.ofString("pod.stash.servers", "none",
+            "Comma-separated host:port of every stash server, in cluster-map order; none runs without a stash.");
+    public static final ConfigKey<Duration> FLUSH_INTERVAL = ConfigKey.ofDuration("pod.flush.interval",
+            Duration.ofMillis(50), Duration.ofMillis(1), Duration.ofMinutes(10),
+            "How often the flusher fsyncs buffered shards (sooner when a batch's worth of bytes waits).");
+    public static final ConfigKey<Integer> FLUSH_BATCH_SHARDS = ConfigKey.ofInt("pod.flush.batchShards", 512, 1,
+            1_000_000, "Most shards one flusher round fsyncs per tome.");
+    public static final ConfigKey<Long> MAX_UNFLUSHED_BYTES = ConfigKey.ofBytes("pod.flush.maxUnflushedBytes",
+            256L << 20, 1L << 16, 1L << 40,
+            "Beyond this many unflushed bytes, buffered writes are made durable before their ack (backpressure).");
+    public static final ConfigKey<Long> PURGE_SEGMENT_BYTES = ConfigKey.ofBytes("pod.purge.segmentBytes", 8L << 20,
+            4L << 10, 1L << 30, "Size at which the purge queue starts a new segment file.");
+    public static final ConfigKey<Integer> PURGE_BATCH = ConfigKey.ofInt("pod.purge.batchSize", 512, 1, 100_000,
+            "Most purge events the sender reads and delivers at once.");
+    public static final ConfigKey<Duration> PURGE_RETRY_MIN = ConfigKey.ofDuration("pod.purge.retry.min",
+            Duration.ofMillis(100), Duration.ofMillis(1), Duration.ofMinutes(10),
+            "First backoff after a failed purge delivery; doubles up to pod.purge.retry.max.");
+    public static final ConfigKey<Duration> PURGE_RETRY_MAX = ConfigKey.ofDuration("pod.purge.retry.max",
+            Duration.ofSeconds(30), Duration.ofMillis(1), Duration.ofHours(1),
+            "Longest backoff between purge delivery attempts.");
+    public static final ConfigKey<Duration> PURGE_SEND_TIMEOUT = ConfigKey.ofDuration("pod.purge.sendTimeout",
+            Duration.ofSeconds(10), Duration.ofMillis(10), Duration.ofHours(1),
+            "How long one purge delivery may take before it counts as failed.");
+    public static final ConfigKey<Duration> RECOVERY_TIMEOUT = ConfigKey.ofDuration("pod.recovery.timeout",
+            Duration.ofMinutes(10), Duration.ZERO, Duration.ofDays(1),
+            "How long start-up recovery retries an unreachable stash before the instance fails to start.");
+
+    /** Every pod key plus the RPC keys, for {@link io.shardvault.common.config.Settings#rejectUnknown}. */
+    public static List<ConfigKey<?>> all() {
+        List<ConfigKey<?>> keys = new ArrayList<>(List.of(NAME, BIND, STATE_DIR, TOMES, SIMULATED_HDD,
+                SIMULATED_HDD_SEED, SLOTS, STASH_SERVERS, FLUSH_INTERVAL, FLUSH_BATCH_SHARDS, MAX_UNFLUSHED_BYTES,
+                PURGE_SEGMENT_BYTES, PURGE_BATCH, PURGE_RETRY_MIN, PURGE_RETRY_MAX, PURGE_SEND_TIMEOUT,
+                RECOVERY_TIMEOUT));
+        keys.addAll(RpcConfigKeys.all());
+        return List.copyOf(keys);
+    }
+}

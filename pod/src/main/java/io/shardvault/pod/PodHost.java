@@ -1,0 +1,94 @@
+package io.shardvault.pod;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.shardvault.common.rpc.RpcClient;
+import io.shardvault.common.rpc.RpcClientConfig;
+import io.shardvault.common.rpc.RpcTransport;
+import io.shardvault.common.rpc.RpcTransportConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * A process's pod instances: one or many (the local cluster runs a whole 20-pod vault in one
+ * process), each with its own port, tomes and state directory, sharing one RPC transport and one
+ * client to the stash. Instances recover and start in parallel; if any fails to start, those
+ * started are closed and the failure is thrown.
+ *
+ * <p>Thread-safe. Owns the transport and client it creates.
+ */
+public final class PodHost implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PodHost.class);
+
+    private final RpcTransport transport;
+    private final RpcClient client;
+    private final List<PodServer> pods;
+
+    private PodHost(RpcTransport transport, RpcClient client, List<PodServer> pods) {
+        this.transport = transport;
+        this.client = client;
+        this.pods = List.copyOf(pods);
+    }
+
+    public static PodHost start(List<PodConfig> configs, RpcTransportConfig transportConfig,
+                                RpcClientConfig clientConfig, MeterRegistry metrics) throws IOException {
+        if (configs.isEmpty()) {
+            throw new IllegalArgumentException("a pod host needs at least one pod instance");
+        }
+        RpcTransport transport = RpcTransport.create(transportConfig);
+        RpcClient client = RpcClient.create(transport, clientConfig);
+        ExecutorService starters = Executors.newFixedThreadPool(Math.min(configs.size(), 8));
+        List<CompletableFuture<PodServer>> starting = new ArrayList<>();
+        for (PodConfig config : configs) {
+            starting.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    return PodServer.start(transport, config, client, metrics);
+                } catch (IOException e) {
+                    throw new CompletionException(e);
+                }
+            }, starters));
+        }
+        List<PodServer> started = new ArrayList<>();
+        Throwable failure = null;
+        for (CompletableFuture<PodServer> f : starting) {
+            try {
+                started.add(f.join());
+            } catch (CompletionException e) {
+                failure = failure == null ? e.getCause() : failure;
+            }
+        }
+        starters.shutdown();
+        if (failure != null) {
+            started.forEach(PodServer::close);
+            client.close();
+            transport.close();
+            if (failure instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException("a pod instance failed to start: " + failure, failure);
+        }
+        for (PodServer p : started) {
+            LOG.info("pod {} serving on {}", p.config().name(), p.localAddress());
+        }
+        return new PodHost(transport, client, started);
+    }
+
+    /** The instances, in configuration order. */
+    public List<PodServer> pods() {
+        return pods;
+    }
+
+    @Override
+    public void close() {
+        pods.parallelStream().forEach(PodServer::close);
+        client.close();
+        transport.close();
+    }
+}

@@ -1,0 +1,34 @@
+package io.shardvault.pod;
+
+/**
+ * The op codes of the pod service on the internal protocol ({@code 0x0201..}). Stable: part of
+ * the protocol, never renumbered.
+ *
+ * <table>
+ *   <caption>Requests and responses</caption>
+ *   <tr><th>op</th><th>request header</th><th>request payload</th><th>response</th></tr>
+ *   <tr><td>WRITE</td><td>ShardId(13), offsetInShard u64, crc32c u32, mode u8 (0 buffered, 1 durable)</td>
+ *       <td>the chunk</td><td>empty; CHECKSUM_MISMATCH if the CRC does not match</td></tr>
+ *   <tr><td>READ</td><td>ShardId, offset u64, length u32</td><td>empty</td>
+ *       <td>payload: the bytes, every chunk CRC-verified; CORRUPT on a mismatch, NOT_FOUND if absent</td></tr>
+ *   <tr><td>DELETE</td><td>ShardId</td><td>empty</td><td>header: existed u8; idempotent</td></tr>
+ *   <tr><td>LIST</td><td>hasAfter u8, [ShardId], limit u32</td><td>empty</td>
+ *       <td>header: hasNext u8, [next ShardId]; payload: count x ShardId, in key order</td></tr>
+ *   <tr><td>STATS</td><td>empty</td><td>empty</td>
+ *       <td>header: unflushedBytes u64, unflushedShards u32, queueDepth u64, oldestAgeMillis u64, tomes u32,
+ *       usableBytes u64</td></tr>
+ * </table>
+ */
+public final class PodOps {
+    public static final int WRITE = 0x0201;
+    public static final int READ = 0x0202;
+    public static final int DELETE = 0x0203;
+    public static final int LIST = 0x0204;
+    public static final int STATS = 0x0205;
+
+    /** The largest page a LIST answers. */
+    public static final int MAX_LIST_LIMIT = 10_000;
+
+    private PodOps() {
+    }
+}

@@ -1,0 +1,85 @@
+package io.shardvault.pod;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.shardvault.common.rpc.RpcClient;
+import io.shardvault.common.rpc.RpcServer;
+import io.shardvault.common.rpc.RpcTransport;
+import io.shardvault.pod.internal.PodNode;
+import io.shardvault.pod.internal.PodService;
+import io.shardvault.pod.internal.StashAccess;
+import io.shardvault.pod.internal.StashClientAccess;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+
+/**
+ * One pod instance serving on its own port: its tomes, its state directory, its flusher and purge
+ * queue. {@link #start} recovers the instance from the stash before it listens, so a client never
+ * sees a pod that has not restored its acknowledged shards.
+ *
+ * <pre>
+ *  start() ──▶ (recovery) ──▶ SERVING ──close()──▶ RPC drained, pending writes flushed ──▶ CLOSED
+ * </pre>
+ *
+ * <p>Thread-safe.
+ */
+public final class PodServer implements AutoCloseable {
+    private final PodNode node;
+    private final RpcServer rpc;
+
+    private PodServer(PodNode node, RpcServer rpc) {
+        this.node = node;
+        this.rpc = rpc;
+    }
+
+    /**
+     * Opens, recovers and starts one instance.
+     *
+     * @param stashRpc the client used to reach the stash servers of {@link PodConfig#stashServers()}
+     *     (shared by the instances of a process; the caller closes it after the servers)
+     * @throws IOException when a tome or the state directory cannot be used, recovery cannot reach
+     *     the stash within {@code pod.recovery.timeout}, or the port cannot be bound
+     */
+    public static PodServer start(RpcTransport transport, PodConfig config, RpcClient stashRpc, MeterRegistry metrics)
+            throws IOException {
+        StashAccess stash = config.stashServers().isEmpty() ? null
+                : new StashClientAccess(stashRpc, config.stashServers());
+        return serve(transport, config, PodNode.open(config, stash, metrics));
+    }
+
+    /** Serves an already opened instance (tests open it over their own tome seams). */
+    static PodServer serve(RpcTransport transport, PodConfig config, PodNode node) throws IOException {
+        try {
+            RpcServer rpc = RpcServer.start(transport, config.rpc(), config.bind(), new PodService(node));
+            return new PodServer(node, rpc);
+        } catch (IOException | RuntimeException e) {
+            node.close();
+            throw e;
+        }
+    }
+
+    public InetSocketAddress localAddress() {
+        return rpc.localAddress();
+    }
+
+    public PodConfig config() {
+        return node.config();
+    }
+
+    PodNode node() {
+        return node;
+    }
+
+    /** Stops listening, drains requests in flight, flushes pending writes and stops the purge sender. */
+    @Override
+    public void close() {
+        rpc.close();
+        node.close();
+    }
+
+    /** Stops at once without flushing (a crash, for tests). */
+    void halt() {
+        rpc.close();
+        node.halt();
+    }
+}

@@ -1,0 +1,15 @@
+package io.shardvault.pod;
+
+/**
+ * A pod instance's state as STATS reports it.
+ *
+ * @param unflushedBytes bytes acknowledged in buffered mode and not yet fsynced
+ * @param unflushedShards shards waiting for the flusher
+ * @param purgeQueueDepth purge events queued durably and not yet delivered to the stash
+ * @param oldestPurgeAgeMillis age of the oldest undelivered purge event, 0 when none
+ * @param tomes the instance's tome count
+ * @param usableBytes free bytes summed over the tomes' file systems
+ */
+public record PodStats(long unflushedBytes, int unflushedShards, long purgeQueueDepth, long oldestPurgeAgeMillis,
+                       int tomes, long usableBytes) {
+}

@@ -1,0 +1,137 @@
+package io.shardvault.pod.internal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The real disk: {@link FileChannel}s on the default file system. Directory syncs open the
+ * directory read-only and fsync it, which Linux supports.
+ *
+ * <p>Thread-safe: stateless.
+ */
+public final class DirectTomeIo implements TomeIo {
+
+    public static final DirectTomeIo INSTANCE = new DirectTomeIo();
+
+    private DirectTomeIo() {
+    }
+
+    @Override
+    public TomeFile open(Path path, OpenMode mode) throws IOException {
+        FileChannel channel = switch (mode) {
+            case READ -> FileChannel.open(path, StandardOpenOption.READ);
+            case WRITE -> FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            case CREATE_NEW -> FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                    StandardOpenOption.CREATE_NEW);
+        };
+        return new ChannelFile(channel);
+    }
+
+    @Override
+    public void syncDirectory(Path directory) throws IOException {
+        try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
+            dir.force(true);
+        }
+    }
+
+    @Override
+    public boolean createDirectory(Path directory) throws IOException {
+        try {
+            Files.createDirectory(directory);
+            return true;
+        } catch (FileAlreadyExistsException e) {
+            if (!Files.isDirectory(directory)) {
+                throw e;
+            }
+            return false;
+        }
+    }
+
+    @Override
+    public boolean deleteIfExists(Path path) throws IOException {
+        return Files.deleteIfExists(path);
+    }
+
+    @Override
+    public void replace(Path source, Path target) throws IOException {
+        Files.move(source, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    @Override
+    public List<Path> list(Path directory) throws IOException {
+        try (Stream<Path> entries = Files.list(directory)) {
+            return new ArrayList<>(entries.toList());
+        } catch (NoSuchFileException e) {
+            return new ArrayList<>();
+        }
+    }
+
+    @Override
+    public boolean exists(Path path) {
+        return Files.exists(path);
+    }
+
+    @Override
+    public long usableSpace(Path path) throws IOException {
+        return Files.getFileStore(path).getUsableSpace();
+    }
+
+    private static final class ChannelFile implements TomeFile {
+        private final FileChannel channel;
+
+        ChannelFile(FileChannel channel) {
+            this.channel = channel;
+        }
+
+        @Override
+        public long size() throws IOException {
+            return channel.size();
+        }
+
+        @Override
+        public int read(ByteBuffer dst, long position) throws IOException {
+            int total = 0;
+            while (dst.hasRemaining()) {
+                int n = channel.read(dst, position + total);
+                if (n < 0) {
+                    break;
+                }
+                total += n;
+            }
+            return total;
+        }
+
+        @Override
+        public void write(ByteBuffer src, long position) throws IOException {
+            long at = position;
+            while (src.hasRemaining()) {
+                at += channel.write(src, at);
+            }
+        }
+
+        @Override
+        public void truncate(long size) throws IOException {
+            channel.truncate(size);
+        }
+
+        @Override
+        public void sync(long bytesHint) throws IOException {
+            channel.force(false);
+        }
+
+        @Override
+        public void close() throws IOException {
+            channel.close();
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package io.shardvault.pod.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.shardvault.common.ErrorCode;
+import io.shardvault.common.ShardId;
+import io.shardvault.common.rpc.RpcException;
+import io.shardvault.common.rpc.RpcHandler;
+import io.shardvault.common.rpc.RpcMessage;
+import io.shardvault.pod.PodOps;
+import io.shardvault.pod.WriteMode;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The pod's RPC handler: decodes a request, calls the {@link PodNode}, encodes the answer. Runs on
+ * the RPC server's worker threads; a durable write blocks its worker for the fsync.
+ *
+ * <p>Thread-safe.
+ */
+public final class PodService implements RpcHandler {
+    private final PodNode node;
+    private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
+
+    public PodService(PodNode node) {
+        this.node = node;
+    }
+
+    @Override
+    public CompletableFuture<RpcMessage> handle(RpcMessage request) {
+        try {
+            return CompletableFuture.completedFuture(dispatch(request));
+        } catch (RpcException e) {
+            return CompletableFuture.failedFuture(e);
+        } catch (ShardStoreException e) {
+            return CompletableFuture.failedFuture(new RpcException(e.code(), e.getMessage()));
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(new RpcException(ErrorCode.INTERNAL, e.toString(), e));
+        } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+            return CompletableFuture.failedFuture(new RpcException(ErrorCode.BAD_REQUEST, e.getMessage()));
+        }
+    }
+
+    private RpcMessage dispatch(RpcMessage request) throws IOException {
+        ByteBuf h = request.header();
+        switch (request.op()) {
+            case PodOps.WRITE: {
+                ShardId id = ShardId.readFrom(h);
+                long offset = h.readLong();
+                int crc = h.readInt();
+                WriteMode mode = WriteMode.fromWire(h.readUnsignedByte());
+                node.write(id, offset, crc, request.payload(), mode);
+                return RpcMessage.empty(PodOps.WRITE);
+            }
+            case PodOps.READ: {
+                ShardId id = ShardId.readFrom(h);
+                long offset = h.readLong();
+                int length = h.readInt();
+                return RpcMessage.ofPayload(PodOps.READ, node.read(id, offset, length, alloc));
+            }
+            case PodOps.DELETE: {
+                ShardId id = ShardId.readFrom(h);
+                boolean existed = node.delete(id);
+                return new RpcMessage(PodOps.DELETE, Unpooled.buffer(1).writeBoolean(existed), Unpooled.EMPTY_BUFFER);
+            }
+            case PodOps.LIST: {
+                Optional<ShardId> after = h.readBoolean() ? Optional.of(ShardId.readFrom(h)) : Optional.empty();
+                int limit = h.readInt();
+                if (limit < 1 || limit > PodOps.MAX_LIST_LIMIT) {
+                    throw new IllegalArgumentException("limit must be in 1.." + PodOps.MAX_LIST_LIMIT + ": " + limit);
+                }
+                List<ShardId> ids = node.list(after, limit + 1);
+                Optional<ShardId> next = Optional.empty();
+                if (ids.size() > limit) {
+                    ids = ids.subList(0, limit);
+                    next = Optional.of(ids.get(limit - 1));
+                }
+                ByteBuf[] parts = PodWire.listResponse(ids, next, alloc);
+                return new RpcMessage(PodOps.LIST, parts[0], parts[1]);
+            }
+            case PodOps.STATS:
+                return new RpcMessage(PodOps.STATS, PodWire.statsHeader(node.stats(), alloc), Unpooled.EMPTY_BUFFER);
+            default:
+                throw new RpcException(ErrorCode.UNKNOWN_OP, "pod does not serve op 0x"
+                        + Integer.toHexString(request.op()));
+        }
+    }
+
+}

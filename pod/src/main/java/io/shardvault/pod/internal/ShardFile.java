@@ -1,0 +1,263 @@
+package io.shardvault.pod.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.shardvault.common.ErrorCode;
+import io.shardvault.common.ShardId;
+import io.shardvault.common.crc.Crc32c;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The on-disk format of one shard file: a header naming the shard, then one record per chunk in
+ * arrival order, each with its logical offset in the shard, its length and its CRC32C. The
+ * layout is documented, with its version history, in {@code docs/POD.md}.
+ *
+ * <pre>
+ * file header (32 bytes, big-endian)
+ *  0        4       6       8                        21          28          32
+ *  +--------+-------+-------+------------------------+-----------+-----------+
+ *  | magic  | vers. | flags | ShardId (13)           | reserved  | headerCrc |
+ *  | "SVSH" |  u16  |  u16  | vault u32,shard u8,    |  7 x 0    | CRC32C of |
+ *  |        |       |       | fileId u64             |           | bytes 0-27|
+ *  +--------+-------+-------+------------------------+-----------+-----------+
+ * chunk record (28-byte header + data)
+ *  0        4                12        16        20         24          28
+ *  +--------+----------------+---------+---------+----------+-----------+---------+
+ *  | magic  | offsetInShard  | length  | dataCrc | reserved | headerCrc | data... |
+ *  | "SVCK" |      u64       |   u32   |   u32   |   u32 0  | bytes 0-23| length  |
+ *  +--------+----------------+---------+---------+----------+-----------+---------+
+ * </pre>
+ *
+ * <p>A record is valid when its header CRC matches and its data lies within the file; the first
+ * invalid record ends the file (a torn append), and the next append truncates it. The data CRC is
+ * checked on every read of the chunk and by recovery, never skipped. Records never overlap in
+ * logical offsets; a chunk written twice (a retry) is recognised by equal offset, length and CRC.
+ *
+ * <p>Stateless; callers hold the shard's lock around every call on one file.
+ */
+public final class ShardFile {
+    /** "SVSH": shardvault shard. */
+    public static final int FILE_MAGIC = 0x53565348;
+    /** "SVCK": shardvault chunk. */
+    public static final int RECORD_MAGIC = 0x5356434B;
+    /** The version this build writes. */
+    public static final int CURRENT_VERSION = 1;
+    /** The oldest version this build reads. */
+    public static final int MIN_COMPATIBLE_VERSION = 1;
+    public static final int FILE_HEADER_BYTES = 32;
+    public static final int RECORD_HEADER_BYTES = 28;
+
+    private ShardFile() {
+    }
+
+    /** One chunk record found in a file. */
+    public record Chunk(long offsetInShard, int length, int crc32c, long dataPosition) {
+        long end() {
+            return offsetInShard + length;
+        }
+    }
+
+    /**
+     * What a scan found: the records in logical order and where the valid part of the file ends.
+     *
+     * @param validEnd file position after the last valid record; later bytes are a torn append
+     */
+    public record Layout(ShardId id, List<Chunk> chunks, long validEnd, long fileSize) {
+        /** The shard's logical length: the end of its last chunk. */
+        public long shardLength() {
+            return chunks.isEmpty() ? 0 : chunks.get(chunks.size() - 1).end();
+        }
+
+        /** The record at exactly this offset, if any. */
+        public Optional<Chunk> chunkAt(long offsetInShard) {
+            for (Chunk c : chunks) {
+                if (c.offsetInShard() == offsetInShard) {
+                    return Optional.of(c);
+                }
+            }
+            return Optional.empty();
+        }
+    }
+
+    /** Writes the file header of a new, empty file. */
+    public static void writeHeader(TomeFile file, ShardId id) throws IOException {
+        ByteBuffer header = ByteBuffer.allocate(FILE_HEADER_BYTES);
+        header.putInt(FILE_MAGIC).putShort((short) CURRENT_VERSION).putShort((short) 0);
+        header.put(id.encode());
+        header.position(28);
+        header.putInt(Crc32c.of(header.array(), 0, 28));
+        header.flip();
+        file.write(header, 0);
+    }
+
+    /** Reads the header and every record header; fails if the file header is unreadable. */
+    public static Layout scan(TomeFile file, Path path) throws IOException {
+        long size = file.size();
+        ByteBuffer header = ByteBuffer.allocate(FILE_HEADER_BYTES);
+        if (file.read(header, 0) < FILE_HEADER_BYTES) {
+            throw new ShardStoreException(ErrorCode.CORRUPT, "shard file " + path + " is shorter than its header");
+        }
+        header.flip();
+        if (header.getInt(0) != FILE_MAGIC || header.getInt(28) != Crc32c.of(header.array(), 0, 28)) {
+            throw new ShardStoreException(ErrorCode.CORRUPT, "shard file " + path + " has a bad header");
+        }
+        int version = header.getShort(4) & 0xFFFF;
+        if (version < MIN_COMPATIBLE_VERSION || version > CURRENT_VERSION) {
+            throw new ShardStoreException(ErrorCode.CORRUPT, "shard file " + path + " has version " + version
+                    + ", this build reads " + MIN_COMPATIBLE_VERSION + ".." + CURRENT_VERSION);
+        }
+        byte[] key = new byte[ShardId.ENCODED_LENGTH];
+        header.position(8);
+        header.get(key);
+        ShardId id = ShardId.decode(key);
+
+        List<Chunk> chunks = new ArrayList<>();
+        long position = FILE_HEADER_BYTES;
+        ByteBuffer rec = ByteBuffer.allocate(RECORD_HEADER_BYTES);
+        while (position + RECORD_HEADER_BYTES <= size) {
+            rec.clear();
+            if (file.read(rec, position) < RECORD_HEADER_BYTES) {
+                break;
+            }
+            if (rec.getInt(0) != RECORD_MAGIC || rec.getInt(24) != Crc32c.of(rec.array(), 0, 24)) {
+                break;
+            }
+            long offset = rec.getLong(4);
+            long length = rec.getInt(12) & 0xFFFFFFFFL;
+            long dataPosition = position + RECORD_HEADER_BYTES;
+            if (offset < 0 || length > Integer.MAX_VALUE || dataPosition + length > size) {
+                break;
+            }
+            chunks.add(new Chunk(offset, (int) length, rec.getInt(16), dataPosition));
+            position = dataPosition + length;
+        }
+        chunks.sort(Comparator.comparingLong(Chunk::offsetInShard));
+        return new Layout(id, Collections.unmodifiableList(chunks), position, size);
+    }
+
+    /**
+     * Appends a chunk after the valid records, truncating a torn tail first.
+     *
+     * @return the bytes written, header included
+     */
+    public static long append(TomeFile file, Layout layout, long offsetInShard, int crc32c, ByteBuf data)
+            throws IOException {
+        if (layout.fileSize() > layout.validEnd()) {
+            file.truncate(layout.validEnd());
+        }
+        int length = data.readableBytes();
+        ByteBuffer rec = ByteBuffer.allocate(RECORD_HEADER_BYTES);
+        rec.putInt(RECORD_MAGIC).putLong(offsetInShard).putInt(length).putInt(crc32c).putInt(0);
+        rec.putInt(Crc32c.of(rec.array(), 0, 24));
+        rec.flip();
+        file.write(rec, layout.validEnd());
+        long at = layout.validEnd() + RECORD_HEADER_BYTES;
+        for (ByteBuffer part : data.nioBuffers(data.readerIndex(), length)) {
+            int n = part.remaining();
+            file.write(part, at);
+            at += n;
+        }
+        return RECORD_HEADER_BYTES + (long) length;
+    }
+
+    /**
+     * Checks a new chunk against the records already there.
+     *
+     * @return true if an identical chunk is already stored (a retried write)
+     * @throws ShardStoreException BAD_REQUEST if it overlaps a different chunk
+     */
+    public static boolean checkNewChunk(Layout layout, long offsetInShard, int length, int crc32c)
+            throws ShardStoreException {
+        long end = offsetInShard + length;
+        for (Chunk c : layout.chunks()) {
+            if (c.offsetInShard() == offsetInShard && c.length() == length && c.crc32c() == crc32c) {
+                return true;
+            }
+            if (offsetInShard < c.end() && c.offsetInShard() < end) {
+                throw new ShardStoreException(ErrorCode.BAD_REQUEST, "chunk [" + offsetInShard + ", " + end
+                        + ") of shard " + layout.id() + " overlaps a different stored chunk [" + c.offsetInShard()
+                        + ", " + c.end() + ")");
+            }
+        }
+        return false;
+    }
+
+    /** Reads one chunk's data and returns whether it matches its CRC. */
+    public static boolean verify(TomeFile file, Chunk chunk) throws IOException {
+        ByteBuffer data = ByteBuffer.allocate(chunk.length());
+        if (file.read(data, chunk.dataPosition()) < chunk.length()) {
+            return false;
+        }
+        data.flip();
+        return Crc32c.of(data) == chunk.crc32c();
+    }
+
+    /**
+     * Reads {@code [offset, offset + length)} of the shard. Every chunk the range touches is read
+     * whole and checked against its CRC, so what is returned is exactly what was verified.
+     *
+     * @throws ShardStoreException BAD_REQUEST for a range outside the stored chunks, CORRUPT on a CRC mismatch
+     */
+    public static ByteBuf readRange(TomeFile file, Layout layout, Path path, long offset, int length,
+                                    ByteBufAllocator alloc) throws IOException {
+        long end = offset + length;
+        if (offset < 0 || length < 0 || end > layout.shardLength()) {
+            throw new ShardStoreException(ErrorCode.BAD_REQUEST, "range [" + offset + ", " + end + ") is outside shard "
+                    + layout.id() + " of length " + layout.shardLength());
+        }
+        List<Chunk> touched = new ArrayList<>();
+        long covered = offset;
+        for (Chunk c : layout.chunks()) {
+            if (c.end() <= offset || c.offsetInShard() >= end) {
+                continue;
+            }
+            if (c.offsetInShard() > covered) {
+                break;
+            }
+            touched.add(c);
+            covered = Math.max(covered, c.end());
+        }
+        if (covered < end) {
+            throw new ShardStoreException(ErrorCode.BAD_REQUEST, "shard " + layout.id() + " has no chunk at offset "
+                    + covered + " (a chunk was never written)");
+        }
+        if (touched.isEmpty()) {
+            return alloc.buffer(0);
+        }
+        long first = touched.get(0).offsetInShard();
+        long last = touched.get(touched.size() - 1).end();
+        ByteBuf out = alloc.directBuffer(Math.toIntExact(last - first));
+        boolean ok = false;
+        try {
+            for (Chunk c : touched) {
+                int at = Math.toIntExact(c.offsetInShard() - first);
+                ByteBuffer window = out.nioBuffer(at, c.length());
+                if (file.read(window, c.dataPosition()) < c.length()) {
+                    throw new ShardStoreException(ErrorCode.CORRUPT, "chunk at " + c.offsetInShard() + " of "
+                            + path + " is truncated");
+                }
+                int actual = Crc32c.of(out, at, c.length());
+                if (actual != c.crc32c()) {
+                    throw new ShardStoreException(ErrorCode.CORRUPT, "chunk at " + c.offsetInShard() + " of "
+                            + path + " has CRC " + Crc32c.format(actual) + ", stored " + Crc32c.format(c.crc32c()));
+                }
+            }
+            out.writerIndex(Math.toIntExact(last - first));
+            ByteBuf slice = out.slice(Math.toIntExact(offset - first), length);
+            ok = true;
+            return slice;
+        } finally {
+            if (!ok) {
+                out.release();
+            }
+        }
+    }
+}

@@ -1,0 +1,386 @@
+package io.shardvault.pod.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.shardvault.common.ErrorCode;
+import io.shardvault.common.ShardId;
+import io.shardvault.common.crc.Crc32c;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Shard files on a pod's tomes: where each shard lives, and the write, read, delete, check and
+ * restore operations on it. Knows nothing of flushing or purging; {@link PodNode} composes those.
+ *
+ * <p>Layout: {@code <tome>/v<vaultId>/s<shardIndex>/<xx>/<fileId as 16 hex digits>.shard}, where
+ * {@code xx} is bits 12-19 of the file id in hex: no directory holds more than 1/256 of a slot,
+ * and runs of 4,096 consecutive file ids (ids are handed out in order) share a directory, so one
+ * flush batch of new files needs few directory syncs. A shard's tome is a fixed hash of its id over the tome list, so lookups need no index
+ * (and the tome list must not be reordered).
+ *
+ * <p>Thread-safe: operations on one shard are serialised by a striped lock; different shards
+ * proceed in parallel. Durability is the caller's choice: {@link #write} syncs only when asked.
+ */
+public final class ShardStore {
+    static final String SUFFIX = ".shard";
+    private static final String TMP_SUFFIX = ".shard.tmp";
+    private static final int LOCK_STRIPES = 1024;
+    private static final int FANOUT_SHIFT = 12;
+
+    private final List<Tome> tomes;
+    private final ReentrantLock[] locks = new ReentrantLock[LOCK_STRIPES];
+    private final Set<Path> knownDirectories = ConcurrentHashMap.newKeySet();
+
+    /** What a write did. */
+    public record WriteOutcome(Tome tome, boolean newFile, boolean duplicate, long bytesWritten) {
+    }
+
+    /** The state of one chunk on disk, as recovery sees it. */
+    public enum ChunkState { PRESENT, MISSING, CORRUPT }
+
+    public ShardStore(List<Tome> tomes) {
+        if (tomes.isEmpty()) {
+            throw new IllegalArgumentException("a pod needs at least one tome");
+        }
+        this.tomes = List.copyOf(tomes);
+        for (int i = 0; i < LOCK_STRIPES; i++) {
+            locks[i] = new ReentrantLock();
+        }
+    }
+
+    public List<Tome> tomes() {
+        return tomes;
+    }
+
+    public Tome tomeFor(ShardId id) {
+        long h = id.fileId() * 0x9E3779B97F4A7C15L ^ ((long) id.vaultId() << 8 | id.shardIndex());
+        h ^= h >>> 29;
+        return tomes.get((int) Math.floorMod(h, (long) tomes.size()));
+    }
+
+    public Path pathOf(ShardId id) {
+        return tomeFor(id).directory().resolve("v" + id.vaultId()).resolve("s" + id.shardIndex())
+                .resolve(String.format("%02x", id.fileId() >>> FANOUT_SHIFT & 0xFF))
+                .resolve(String.format("%016x", id.fileId()) + SUFFIX);
+    }
+
+    private ReentrantLock lockFor(ShardId id) {
+        return locks[Math.floorMod(id.hashCode(), LOCK_STRIPES)];
+    }
+
+    /**
+     * Stores a chunk at its offset in the shard's file, after checking its CRC.
+     *
+     * @param durable fsync the file, and its directory entry if the file is new, before returning
+     * @throws ShardStoreException CHECKSUM_MISMATCH if {@code crc32c} does not match the data,
+     *     BAD_REQUEST if it overlaps a different chunk
+     */
+    public WriteOutcome write(ShardId id, long offsetInShard, int crc32c, ByteBuf data, boolean durable)
+            throws IOException {
+        int actual = Crc32c.of(data);
+        if (actual != crc32c) {
+            throw new ShardStoreException(ErrorCode.CHECKSUM_MISMATCH, "chunk at " + offsetInShard + " of shard " + id
+                    + " has CRC " + Crc32c.format(actual) + ", the request says " + Crc32c.format(crc32c));
+        }
+        if (offsetInShard < 0) {
+            throw new ShardStoreException(ErrorCode.BAD_REQUEST, "offsetInShard must be >= 0: " + offsetInShard);
+        }
+        Tome tome = tomeFor(id);
+        Path path = pathOf(id);
+        ReentrantLock lock = lockFor(id);
+        lock.lock();
+        try {
+            ensureDirectories(tome, path.getParent());
+            boolean newFile;
+            TomeFile file;
+            try {
+                file = tome.io().open(path, TomeIo.OpenMode.CREATE_NEW);
+                newFile = true;
+            } catch (FileAlreadyExistsException e) {
+                file = tome.io().open(path, TomeIo.OpenMode.WRITE);
+                newFile = false;
+            }
+            try (TomeFile f = file) {
+                ShardFile.Layout layout;
+                if (newFile) {
+                    ShardFile.writeHeader(f, id);
+                    layout = new ShardFile.Layout(id, List.of(), ShardFile.FILE_HEADER_BYTES,
+                            ShardFile.FILE_HEADER_BYTES);
+                } else {
+                    layout = ShardFile.scan(f, path);
+                }
+                boolean duplicate = ShardFile.checkNewChunk(layout, offsetInShard, data.readableBytes(), crc32c);
+                long written = 0;
+                if (!duplicate) {
+                    written = ShardFile.append(f, layout, offsetInShard, crc32c, data);
+                }
+                if (newFile) {
+                    written += ShardFile.FILE_HEADER_BYTES;
+                }
+                if (durable) {
+                    f.sync(written);
+                    if (newFile) {
+                        tome.io().syncDirectory(path.getParent());
+                    }
+                }
+                return new WriteOutcome(tome, newFile, duplicate, written);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Reads a byte range of a shard, verifying the CRC of every chunk it touches.
+     *
+     * @throws ShardStoreException NOT_FOUND, BAD_REQUEST (range), CORRUPT (CRC mismatch)
+     */
+    public ByteBuf read(ShardId id, long offset, int length, ByteBufAllocator alloc) throws IOException {
+        Tome tome = tomeFor(id);
+        Path path = pathOf(id);
+        ReentrantLock lock = lockFor(id);
+        lock.lock();
+        try (TomeFile f = openExisting(tome, path, TomeIo.OpenMode.READ, id)) {
+            ShardFile.Layout layout = ShardFile.scan(f, path);
+            return ShardFile.readRange(f, layout, path, offset, length, alloc);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The shard's logical length, or empty if it is not stored. */
+    public Optional<Long> length(ShardId id) throws IOException {
+        Tome tome = tomeFor(id);
+        Path path = pathOf(id);
+        ReentrantLock lock = lockFor(id);
+        lock.lock();
+        try (TomeFile f = tome.io().open(path, TomeIo.OpenMode.READ)) {
+            return Optional.of(ShardFile.scan(f, path).shardLength());
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Deletes a shard; true if it existed. Idempotent. The deletion is not synced. */
+    public boolean delete(ShardId id) throws IOException {
+        Tome tome = tomeFor(id);
+        ReentrantLock lock = lockFor(id);
+        lock.lock();
+        try {
+            return tome.io().deleteIfExists(pathOf(id));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Makes a shard's file durable (and its directory entry when {@code directoryToo}); false if it is gone. */
+    public boolean sync(ShardId id, long bytesHint, boolean directoryToo) throws IOException {
+        Tome tome = tomeFor(id);
+        Path path = pathOf(id);
+        try (TomeFile f = tome.io().open(path, TomeIo.OpenMode.WRITE)) {
+            f.sync(bytesHint);
+        } catch (NoSuchFileException e) {
+            return false;
+        }
+        if (directoryToo) {
+            tome.io().syncDirectory(path.getParent());
+        }
+        return true;
+    }
+
+    /** Whether the chunk at {@code offsetInShard} is stored with this length and CRC, and its data matches. */
+    public ChunkState check(ShardId id, long offsetInShard, int length, int crc32c) throws IOException {
+        Tome tome = tomeFor(id);
+        Path path = pathOf(id);
+        ReentrantLock lock = lockFor(id);
+        lock.lock();
+        try (TomeFile f = tome.io().open(path, TomeIo.OpenMode.READ)) {
+            ShardFile.Layout layout;
+            try {
+                layout = ShardFile.scan(f, path);
+            } catch (ShardStoreException e) {
+                return ChunkState.CORRUPT;
+            }
+            Optional<ShardFile.Chunk> chunk = layout.chunkAt(offsetInShard);
+            if (chunk.isEmpty()) {
+                return ChunkState.MISSING;
+            }
+            ShardFile.Chunk c = chunk.get();
+            if (c.length() != length || c.crc32c() != crc32c || !ShardFile.verify(f, c)) {
+                return ChunkState.CORRUPT;
+            }
+            return ChunkState.PRESENT;
+        } catch (NoSuchFileException e) {
+            return ChunkState.MISSING;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Rewrites a shard's file with this chunk and every other chunk of the old file that still
+     * verifies, durably: a new file is written and synced, renamed over the old one, and the
+     * directory is synced.
+     */
+    public void restore(ShardId id, long offsetInShard, int crc32c, ByteBuf data) throws IOException {
+        int actual = Crc32c.of(data);
+        if (actual != crc32c) {
+            throw new ShardStoreException(ErrorCode.CHECKSUM_MISMATCH, "restore of " + id + ": data has CRC "
+                    + Crc32c.format(actual) + ", expected " + Crc32c.format(crc32c));
+        }
+        Tome tome = tomeFor(id);
+        Path path = pathOf(id);
+        Path tmp = path.resolveSibling(String.format("%016x", id.fileId()) + TMP_SUFFIX);
+        long end = offsetInShard + data.readableBytes();
+        ReentrantLock lock = lockFor(id);
+        lock.lock();
+        try {
+            ensureDirectories(tome, path.getParent());
+            tome.io().deleteIfExists(tmp);
+            try (TomeFile out = tome.io().open(tmp, TomeIo.OpenMode.CREATE_NEW)) {
+                ShardFile.writeHeader(out, id);
+                ShardFile.Layout written = new ShardFile.Layout(id, List.of(), ShardFile.FILE_HEADER_BYTES,
+                        ShardFile.FILE_HEADER_BYTES);
+                long position = ShardFile.FILE_HEADER_BYTES;
+                for (ShardFile.Chunk kept : keptChunks(tome, path, offsetInShard, end)) {
+                    position += ShardFile.append(out, written, kept.offsetInShard(), kept.crc32c(),
+                            io.netty.buffer.Unpooled.wrappedBuffer(readChunk(tome, path, kept)));
+                    written = new ShardFile.Layout(id, List.of(), position, position);
+                }
+                position += ShardFile.append(out, written, offsetInShard, crc32c, data);
+                out.sync(position);
+            }
+            tome.io().replace(tmp, path);
+            tome.io().syncDirectory(path.getParent());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private List<ShardFile.Chunk> keptChunks(Tome tome, Path path, long start, long end) throws IOException {
+        List<ShardFile.Chunk> kept = new ArrayList<>();
+        try (TomeFile f = tome.io().open(path, TomeIo.OpenMode.READ)) {
+            for (ShardFile.Chunk c : ShardFile.scan(f, path).chunks()) {
+                boolean overlaps = c.offsetInShard() < end && start < c.end();
+                if (!overlaps && ShardFile.verify(f, c)) {
+                    kept.add(c);
+                }
+            }
+        } catch (NoSuchFileException | ShardStoreException e) {
+            return List.of();
+        }
+        return kept;
+    }
+
+    private static ByteBuffer readChunk(Tome tome, Path path, ShardFile.Chunk c) throws IOException {
+        try (TomeFile f = tome.io().open(path, TomeIo.OpenMode.READ)) {
+            ByteBuffer data = ByteBuffer.allocate(c.length());
+            f.read(data, c.dataPosition());
+            data.flip();
+            return data;
+        }
+    }
+
+    /**
+     * Up to {@code limit} shard ids on this pod after {@code after}, in key order
+     * ({@link ShardId#KEY_ORDER}). Walks the directories; memory is bounded by {@code limit}.
+     */
+    public List<ShardId> list(Optional<ShardId> after, int limit) throws IOException {
+        TreeSet<ShardId> best = new TreeSet<>(ShardId.KEY_ORDER);
+        for (Tome tome : tomes) {
+            TomeIo io = tome.io();
+            for (Path vaultDir : io.list(tome.directory())) {
+                int vault = parseNumber(vaultDir, "v");
+                if (vault < 0 || after.isPresent() && vault < after.get().vaultId()) {
+                    continue;
+                }
+                for (Path slotDir : io.list(vaultDir)) {
+                    int shard = parseNumber(slotDir, "s");
+                    if (shard < 0 || shard > ShardId.MAX_SHARD_INDEX) {
+                        continue;
+                    }
+                    if (after.isPresent() && vault == after.get().vaultId() && shard < after.get().shardIndex()) {
+                        continue;
+                    }
+                    for (Path fanout : io.list(slotDir)) {
+                        for (Path file : io.list(fanout)) {
+                            String name = file.getFileName().toString();
+                            if (!name.endsWith(SUFFIX) || name.length() != 16 + SUFFIX.length()) {
+                                continue;
+                            }
+                            long fileId;
+                            try {
+                                fileId = Long.parseUnsignedLong(name.substring(0, 16), 16);
+                            } catch (NumberFormatException e) {
+                                continue;
+                            }
+                            if (fileId < 0) {
+                                continue;
+                            }
+                            ShardId id = new ShardId(vault, fileId, shard);
+                            if (after.isPresent() && ShardId.KEY_ORDER.compare(id, after.get()) <= 0) {
+                                continue;
+                            }
+                            best.add(id);
+                            if (best.size() > limit) {
+                                best.pollLast();
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return new ArrayList<>(best);
+    }
+
+    private static int parseNumber(Path dir, String prefix) {
+        String name = dir.getFileName().toString();
+        if (!name.startsWith(prefix)) {
+            return -1;
+        }
+        try {
+            return Integer.parseInt(name.substring(prefix.length()));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static TomeFile openExisting(Tome tome, Path path, TomeIo.OpenMode mode, ShardId id) throws IOException {
+        try {
+            return tome.io().open(path, mode);
+        } catch (NoSuchFileException e) {
+            throw new ShardStoreException(ErrorCode.NOT_FOUND, "shard " + id + " is not on this pod");
+        }
+    }
+
+    /** Creates missing directories down to {@code dir}, syncing each new one's parent so its entry survives a crash. */
+    private void ensureDirectories(Tome tome, Path dir) throws IOException {
+        if (knownDirectories.contains(dir)) {
+            return;
+        }
+        Path root = tome.directory();
+        List<Path> chain = new ArrayList<>();
+        for (Path p = dir; p != null && !p.equals(root); p = p.getParent()) {
+            chain.add(0, p);
+        }
+        for (Path p : chain) {
+            if (tome.io().createDirectory(p)) {
+                tome.io().syncDirectory(p.getParent());
+            }
+        }
+        knownDirectories.add(dir);
+    }
+}

@@ -1,0 +1,61 @@
+package io.shardvault.pod.internal;
+
+import io.netty.util.concurrent.DefaultThreadFactory;
+
+import java.io.Closeable;
+import java.nio.file.Path;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One disk's directory and the single "sync lane" thread that runs the flusher's fsyncs for it:
+ * flushes run in parallel across tomes, one at a time on each, like the one head stack of a drive.
+ *
+ * <p>Thread-safe. Closing stops the lane after the work already queued on it.
+ */
+public final class Tome implements Closeable {
+    private final int index;
+    private final Path directory;
+    private final TomeIo io;
+    private final ExecutorService lane;
+
+    public Tome(int index, Path directory, TomeIo io) {
+        this.index = index;
+        this.directory = directory.toAbsolutePath().normalize();
+        this.io = io;
+        this.lane = Executors.newSingleThreadExecutor(new DefaultThreadFactory("tome-" + index + "-sync", true));
+    }
+
+    public int index() {
+        return index;
+    }
+
+    public Path directory() {
+        return directory;
+    }
+
+    public TomeIo io() {
+        return io;
+    }
+
+    /** The tome's sync lane: one thread, so fsyncs on a tome never overlap. */
+    public ExecutorService lane() {
+        return lane;
+    }
+
+    @Override
+    public void close() {
+        lane.shutdown();
+        try {
+            lane.awaitTermination(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "tome " + index + " (" + directory + ")";
+    }
+}

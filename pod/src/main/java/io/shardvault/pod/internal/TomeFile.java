@@ -1,0 +1,30 @@
+package io.shardvault.pod.internal;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * One open file on a tome, through the {@link TomeIo} seam. Positional reads and writes only.
+ *
+ * <p>Not thread-safe: one owner at a time (the shard's lock holder).
+ */
+public interface TomeFile extends Closeable {
+
+    long size() throws IOException;
+
+    /** Reads until {@code dst} is full or the file ends; returns the bytes read. */
+    int read(ByteBuffer dst, long position) throws IOException;
+
+    /** Writes all of {@code src} at {@code position}. Not durable until {@link #sync}. */
+    void write(ByteBuffer src, long position) throws IOException;
+
+    void truncate(long size) throws IOException;
+
+    /**
+     * Makes the file's content durable (fdatasync; the file size is included).
+     *
+     * @param bytesHint bytes written since the last sync, for disk models that charge by size
+     */
+    void sync(long bytesHint) throws IOException;
+}

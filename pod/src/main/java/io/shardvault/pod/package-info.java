@@ -1,0 +1,9 @@
+/**
+ * The storage pod: an HDD storage server holding shard {@code i} of every file of a vault, on its
+ * tomes. Public contract: {@link io.shardvault.pod.PodClient} and {@link io.shardvault.pod.PodOps}
+ * (the wire protocol), {@link io.shardvault.pod.PodServer} and {@link io.shardvault.pod.PodHost}
+ * (one or many instances per process), {@link io.shardvault.pod.PodConfig} with
+ * {@link io.shardvault.pod.PodConfigKeys}, and {@link io.shardvault.pod.PodMain}. On-disk formats are
+ * in {@code docs/POD.md}.
+ */
+package io.shardvault.pod;

@@ -1,0 +1,168 @@
+package io.shardvault.pod;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.shardvault.common.ShardId;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * kill -9 of a real pod process (a child JVM running {@link PodMain}) in the middle of a stream of
+ * buffered writes, with a real stash in this JVM. The kill loses nothing the page cache holds, so
+ * after it the test also throws away a seeded share of the still-stashed shards' files (deleting
+ * some, truncating others), as losing the host would. The restarted pod must restore every
+ * acknowledged shard bit-exact and leave the stash empty.
+ */
+@Timeout(240)
+class PodKillTest {
+    private static final Logger LOG = LoggerFactory.getLogger(PodKillTest.class);
+
+    @TempDir
+    Path dir;
+
+    private static Process startPod(Map<String, Object> settings, Path out) throws IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", cp, PodMain.class.getName()));
+        for (Map.Entry<String, Object> e : settings.entrySet()) {
+            cmd.add("--set");
+            cmd.add(e.getKey() + "=" + e.getValue());
+        }
+        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+    }
+
+    private static InetSocketAddress awaitListening(Process process, Path out) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (System.nanoTime() < deadline) {
+            if (Files.exists(out)) {
+                for (String line : Files.readAllLines(out)) {
+                    if (line.startsWith("pod p3 listening ")) {
+                        return PodConfig.parseAddress(line.substring("pod p3 listening ".length()).trim());
+                    }
+                }
+            }
+            if (!process.isAlive()) {
+                throw new AssertionError("pod process exited with " + process.exitValue() + ":\n"
+                        + Files.readString(out));
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("pod process did not start:\n" + Files.readString(out));
+    }
+
+    @Test
+    void killMinus9MidStreamLosesNoAcknowledgedShard() throws Exception {
+        long seed = System.nanoTime();
+        LOG.info("seed={}", seed);
+        Random random = new Random(seed);
+        try (StashFaultFixture f = new StashFaultFixture(dir)) {
+            Map<String, Object> settings = f.podSettings("150ms");
+            Path out = dir.resolve("pod.out");
+            Process child = startPod(settings, out);
+            Map<ShardId, byte[]> acked = new ConcurrentHashMap<>();
+            try {
+                InetSocketAddress pod = awaitListening(child, out);
+                int writers = 2;
+                int killAfter = 100 + random.nextInt(150);
+                AtomicInteger done = new AtomicInteger();
+                AtomicInteger nextFile = new AtomicInteger();
+                CountDownLatch enough = new CountDownLatch(1);
+                CountDownLatch stopped = new CountDownLatch(writers);
+                for (int w = 0; w < writers; w++) {
+                    Random local = new Random(seed + w);
+                    Thread t = new Thread(() -> {
+                        try {
+                            while (true) {
+                                ShardId id = new ShardId(StashFaultFixture.VAULT, nextFile.getAndIncrement(),
+                                        StashFaultFixture.SHARD);
+                                byte[] data = new byte[1 + local.nextInt(64 << 10)];
+                                local.nextBytes(data);
+                                f.write(pod, id, data);
+                                acked.put(id, data);
+                                if (done.incrementAndGet() >= killAfter) {
+                                    enough.countDown();
+                                }
+                            }
+                        } catch (RuntimeException expected) {
+                            // the pod died under this write: it was never acknowledged
+                        } finally {
+                            stopped.countDown();
+                        }
+                    }, "writer-" + w);
+                    t.setDaemon(true);
+                    t.start();
+                }
+                assertThat(enough.await(120, TimeUnit.SECONDS)).as("writes before the kill").isTrue();
+                child.destroyForcibly(); // SIGKILL
+                assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+                assertThat(stopped.await(60, TimeUnit.SECONDS)).isTrue();
+            } finally {
+                child.destroyForcibly();
+            }
+            PodConfig config = f.podConfig("150ms");
+            Set<ShardId> stashed = new HashSet<>(f.stashed());
+            int damaged = 0;
+            // Lose the page cache of a share of the still-stashed (unflushed) shards.
+            for (ShardId id : acked.keySet()) {
+                if (!stashed.contains(id) || random.nextInt(3) != 0) {
+                    continue;
+                }
+                Path file = shardPath(config, id);
+                if (!Files.exists(file)) {
+                    continue;
+                }
+                if (random.nextBoolean()) {
+                    Files.delete(file);
+                } else {
+                    try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+                        raf.setLength(Math.max(0, raf.length() - 1 - random.nextInt(100)));
+                    }
+                }
+                damaged++;
+            }
+            LOG.info("killed after {} acknowledged writes; {} still stashed; {} of their files damaged", acked.size(),
+                    stashed.size(), damaged);
+            try (PodServer restarted = PodServer.start(f.transport, config, f.rpc, new SimpleMeterRegistry())) {
+                for (Map.Entry<ShardId, byte[]> e : acked.entrySet()) {
+                    assertThat(f.read(restarted.localAddress(), e.getKey(), e.getValue().length))
+                            .as("shard %s", e.getKey()).isEqualTo(e.getValue());
+                }
+                StashFaultFixture.await("the stash copies purged", () -> f.stashed().isEmpty());
+            }
+        }
+    }
+
+    /** Where the pod keeps a shard: the same placement the pod computes. */
+    private static Path shardPath(PodConfig config, ShardId id) throws IOException {
+        List<io.shardvault.pod.internal.Tome> tomes = new ArrayList<>();
+        for (int i = 0; i < config.tomes().size(); i++) {
+            tomes.add(new io.shardvault.pod.internal.Tome(i, config.tomes().get(i).directory(),
+                    io.shardvault.pod.internal.DirectTomeIo.INSTANCE));
+        }
+        try {
+            return new io.shardvault.pod.internal.ShardStore(tomes).pathOf(id);
+        } finally {
+            tomes.forEach(io.shardvault.pod.internal.Tome::close);
+        }
+    }
+}

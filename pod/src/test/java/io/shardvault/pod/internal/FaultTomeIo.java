@@ -1,0 +1,303 @@
+package io.shardvault.pod.internal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * A tome that loses power: it passes every operation to the real disk and remembers, per file,
+ * what a power cut would leave (the content as of its last fsync; no file at all if its directory
+ * entry was never synced). {@link #powerLoss()} stops all further I/O and rewrites the tome to that
+ * state, so everything written but not fsynced is gone, as after a crash of the host.
+ *
+ * <p>The model, per path: {@code image} is what the path holds after a crash (null: absent);
+ * {@code inodeSynced} the synced content of the file now at the path; {@code entryDurable} whether
+ * the path's current directory entry was synced. File sync: {@code inodeSynced := content}, and
+ * {@code image := inodeSynced} if the entry is durable. Directory sync: every entry in it becomes
+ * durable, so {@code image := inodeSynced} (or absent for a deleted path; an empty file for a new
+ * file never synced). A rename moves the inode's synced content and makes the target's entry
+ * volatile. Writes never change {@code image}.
+ *
+ * <p>Thread-safe. I/O takes a shared lock; the power cut takes it exclusively, so it sees no
+ * operation half done.
+ */
+public final class FaultTomeIo implements TomeIo {
+    private static final class Tracked {
+        byte[] image;
+        byte[] inodeSynced;
+        boolean entryDurable;
+    }
+
+    private final TomeIo disk = DirectTomeIo.INSTANCE;
+    private final Map<Path, Tracked> tracked = new HashMap<>();
+    private final ReentrantReadWriteLock power = new ReentrantReadWriteLock();
+    private volatile boolean off;
+
+    private void on() throws IOException {
+        if (off) {
+            throw new IOException("tome has lost power");
+        }
+    }
+
+    private static byte[] contentOrNull(Path p) throws IOException {
+        try {
+            return Files.readAllBytes(p);
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+    }
+
+    /** Starts tracking a path before its first change: until now, what is there is durable. */
+    private Tracked track(Path p) throws IOException {
+        synchronized (tracked) {
+            Tracked t = tracked.get(p);
+            if (t == null) {
+                t = new Tracked();
+                byte[] now = Files.isRegularFile(p) ? contentOrNull(p) : null;
+                t.image = now;
+                t.inodeSynced = now;
+                t.entryDurable = true;
+                tracked.put(p, t);
+            }
+            return t;
+        }
+    }
+
+    /** True if the file at {@code p} would survive a power cut with exactly its current content. */
+    public boolean isDurable(Path p) throws IOException {
+        power.readLock().lock();
+        try {
+            synchronized (tracked) {
+                Tracked t = tracked.get(p);
+                byte[] now = contentOrNull(p);
+                if (t == null) {
+                    return now != null;
+                }
+                return now != null && t.image != null && java.util.Arrays.equals(now, t.image);
+            }
+        } finally {
+            power.readLock().unlock();
+        }
+    }
+
+    /** Cuts the power: no more I/O, and the tome is left as a crash would leave it. */
+    public void powerLoss() throws IOException {
+        power.writeLock().lock();
+        try {
+            off = true;
+            synchronized (tracked) {
+                for (Map.Entry<Path, Tracked> e : tracked.entrySet()) {
+                    Path p = e.getKey();
+                    byte[] image = e.getValue().image;
+                    if (image == null) {
+                        Files.deleteIfExists(p);
+                    } else {
+                        Files.write(p, image, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                                StandardOpenOption.WRITE);
+                    }
+                }
+                tracked.clear();
+            }
+        } finally {
+            power.writeLock().unlock();
+        }
+    }
+
+    @Override
+    public TomeFile open(Path path, OpenMode mode) throws IOException {
+        power.readLock().lock();
+        try {
+            on();
+            TomeFile file;
+            if (mode == OpenMode.CREATE_NEW) {
+                synchronized (tracked) {
+                    if (Files.exists(path)) {
+                        throw new FileAlreadyExistsException(path.toString());
+                    }
+                    Tracked t = track(path);
+                    file = disk.open(path, mode);
+                    t.inodeSynced = null;
+                    t.entryDurable = false;
+                }
+            } else {
+                file = disk.open(path, mode);
+            }
+            return new FaultFile(path, file);
+        } finally {
+            power.readLock().unlock();
+        }
+    }
+
+    private final class FaultFile implements TomeFile {
+        private final Path path;
+        private final TomeFile file;
+
+        FaultFile(Path path, TomeFile file) {
+            this.path = path;
+            this.file = file;
+        }
+
+        @Override
+        public long size() throws IOException {
+            return file.size();
+        }
+
+        @Override
+        public int read(ByteBuffer dst, long position) throws IOException {
+            power.readLock().lock();
+            try {
+                on();
+                return file.read(dst, position);
+            } finally {
+                power.readLock().unlock();
+            }
+        }
+
+        @Override
+        public void write(ByteBuffer src, long position) throws IOException {
+            power.readLock().lock();
+            try {
+                on();
+                track(path);
+                file.write(src, position);
+            } finally {
+                power.readLock().unlock();
+            }
+        }
+
+        @Override
+        public void truncate(long size) throws IOException {
+            power.readLock().lock();
+            try {
+                on();
+                track(path);
+                file.truncate(size);
+            } finally {
+                power.readLock().unlock();
+            }
+        }
+
+        @Override
+        public void sync(long bytesHint) throws IOException {
+            power.readLock().lock();
+            try {
+                on();
+                file.sync(bytesHint);
+                synchronized (tracked) {
+                    Tracked t = track(path);
+                    t.inodeSynced = contentOrNull(path);
+                    if (t.entryDurable) {
+                        t.image = t.inodeSynced;
+                    }
+                }
+            } finally {
+                power.readLock().unlock();
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            file.close();
+        }
+    }
+
+    @Override
+    public void syncDirectory(Path directory) throws IOException {
+        power.readLock().lock();
+        try {
+            on();
+            disk.syncDirectory(directory);
+            synchronized (tracked) {
+                for (Map.Entry<Path, Tracked> e : tracked.entrySet()) {
+                    if (!directory.equals(e.getKey().getParent())) {
+                        continue;
+                    }
+                    Tracked t = e.getValue();
+                    t.entryDurable = true;
+                    if (!Files.exists(e.getKey())) {
+                        t.image = null;
+                    } else {
+                        t.image = t.inodeSynced == null ? new byte[0] : t.inodeSynced;
+                    }
+                }
+            }
+        } finally {
+            power.readLock().unlock();
+        }
+    }
+
+    @Override
+    public boolean createDirectory(Path directory) throws IOException {
+        power.readLock().lock();
+        try {
+            on();
+            // Directories are created and their parents synced at once by the store; a crash
+            // between the two would at worst lose an empty directory, which is recreated.
+            return disk.createDirectory(directory);
+        } finally {
+            power.readLock().unlock();
+        }
+    }
+
+    @Override
+    public boolean deleteIfExists(Path path) throws IOException {
+        power.readLock().lock();
+        try {
+            on();
+            synchronized (tracked) {
+                Tracked t = track(path);
+                t.entryDurable = false;
+                return disk.deleteIfExists(path);
+            }
+        } finally {
+            power.readLock().unlock();
+        }
+    }
+
+    @Override
+    public void replace(Path source, Path target) throws IOException {
+        power.readLock().lock();
+        try {
+            on();
+            synchronized (tracked) {
+                Tracked src = track(source);
+                Tracked dst = track(target);
+                disk.replace(source, target);
+                dst.inodeSynced = src.inodeSynced;
+                dst.entryDurable = false;
+                src.entryDurable = false;
+            }
+        } finally {
+            power.readLock().unlock();
+        }
+    }
+
+    @Override
+    public List<Path> list(Path directory) throws IOException {
+        power.readLock().lock();
+        try {
+            on();
+            return disk.list(directory);
+        } finally {
+            power.readLock().unlock();
+        }
+    }
+
+    @Override
+    public boolean exists(Path path) {
+        return disk.exists(path);
+    }
+
+    @Override
+    public long usableSpace(Path path) throws IOException {
+        return disk.usableSpace(path);
+    }
+}

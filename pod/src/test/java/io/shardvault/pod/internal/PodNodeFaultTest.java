@@ -1,0 +1,210 @@
+package io.shardvault.pod.internal;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.shardvault.common.ShardId;
+import io.shardvault.common.config.Settings;
+import io.shardvault.common.crc.Crc32c;
+import io.shardvault.pod.PodConfig;
+import io.shardvault.pod.WriteMode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Power loss and stash outages against a {@link PodNode} with crashable tomes and an in-memory
+ * stash. The same scenarios run with a real stash server in {@code io.shardvault.pod.PodStashFaultTest}.
+ */
+@Timeout(120)
+class PodNodeFaultTest {
+    private static final Logger LOG = LoggerFactory.getLogger(PodNodeFaultTest.class);
+
+    @TempDir
+    Path dir;
+
+    private PodConfig config(String flushInterval) {
+        Map<String, Object> s = new HashMap<>();
+        s.put("pod.name", "p3");
+        s.put("pod.stateDir", dir.resolve("state").toString());
+        s.put("pod.tomes", dir.resolve("t0") + "," + dir.resolve("t1"));
+        s.put("pod.slots", "1:3");
+        s.put("pod.stash.servers", "127.0.0.1:1");
+        s.put("pod.flush.interval", flushInterval);
+        s.put("pod.purge.retry.min", "10ms");
+        s.put("pod.purge.retry.max", "100ms");
+        return PodConfig.from(Settings.of(s));
+    }
+
+    static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(10);
+        }
+    }
+
+    private static byte[] read(PodNode node, ShardId id, int length) throws IOException {
+        ByteBuf b = node.read(id, 0, length, ByteBufAllocator.DEFAULT);
+        try {
+            return ByteBufUtil.getBytes(b);
+        } finally {
+            b.release();
+        }
+    }
+
+    @Test
+    void afterAPowerLossEveryAcknowledgedShardIsRestoredBitExactThenPurged() throws Exception {
+        long seed = System.nanoTime();
+        LOG.info("seed={}", seed);
+        Random random = new Random(seed);
+        InMemoryStash stash = new InMemoryStash();
+        List<FaultTomeIo> disks = List.of(new FaultTomeIo(), new FaultTomeIo());
+        // No purge may reach the stash before the pod's copy is durable: checked at the moment of each purge.
+        List<String> violations = new java.util.concurrent.CopyOnWriteArrayList<>();
+        PodNode[] current = new PodNode[1];
+        stash.onPurge(id -> {
+            try {
+                Path p = current[0].pathOf(id);
+                int tome = current[0].store().tomeFor(id).index();
+                if (!disks.get(tome).isDurable(p)) {
+                    violations.add(id.toString());
+                }
+            } catch (IOException e) {
+                violations.add(id + ": " + e);
+            }
+        });
+        PodConfig config = config("20ms");
+        PodNode node = PodNode.open(config, disks::get, stash, new SimpleMeterRegistry(), Clock.systemUTC());
+        current[0] = node;
+        Map<ShardId, byte[]> acked = new LinkedHashMap<>();
+        int n = 300;
+        int crashAfter = n / 2 + random.nextInt(n / 2);
+        for (int i = 0; i < crashAfter; i++) {
+            ShardId id = new ShardId(1, 1000 + i, 3);
+            byte[] data = new byte[1 + random.nextInt(16 << 10)];
+            random.nextBytes(data);
+            stash.put(id, 0, data); // the coordinator's stash copy is synced before the write is acknowledged
+            node.write(id, 0, Crc32c.of(data), Unpooled.wrappedBuffer(data), WriteMode.BUFFERED);
+            acked.put(id, data);
+            if (random.nextInt(50) == 0) {
+                Thread.sleep(25); // let a flush round run now and then
+            }
+        }
+        for (FaultTomeIo d : disks) {
+            d.powerLoss();
+        }
+        node.halt();
+        int lostLocally = 0;
+        for (ShardId id : acked.keySet()) {
+            if (!java.nio.file.Files.exists(node.pathOf(id))) {
+                lostLocally++;
+            }
+        }
+        LOG.info("crashed after {} writes: {} shard files lost, {} still in the stash", crashAfter, lostLocally,
+                stash.size());
+        assertThat(lostLocally).as("the power loss must lose unflushed shards, or the test proves nothing")
+                .isPositive();
+        for (ShardId id : acked.keySet()) {
+            if (!stash.contains(id)) {
+                assertThat(java.nio.file.Files.exists(node.pathOf(id))).as("purged %s survives", id).isTrue();
+            }
+        }
+
+        PodNode restarted = PodNode.open(config, i -> DirectTomeIo.INSTANCE, stash, new SimpleMeterRegistry(),
+                Clock.systemUTC());
+        try {
+            for (Map.Entry<ShardId, byte[]> e : acked.entrySet()) {
+                assertThat(read(restarted, e.getKey(), e.getValue().length)).as("shard %s", e.getKey())
+                        .isEqualTo(e.getValue());
+            }
+            await("every stash copy purged", () -> stash.size() == 0);
+        } finally {
+            restarted.close();
+        }
+        assertThat(violations).as("purges that arrived before the pod's fsync").isEmpty();
+    }
+
+    @Test
+    void purgesQueuedWhileTheStashIsDownAreDeliveredAfterItReturnsAcrossARestart() throws Exception {
+        InMemoryStash stash = new InMemoryStash();
+        PodConfig config = config("5ms");
+        PodNode node = PodNode.open(config, i -> DirectTomeIo.INSTANCE, stash, new SimpleMeterRegistry(),
+                Clock.systemUTC());
+        stash.setDown(true);
+        List<ShardId> ids = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            ShardId id = new ShardId(1, i, 3);
+            byte[] data = ("shard " + i).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            stash.put(id, 0, data);
+            node.write(id, 0, Crc32c.of(data), Unpooled.wrappedBuffer(data), WriteMode.BUFFERED);
+            ids.add(id);
+        }
+        await("50 events queued", () -> node.purgeQueueDepth() == 50);
+        node.close(); // a clean shutdown: nothing unflushed, so the restart needs no stash to recover
+        assertThat(stash.size()).isEqualTo(50);
+
+        PodNode restarted = PodNode.open(config, i -> DirectTomeIo.INSTANCE, stash, new SimpleMeterRegistry(),
+                Clock.systemUTC());
+        try {
+            assertThat(restarted.purgeQueueDepth()).isEqualTo(50);
+            Thread.sleep(200);
+            assertThat(stash.size()).isEqualTo(50);
+            stash.setDown(false);
+            await("the backlog delivered", () -> stash.size() == 0 && restarted.purgeQueueDepth() == 0);
+            assertThat(stash.purged()).containsAll(ids);
+        } finally {
+            restarted.close();
+        }
+    }
+
+    private PodConfig configWithoutSlots() {
+        PodConfig c = config("5ms");
+        return new PodConfig(c.name(), c.bind(), c.stateDir(), c.tomes(), List.of(), c.stashServers(),
+                c.flushInterval(), c.flushBatchShards(), c.maxUnflushedBytes(), c.purgeSegmentBytes(),
+                c.purgeBatchSize(), c.purgeRetryMin(), c.purgeRetryMax(), c.purgeSendTimeout(), c.recoveryTimeout(),
+                c.simulatedHddSeed(), c.rpc());
+    }
+
+    @Test
+    void aMetricCountsWritesRejectedForTheirCrc() throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        AtomicInteger none = new AtomicInteger();
+        PodNode node = PodNode.open(configWithoutSlots(), i -> DirectTomeIo.INSTANCE, null, registry,
+                Clock.systemUTC());
+        try {
+            byte[] data = {1, 2, 3};
+            try {
+                node.write(new ShardId(1, 1, 3), 0, Crc32c.of(data) + 1, Unpooled.wrappedBuffer(data),
+                        WriteMode.DURABLE);
+            } catch (ShardStoreException expected) {
+                none.incrementAndGet();
+            }
+            assertThat(none.get()).isEqualTo(1);
+            assertThat(registry.get("pod.crc.failures").tag("where", "write").counter().count()).isEqualTo(1.0);
+        } finally {
+            node.close();
+        }
+    }
+}

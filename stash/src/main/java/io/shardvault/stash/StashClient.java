@@ -1,0 +1,165 @@
+package io.shardvault.stash;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.shardvault.common.ErrorCode;
+import io.shardvault.common.ShardId;
+import io.shardvault.common.crc.Crc32c;
+import io.shardvault.common.rpc.RpcClient;
+import io.shardvault.common.rpc.RpcException;
+import io.shardvault.common.rpc.RpcMessage;
+import io.shardvault.stash.internal.StashWire;
+import java.net.InetSocketAddress;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Calls stash servers over the internal protocol. Every failure, local or remote, reaches the
+ * caller as an {@link RpcException} through the returned future; no method throws for a failed
+ * call.
+ *
+ * <p>Thread-safe. It does not own the {@link RpcClient}: closing it leaves the RPC client open.
+ */
+public final class StashClient implements AutoCloseable {
+    private final RpcClient rpc;
+    private final ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
+
+    /** @param rpc the RPC client to call through; the caller keeps ownership */
+    public StashClient(RpcClient rpc) {
+        this.rpc = Objects.requireNonNull(rpc, "rpc");
+    }
+
+    /**
+     * Stores a chunk. The future completes only once the entry is durable on the stash (its WAL
+     * synced); storing the same id again replaces the entry.
+     *
+     * <p>Fails with {@code STASH_FULL} when the stash has no room within its budget,
+     * {@code CHECKSUM_MISMATCH} when {@code crc32c} does not match the bytes that arrived, and
+     * {@code BUSY} when its commit queue is full.
+     *
+     * @param chunk the bytes; ownership passes to this call, whatever happens
+     */
+    public CompletableFuture<Void> put(InetSocketAddress stash, ShardId id, long offsetInShard, int crc32c,
+                                       ByteBuf chunk) {
+        Objects.requireNonNull(chunk, "chunk");
+        try {
+            Objects.requireNonNull(stash, "stash");
+            Objects.requireNonNull(id, "id");
+            if (offsetInShard < 0) {
+                throw new IllegalArgumentException("offsetInShard must be >= 0: " + offsetInShard);
+            }
+        } catch (RuntimeException e) {
+            chunk.release();
+            return CompletableFuture.failedFuture(e);
+        }
+        RpcMessage request = new RpcMessage(StashOps.PUT,
+                StashWire.encodePutHeader(alloc, id, offsetInShard, crc32c), chunk);
+        return rpc.call(stash, request).thenApply(response -> {
+            response.close();
+            return null;
+        });
+    }
+
+    /**
+     * Reads one entry. The stash checks its CRC before sending ({@code CORRUPT} if bad) and this
+     * client checks it again on receipt ({@code CORRUPT} if bad). Fails with {@code NOT_FOUND} when
+     * the stash holds no entry for {@code id}. The caller closes the returned entry.
+     */
+    public CompletableFuture<StashEntry> get(InetSocketAddress stash, ShardId id) {
+        Objects.requireNonNull(stash, "stash");
+        Objects.requireNonNull(id, "id");
+        RpcMessage request = new RpcMessage(StashOps.GET, StashWire.encodeShardId(alloc, id), Unpooled.EMPTY_BUFFER);
+        return rpc.call(stash, request).thenCompose(response -> {
+            try (response) {
+                StashEntryInfo info = StashWire.readEntryInfo(response.header());
+                ByteBuf data = response.payload();
+                if (!info.id().equals(id)) {
+                    throw new RpcException(ErrorCode.INTERNAL, "asked " + stash + " for " + id + ", got " + info.id());
+                }
+                if (data.readableBytes() != info.length()) {
+                    throw new RpcException(ErrorCode.CORRUPT, id + " from " + stash + ": " + data.readableBytes()
+                            + " bytes received, " + info.length() + " announced");
+                }
+                int actual = Crc32c.of(data);
+                if (actual != info.crc32c()) {
+                    throw new RpcException(ErrorCode.CORRUPT, id + " from " + stash + ": received bytes have CRC32C "
+                            + Crc32c.format(actual) + ", stored CRC32C is " + Crc32c.format(info.crc32c()));
+                }
+                return CompletableFuture.completedFuture(new StashEntry(info, data.retain()));
+            } catch (RpcException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        });
+    }
+
+    /**
+     * Deletes entries. Idempotent: ids the stash does not hold are fine. Completes once the
+     * deletions are durable.
+     */
+    public CompletableFuture<Void> purge(InetSocketAddress stash, Collection<ShardId> ids) {
+        Objects.requireNonNull(stash, "stash");
+        Objects.requireNonNull(ids, "ids");
+        if (ids.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        RpcMessage request = new RpcMessage(StashOps.PURGE, Unpooled.EMPTY_BUFFER,
+                StashWire.encodePurgePayload(alloc, ids));
+        return rpc.call(stash, request).thenApply(response -> {
+            response.close();
+            return null;
+        });
+    }
+
+    /**
+     * One page of the entries of pod slot {@code (vaultId, shardIndex)}, in key order (by
+     * fileId). The stash may return fewer than {@code limit} entries (it caps pages); keep
+     * calling with {@link StashPage#next()} until it is empty.
+     *
+     * @param after resume after this id (exclusive); empty to start at the beginning of the slot
+     * @param limit most entries wanted, {@code >= 1}
+     */
+    public CompletableFuture<StashPage> list(InetSocketAddress stash, int vaultId, int shardIndex,
+                                             Optional<ShardId> after, int limit) {
+        Objects.requireNonNull(stash, "stash");
+        Objects.requireNonNull(after, "after");
+        if (vaultId < 0 || shardIndex < 0 || shardIndex > ShardId.MAX_SHARD_INDEX) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException(
+                    "no such pod slot: vaultId=" + vaultId + " shardIndex=" + shardIndex));
+        }
+        if (limit < 1) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("limit must be >= 1: " + limit));
+        }
+        RpcMessage request = new RpcMessage(StashOps.LIST,
+                StashWire.encodeListRequest(alloc, vaultId, shardIndex, limit, after), Unpooled.EMPTY_BUFFER);
+        return rpc.call(stash, request).thenCompose(response -> {
+            try (response) {
+                Optional<ShardId> next = StashWire.decodeNext(response.header());
+                List<StashEntryInfo> entries = StashWire.decodeEntryInfos(response.payload());
+                return CompletableFuture.completedFuture(new StashPage(entries, next));
+            } catch (RpcException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        });
+    }
+
+    /** The stash's occupancy. */
+    public CompletableFuture<StashStats> stats(InetSocketAddress stash) {
+        Objects.requireNonNull(stash, "stash");
+        return rpc.call(stash, RpcMessage.empty(StashOps.STATS)).thenCompose(response -> {
+            try (response) {
+                return CompletableFuture.completedFuture(StashWire.decodeStats(response.header()));
+            } catch (RpcException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        });
+    }
+
+    /** Does nothing: the client owns nothing; the RPC client stays open. */
+    @Override
+    public void close() {
+    }
+}

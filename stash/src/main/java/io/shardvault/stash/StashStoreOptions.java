@@ -1,0 +1,36 @@
+package io.shardvault.stash;
+
+import io.shardvault.common.config.Settings;
+
+/**
+ * The RocksDB tuning of a stash server; {@code docs/STASH.md} says why the defaults are what they
+ * are.
+ *
+ * @param writeBufferBytes memtable size of the chunk column family
+ * @param maxWriteBuffers memtables of the chunk column family
+ * @param minBlobBytes values at least this large go to blob files
+ * @param blobFileBytes target size of one blob file
+ * @param blockCacheBytes block cache shared by both column families
+ * @param backgroundJobs flush and compaction threads
+ */
+public record StashStoreOptions(long writeBufferBytes, int maxWriteBuffers, long minBlobBytes, long blobFileBytes,
+                                long blockCacheBytes, int backgroundJobs) {
+    public StashStoreOptions {
+        if (writeBufferBytes < 1 << 20 || maxWriteBuffers < 2 || minBlobBytes < 0 || blobFileBytes < 1 << 20
+                || blockCacheBytes < 1 << 20 || backgroundJobs < 2) {
+            throw new IllegalArgumentException("bad stash store options: " + writeBufferBytes + ", " + maxWriteBuffers
+                    + ", " + minBlobBytes + ", " + blobFileBytes + ", " + blockCacheBytes + ", " + backgroundJobs);
+        }
+    }
+
+    public static StashStoreOptions from(Settings settings) {
+        return new StashStoreOptions(settings.get(StashConfigKeys.WRITE_BUFFER_BYTES),
+                settings.get(StashConfigKeys.MAX_WRITE_BUFFERS), settings.get(StashConfigKeys.MIN_BLOB_BYTES),
+                settings.get(StashConfigKeys.BLOB_FILE_BYTES), settings.get(StashConfigKeys.BLOCK_CACHE_BYTES),
+                settings.get(StashConfigKeys.BACKGROUND_JOBS));
+    }
+
+    public static StashStoreOptions defaults() {
+        return from(Settings.empty());
+    }
+}

@@ -1,0 +1,150 @@
+package io.shardvault.stash.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.shardvault.common.ShardId;
+import io.shardvault.common.crc.Crc32c;
+import io.shardvault.stash.StashEntryInfo;
+
+/**
+ * The on-disk values of the stash. Each entry is two RocksDB values under the same key
+ * ({@link ShardId#encode()}), written in one atomic, synced WriteBatch:
+ *
+ * <h2>Chunk value, column family {@code default} (version 1, big-endian)</h2>
+ * <pre>
+ *  0      1        2                10       14               22
+ *  +------+--------+----------------+--------+----------------+-------------------+
+ *  | 0x43 | version| offsetInShard  | crc32c | writtenAtMillis| chunk bytes ...   |
+ *  | 'C'  |   1    |  i64           |  i32   |  i64           | (value length-22) |
+ *  +------+--------+----------------+--------+----------------+-------------------+
+ * </pre>
+ * Self-contained, so GET reads one value: the header says what the bytes must hash to. These
+ * values are large and go to blob files (integrated BlobDB), so compactions move only their
+ * small index entries.
+ *
+ * <h2>Meta value, column family {@code meta} (version 1, big-endian)</h2>
+ * <pre>
+ *  0      1        2                10       14               22       26
+ *  +------+--------+----------------+--------+----------------+--------+
+ *  | 0x4D | version| offsetInShard  | crc32c | writtenAtMillis| length |
+ *  | 'M'  |   1    |  i64           |  i32   |  i64           |  i32   |
+ *  +------+--------+----------------+--------+----------------+--------+
+ * </pre>
+ * The same fields plus the chunk length, small enough to stay in SST blocks. LIST, PURGE's byte
+ * accounting and the occupancy scan at open read only these, never a blob.
+ *
+ * <p>Versions: 1 (current, and the minimum readable) is the first. A reader rejects an unknown
+ * magic or a version outside {@code [MIN_VERSION, VERSION]} as corrupt.
+ *
+ * <p>Thread-safe: stateless.
+ */
+public final class EntryFormat {
+    public static final byte CHUNK_MAGIC = 0x43;
+    public static final byte META_MAGIC = 0x4D;
+    public static final byte VERSION = 1;
+    public static final byte MIN_VERSION = 1;
+    /** Bytes before the chunk in a chunk value. */
+    public static final int CHUNK_HEADER_BYTES = 22;
+    /** Bytes of a meta value. */
+    public static final int META_BYTES = 26;
+
+    private EntryFormat() {
+    }
+
+    /** The chunk value of an entry: header then a copy of {@code chunk}'s readable bytes. */
+    public static byte[] encodeChunkValue(StashEntryInfo info, ByteBuf chunk) {
+        byte[] value = new byte[CHUNK_HEADER_BYTES + info.length()];
+        writeHeader(value, CHUNK_MAGIC, info);
+        chunk.getBytes(chunk.readerIndex(), value, CHUNK_HEADER_BYTES, info.length());
+        return value;
+    }
+
+    public static byte[] encodeMetaValue(StashEntryInfo info) {
+        byte[] value = new byte[META_BYTES];
+        writeHeader(value, META_MAGIC, info);
+        putInt(value, 22, info.length());
+        return value;
+    }
+
+    /**
+     * Decodes a chunk value and checks its CRC32C.
+     *
+     * @throws CorruptEntryException when the value is malformed or its bytes fail their CRC
+     */
+    public static StashEntryInfo decodeChunkValue(ShardId id, byte[] value) throws CorruptEntryException {
+        if (value.length < CHUNK_HEADER_BYTES) {
+            throw new CorruptEntryException("decode chunk", id, "value of " + value.length + " bytes is shorter than "
+                    + "its " + CHUNK_HEADER_BYTES + "-byte header");
+        }
+        checkMagicAndVersion(id, value, CHUNK_MAGIC, "decode chunk");
+        int length = value.length - CHUNK_HEADER_BYTES;
+        StashEntryInfo info = readInfo(id, value, length, "decode chunk");
+        int actual = Crc32c.of(value, CHUNK_HEADER_BYTES, length);
+        if (actual != info.crc32c()) {
+            throw new CorruptEntryException("decode chunk", id, "stored bytes have CRC32C " + Crc32c.format(actual)
+                    + ", expected " + Crc32c.format(info.crc32c()));
+        }
+        return info;
+    }
+
+    /** @throws CorruptEntryException when the value is malformed */
+    public static StashEntryInfo decodeMetaValue(ShardId id, byte[] value) throws CorruptEntryException {
+        if (value.length != META_BYTES) {
+            throw new CorruptEntryException("decode meta", id, "meta value is " + value.length + " bytes, expected "
+                    + META_BYTES);
+        }
+        checkMagicAndVersion(id, value, META_MAGIC, "decode meta");
+        int length = getInt(value, 22);
+        if (length < 0) {
+            throw new CorruptEntryException("decode meta", id, "negative length " + length);
+        }
+        return readInfo(id, value, length, "decode meta");
+    }
+
+    private static void checkMagicAndVersion(ShardId id, byte[] value, byte magic, String operation)
+            throws CorruptEntryException {
+        if (value[0] != magic) {
+            throw new CorruptEntryException(operation, id, String.format("bad magic 0x%02x, expected 0x%02x",
+                    value[0], magic));
+        }
+        if (value[1] < MIN_VERSION || value[1] > VERSION) {
+            throw new CorruptEntryException(operation, id, "unknown format version " + value[1]);
+        }
+    }
+
+    private static StashEntryInfo readInfo(ShardId id, byte[] value, int length, String operation)
+            throws CorruptEntryException {
+        long offset = getLong(value, 2);
+        if (offset < 0) {
+            throw new CorruptEntryException(operation, id, "negative offsetInShard " + offset);
+        }
+        return new StashEntryInfo(id, offset, length, getInt(value, 10), getLong(value, 14));
+    }
+
+    private static void writeHeader(byte[] value, byte magic, StashEntryInfo info) {
+        value[0] = magic;
+        value[1] = VERSION;
+        putLong(value, 2, info.offsetInShard());
+        putInt(value, 10, info.crc32c());
+        putLong(value, 14, info.writtenAtMillis());
+    }
+
+    private static void putInt(byte[] b, int at, int v) {
+        b[at] = (byte) (v >>> 24);
+        b[at + 1] = (byte) (v >>> 16);
+        b[at + 2] = (byte) (v >>> 8);
+        b[at + 3] = (byte) v;
+    }
+
+    private static void putLong(byte[] b, int at, long v) {
+        putInt(b, at, (int) (v >>> 32));
+        putInt(b, at + 4, (int) v);
+    }
+
+    private static int getInt(byte[] b, int at) {
+        return (b[at] & 0xFF) << 24 | (b[at + 1] & 0xFF) << 16 | (b[at + 2] & 0xFF) << 8 | (b[at + 3] & 0xFF);
+    }
+
+    private static long getLong(byte[] b, int at) {
+        return (long) getInt(b, at) << 32 | (getInt(b, at + 4) & 0xFFFFFFFFL);
+    }
+}

@@ -1,0 +1,103 @@
+package io.shardvault.stash.internal;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.TimeGauge;
+import io.micrometer.core.instrument.Timer;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The meters of one stash server, all tagged {@code server=host:port}. {@link #close()} removes
+ * them from the registry, so a server restarted in the same process registers fresh ones.
+ *
+ * <table>
+ *   <caption>Meters</caption>
+ *   <tr><th>name</th><th>type</th><th>meaning</th></tr>
+ *   <tr><td>shardvault.stash.entries</td><td>gauge</td><td>stored entries</td></tr>
+ *   <tr><td>shardvault.stash.bytes</td><td>gauge</td><td>sum of stored chunk lengths (what the budget counts)</td></tr>
+ *   <tr><td>shardvault.stash.capacity.bytes</td><td>gauge</td><td>the byte budget</td></tr>
+ *   <tr><td>shardvault.stash.oldest.entry.age</td><td>time gauge</td><td>age of the oldest entry; 0 when empty</td></tr>
+ *   <tr><td>shardvault.stash.stale.slots</td><td>gauge</td><td>pod slots whose oldest entry exceeds
+ *       slotAgeWarning, as of the last check</td></tr>
+ *   <tr><td>shardvault.stash.full</td><td>counter</td><td>PUTs answered STASH_FULL</td></tr>
+ *   <tr><td>shardvault.stash.corrupt</td><td>counter</td><td>reads that found a corrupt entry</td></tr>
+ *   <tr><td>shardvault.stash.commit</td><td>timer</td><td>one group commit: WAL write and sync</td></tr>
+ *   <tr><td>shardvault.stash.commit.ops</td><td>summary</td><td>requests (PUTs and PURGEs) per group commit</td></tr>
+ * </table>
+ *
+ * <p>Thread-safe.
+ */
+public final class StashMetrics implements AutoCloseable {
+    private final MeterRegistry registry;
+    private final List<Meter> meters = new ArrayList<>();
+    private final AtomicInteger staleSlots = new AtomicInteger();
+    private final Counter full;
+    private final Counter corrupt;
+    private final Timer commit;
+    private final DistributionSummary commitOps;
+
+    public StashMetrics(MeterRegistry registry, String server, Occupancy occupancy, long capacityBytes, Clock clock) {
+        this.registry = registry;
+        Tags tags = Tags.of("server", server);
+        meters.add(Gauge.builder("shardvault.stash.entries", occupancy, Occupancy::entries).tags(tags)
+                .description("stored entries").register(registry));
+        meters.add(Gauge.builder("shardvault.stash.bytes", occupancy, Occupancy::bytes).tags(tags).baseUnit("bytes")
+                .description("sum of stored chunk lengths").register(registry));
+        meters.add(Gauge.builder("shardvault.stash.capacity.bytes", () -> capacityBytes).tags(tags).baseUnit("bytes")
+                .description("the byte budget").register(registry));
+        meters.add(TimeGauge.builder("shardvault.stash.oldest.entry.age", occupancy, TimeUnit.MILLISECONDS,
+                o -> ageMillis(o, clock)).tags(tags).description("age of the oldest entry").register(registry));
+        meters.add(Gauge.builder("shardvault.stash.stale.slots", staleSlots, AtomicInteger::get).tags(tags)
+                .description("pod slots whose oldest entry exceeds slotAgeWarning").register(registry));
+        full = Counter.builder("shardvault.stash.full").tags(tags).description("PUTs answered STASH_FULL")
+                .register(registry);
+        corrupt = Counter.builder("shardvault.stash.corrupt").tags(tags)
+                .description("reads that found a corrupt entry").register(registry);
+        commit = Timer.builder("shardvault.stash.commit").tags(tags).publishPercentiles(0.5, 0.99)
+                .description("one group commit: WAL write and sync").register(registry);
+        commitOps = DistributionSummary.builder("shardvault.stash.commit.ops").tags(tags)
+                .description("requests per group commit").register(registry);
+        meters.add(full);
+        meters.add(corrupt);
+        meters.add(commit);
+        meters.add(commitOps);
+    }
+
+    /** Age of the oldest entry in milliseconds, 0 when the stash is empty. */
+    static long ageMillis(Occupancy occupancy, Clock clock) {
+        long oldest = occupancy.oldestWrittenAtMillis();
+        return oldest == Long.MAX_VALUE ? 0 : Math.max(0, clock.millis() - oldest);
+    }
+
+    void stashFull() {
+        full.increment();
+    }
+
+    void corrupt() {
+        corrupt.increment();
+    }
+
+    void committed(int ops, long nanos) {
+        commit.record(nanos, TimeUnit.NANOSECONDS);
+        commitOps.record(ops);
+    }
+
+    void staleSlots(int count) {
+        staleSlots.set(count);
+    }
+
+    @Override
+    public void close() {
+        for (Meter meter : meters) {
+            registry.remove(meter);
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package io.shardvault.stash.internal;
+
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.shardvault.common.ErrorCode;
+import io.shardvault.common.rpc.RpcException;
+import io.shardvault.common.rpc.RpcHandler;
+import io.shardvault.common.rpc.RpcMessage;
+import io.shardvault.stash.StashOps;
+import io.shardvault.stash.StashPage;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Translates stash RPCs: decodes a request ({@link StashWire}), calls the {@link StashService},
+ * encodes its answer or maps its failure to an error code. No domain logic here.
+ *
+ * <p>Thread-safe: stateless beyond the service.
+ */
+public final class StashRequestHandler implements RpcHandler {
+    private final StashService service;
+    private final ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
+
+    public StashRequestHandler(StashService service) {
+        this.service = service;
+    }
+
+    @Override
+    public CompletableFuture<RpcMessage> handle(RpcMessage request) {
+        try {
+            return switch (request.op()) {
+                case StashOps.PUT -> put(request);
+                case StashOps.GET -> get(request);
+                case StashOps.PURGE -> purge(request);
+                case StashOps.LIST -> list(request);
+                case StashOps.STATS -> CompletableFuture.completedFuture(new RpcMessage(StashOps.STATS,
+                        StashWire.encodeStats(alloc, service.stats()), Unpooled.EMPTY_BUFFER));
+                default -> throw new RpcException(ErrorCode.UNKNOWN_OP, "the stash does not serve op "
+                        + StashOps.name(request.op()));
+            };
+        } catch (Exception e) {
+            return CompletableFuture.failedFuture(toRpc(e));
+        }
+    }
+
+    private CompletableFuture<RpcMessage> put(RpcMessage request) throws RpcException {
+        StashWire.PutHeader header = StashWire.decodePutHeader(request.header());
+        return service.put(header.id(), header.offsetInShard(), header.crc32c(), request.payload())
+                .handle((ok, failure) -> answer(StashOps.PUT, failure));
+    }
+
+    private CompletableFuture<RpcMessage> get(RpcMessage request) throws Exception {
+        StashService.CheckedChunk chunk = service.get(StashWire.decodeShardId(request.header()));
+        return CompletableFuture.completedFuture(new RpcMessage(StashOps.GET,
+                StashWire.encodeEntryInfo(alloc, chunk.info()),
+                Unpooled.wrappedBuffer(chunk.chunkValue(), chunk.chunkOffset(), chunk.info().length())));
+    }
+
+    private CompletableFuture<RpcMessage> purge(RpcMessage request) throws RpcException {
+        return service.purge(StashWire.decodePurgePayload(request.payload()))
+                .handle((deleted, failure) -> {
+                    if (failure != null) {
+                        throw new CompletionException(toRpc(failure));
+                    }
+                    return new RpcMessage(StashOps.PURGE, StashWire.encodeCount(alloc, deleted), Unpooled.EMPTY_BUFFER);
+                });
+    }
+
+    private CompletableFuture<RpcMessage> list(RpcMessage request) throws Exception {
+        StashWire.ListRequest list = StashWire.decodeListRequest(request.header());
+        StashPage page = service.list(list.vaultId(), list.shardIndex(), list.after(), list.limit());
+        return CompletableFuture.completedFuture(new RpcMessage(StashOps.LIST,
+                StashWire.encodeNext(alloc, page.next()), StashWire.encodeEntryInfos(alloc, page.entries())));
+    }
+
+    private static RpcMessage answer(int op, Throwable failure) {
+        if (failure != null) {
+            throw new CompletionException(toRpc(failure));
+        }
+        return RpcMessage.empty(op);
+    }
+
+    /** The error code a failure is sent with. */
+    static RpcException toRpc(Throwable failure) {
+        Throwable t = failure;
+        while (t instanceof CompletionException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        if (t instanceof RpcException rpc) {
+            return rpc;
+        }
+        if (t instanceof CorruptEntryException corrupt) {
+            return new RpcException(ErrorCode.CORRUPT, corrupt.getMessage(), corrupt);
+        }
+        if (t instanceof ShardStoreException store) {
+            String message = String.valueOf(store.getMessage());
+            ErrorCode code = message.contains("No space left") || message.contains("NoSpace")
+                    ? ErrorCode.NO_SPACE : ErrorCode.INTERNAL;
+            return new RpcException(code, message, store);
+        }
+        if (t instanceof IllegalArgumentException bad) {
+            return new RpcException(ErrorCode.BAD_REQUEST, bad.getMessage(), bad);
+        }
+        return new RpcException(ErrorCode.INTERNAL, String.valueOf(t), t);
+    }
+}

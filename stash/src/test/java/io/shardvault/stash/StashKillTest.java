@@ -1,0 +1,186 @@
+package io.shardvault.stash;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.shardvault.common.ShardId;
+import io.shardvault.common.crc.Crc32c;
+import io.shardvault.common.rpc.RpcClient;
+import io.shardvault.common.rpc.RpcClientConfig;
+import io.shardvault.common.rpc.RpcTransport;
+import io.shardvault.common.rpc.RpcTransportConfig;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The stash's one promise: kill -9 a real stash JVM right after a burst of acknowledged PUTs
+ * from many concurrent writers (with more PUTs still in flight), restart it on the same
+ * directory, and every acknowledged entry is there, bit-exact. Entries whose PUT was in flight at
+ * the kill may or may not be there, but if they are, they are whole.
+ */
+@Timeout(180)
+class StashKillTest {
+    private static final Logger LOG = LoggerFactory.getLogger(StashKillTest.class);
+    private static final int WRITERS = 32;
+    private static final int SLOTS = 4;
+    private static final int ACKED_BEFORE_KILL = 1500;
+
+    @TempDir
+    Path dir;
+    private final List<Process> children = new ArrayList<>();
+
+    @AfterEach
+    void killChildren() {
+        children.forEach(Process::destroyForcibly);
+    }
+
+    @Test
+    void everyAcknowledgedPutSurvivesKillMinus9() throws Exception {
+        long seed = System.nanoTime();
+        LOG.info("seed={}", seed);
+        Random seeds = new Random(seed);
+
+        try (RpcTransport transport = RpcTransport.create(new RpcTransportConfig(true, 2));
+             RpcClient rpc = RpcClient.create(transport, RpcClientConfig.defaults()
+                     .withRequestTimeout(Duration.ofSeconds(30)))) {
+            StashClient client = new StashClient(rpc);
+
+            Process first = startStash();
+            InetSocketAddress address = awaitListening(first);
+
+            Map<ShardId, byte[]> attempted = new ConcurrentHashMap<>();
+            Map<ShardId, byte[]> acked = new ConcurrentHashMap<>();
+            AtomicInteger ackCount = new AtomicInteger();
+            AtomicLong nextFile = new AtomicLong();
+            CountDownLatch burstDone = new CountDownLatch(1);
+            CountDownLatch writersStopped = new CountDownLatch(WRITERS);
+            for (int w = 0; w < WRITERS; w++) {
+                Random random = new Random(seeds.nextLong());
+                writeLoop(client, address, random, attempted, acked, ackCount, nextFile, burstDone, writersStopped);
+            }
+            assertThat(burstDone.await(120, TimeUnit.SECONDS)).as("burst of acknowledged PUTs").isTrue();
+            first.destroyForcibly();
+            assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            Map<ShardId, byte[]> ackedAtKill = Map.copyOf(acked);
+            assertThat(writersStopped.await(60, TimeUnit.SECONDS)).as("writers see the connection drop").isTrue();
+            LOG.info("killed the stash after {} acknowledged PUTs ({} attempted)", ackedAtKill.size(),
+                    attempted.size());
+            assertThat(ackedAtKill.size()).isGreaterThanOrEqualTo(ACKED_BEFORE_KILL);
+
+            Process second = startStash();
+            InetSocketAddress restarted = awaitListening(second);
+            for (Map.Entry<ShardId, byte[]> entry : ackedAtKill.entrySet()) {
+                try (StashEntry stored = client.get(restarted, entry.getKey()).get(30, TimeUnit.SECONDS)) {
+                    assertThat(ByteBufUtil.getBytes(stored.data())).as("%s", entry.getKey())
+                            .isEqualTo(entry.getValue());
+                }
+            }
+            // Whatever else survived was attempted, and is whole.
+            int extra = 0;
+            for (int slot = 0; slot < SLOTS; slot++) {
+                Optional<ShardId> after = Optional.empty();
+                do {
+                    StashPage page = client.list(restarted, 1, slot, after, 1000).get(30, TimeUnit.SECONDS);
+                    for (StashEntryInfo info : page.entries()) {
+                        byte[] sent = attempted.get(info.id());
+                        assertThat(sent).as("listed %s was never sent", info.id()).isNotNull();
+                        assertThat(info.crc32c()).isEqualTo(Crc32c.of(sent));
+                        if (!ackedAtKill.containsKey(info.id())) {
+                            extra++;
+                        }
+                    }
+                    after = page.next();
+                } while (after.isPresent());
+            }
+            StashStats stats = client.stats(restarted).get(30, TimeUnit.SECONDS);
+            LOG.info("after restart: {} entries, {} acknowledged, {} in flight at the kill and kept", stats.entries(),
+                    ackedAtKill.size(), extra);
+            assertThat(stats.entries()).isEqualTo(ackedAtKill.size() + extra);
+            second.destroy();
+            assertThat(second.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    /** One writer: PUT after PUT, each after the previous is acknowledged, until a PUT fails. */
+    private static void writeLoop(StashClient client, InetSocketAddress address, Random random,
+                                  Map<ShardId, byte[]> attempted, Map<ShardId, byte[]> acked, AtomicInteger ackCount,
+                                  AtomicLong nextFile, CountDownLatch burstDone, CountDownLatch stopped) {
+        ShardId id = new ShardId(1, nextFile.getAndIncrement(), random.nextInt(SLOTS));
+        byte[] bytes = new byte[1 + random.nextInt(64 << 10)];
+        random.nextBytes(bytes);
+        attempted.put(id, bytes);
+        CompletableFuture<Void> put = client.put(address, id, random.nextInt(1 << 20), Crc32c.of(bytes),
+                Unpooled.wrappedBuffer(bytes.clone()));
+        put.whenComplete((ok, failure) -> {
+            if (failure != null) {
+                stopped.countDown();
+                return;
+            }
+            acked.put(id, bytes);
+            if (ackCount.incrementAndGet() == ACKED_BEFORE_KILL) {
+                burstDone.countDown();
+            }
+            writeLoop(client, address, random, attempted, acked, ackCount, nextFile, burstDone, stopped);
+        });
+    }
+
+    private Process startStash() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        ProcessBuilder builder = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                StashMain.class.getName(), "--bind", "127.0.0.1:0", "--data", dir.resolve("stash").toString(),
+                "--set", "rpc.server.workerThreads=8")
+                .redirectErrorStream(true);
+        Process process = builder.start();
+        children.add(process);
+        return process;
+    }
+
+    /** Waits for the "stash listening on" line, then keeps draining the child's output into our log. */
+    private static InetSocketAddress awaitListening(Process process) throws Exception {
+        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.UTF_8));
+        CompletableFuture<InetSocketAddress> listening = new CompletableFuture<>();
+        Thread drain = new Thread(() -> {
+            try {
+                String line;
+                while ((line = out.readLine()) != null) {
+                    LOG.info("[stash pid {}] {}", process.pid(), line);
+                    if (line.startsWith("stash listening on ")) {
+                        String hostPort = line.substring("stash listening on ".length()).trim();
+                        int colon = hostPort.lastIndexOf(':');
+                        listening.complete(new InetSocketAddress(hostPort.substring(0, colon),
+                                Integer.parseInt(hostPort.substring(colon + 1))));
+                    }
+                }
+            } catch (Exception e) {
+                listening.completeExceptionally(e);
+            }
+            listening.completeExceptionally(new IllegalStateException("stash exited before listening"));
+        }, "stash-child-output");
+        drain.setDaemon(true);
+        drain.start();
+        return listening.get(60, TimeUnit.SECONDS);
+    }
+}

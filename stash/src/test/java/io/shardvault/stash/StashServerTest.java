@@ -1,0 +1,185 @@
+package io.shardvault.stash;
+
+import static io.shardvault.stash.StashFixture.await;
+import static io.shardvault.stash.StashFixture.failure;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.shardvault.common.ErrorCode;
+import io.shardvault.common.ShardId;
+import io.shardvault.common.crc.Crc32c;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Client/server round trips of every op against a real server and a real RocksDB. */
+@Timeout(120)
+class StashServerTest {
+    private static final Logger LOG = LoggerFactory.getLogger(StashServerTest.class);
+
+    @TempDir
+    Path dir;
+    StashFixture stash;
+    Random random;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        long seed = System.nanoTime();
+        LOG.info("seed={}", seed);
+        random = new Random(seed);
+        stash = new StashFixture(StashFixture.config(dir));
+    }
+
+    @AfterEach
+    void tearDown() {
+        stash.close();
+    }
+
+    private byte[] bytes(int length) {
+        byte[] b = new byte[length];
+        random.nextBytes(b);
+        return b;
+    }
+
+    @Test
+    void putThenGetReturnsTheBytesAndInfo() {
+        ShardId id = new ShardId(3, 42, 7);
+        byte[] data = bytes(64 << 10);
+        long before = System.currentTimeMillis();
+        await(stash.put(id, 1 << 20, data));
+
+        try (StashEntry entry = await(stash.client.get(stash.address(), id))) {
+            assertThat(ByteBufUtil.getBytes(entry.data())).isEqualTo(data);
+            assertThat(entry.info().id()).isEqualTo(id);
+            assertThat(entry.info().offsetInShard()).isEqualTo(1 << 20);
+            assertThat(entry.info().length()).isEqualTo(data.length);
+            assertThat(entry.info().crc32c()).isEqualTo(Crc32c.of(data));
+            assertThat(entry.info().writtenAtMillis()).isBetween(before, System.currentTimeMillis());
+        }
+    }
+
+    @Test
+    void emptyAndTinyChunksRoundTrip() {
+        for (int length : new int[] {0, 1, 100}) {
+            ShardId id = new ShardId(1, length, 0);
+            byte[] data = bytes(length);
+            await(stash.put(id, 0, data));
+            try (StashEntry entry = await(stash.client.get(stash.address(), id))) {
+                assertThat(ByteBufUtil.getBytes(entry.data())).isEqualTo(data);
+            }
+        }
+    }
+
+    @Test
+    void getOfAnAbsentEntryIsNotFound() {
+        assertThat(failure(stash.client.get(stash.address(), new ShardId(1, 2, 3))).code())
+                .isEqualTo(ErrorCode.NOT_FOUND);
+    }
+
+    @Test
+    void putWithAWrongCrcIsRejectedAndStoresNothing() {
+        ShardId id = new ShardId(1, 1, 1);
+        byte[] data = bytes(1000);
+        CompletableFuture<Void> put = stash.client.put(stash.address(), id, 0, Crc32c.of(data) ^ 1,
+                Unpooled.wrappedBuffer(data));
+        assertThat(failure(put).code()).isEqualTo(ErrorCode.CHECKSUM_MISMATCH);
+        assertThat(failure(stash.client.get(stash.address(), id)).code()).isEqualTo(ErrorCode.NOT_FOUND);
+        assertThat(await(stash.client.stats(stash.address())).entries()).isZero();
+    }
+
+    @Test
+    void purgeDeletesAndIgnoresUnknownIds() {
+        ShardId kept = new ShardId(1, 1, 1);
+        ShardId purged = new ShardId(1, 2, 1);
+        await(stash.put(kept, 0, bytes(10)));
+        await(stash.put(purged, 0, bytes(20)));
+
+        await(stash.client.purge(stash.address(), List.of(purged, new ShardId(9, 9, 9), new ShardId(1, 3, 1))));
+        // Again: idempotent.
+        await(stash.client.purge(stash.address(), List.of(purged, new ShardId(9, 9, 9))));
+        // Only unknown ids.
+        await(stash.client.purge(stash.address(), List.of(new ShardId(100, 1, 1))));
+
+        assertThat(failure(stash.client.get(stash.address(), purged)).code()).isEqualTo(ErrorCode.NOT_FOUND);
+        try (StashEntry entry = await(stash.client.get(stash.address(), kept))) {
+            assertThat(entry.info().length()).isEqualTo(10);
+        }
+        StashStats stats = await(stash.client.stats(stash.address()));
+        assertThat(stats.entries()).isEqualTo(1);
+        assertThat(stats.bytes()).isEqualTo(10);
+    }
+
+    @Test
+    void listReturnsOneSlotInKeyOrderWithPaging() {
+        List<ShardId> expected = new ArrayList<>();
+        for (long file = 10; file > 0; file--) {
+            ShardId id = new ShardId(5, file, 2);
+            expected.add(0, id);
+            await(stash.put(id, file * 100, bytes((int) file)));
+            await(stash.put(new ShardId(5, file, 1), 0, bytes(1)));
+            await(stash.put(new ShardId(5, file, 3), 0, bytes(1)));
+        }
+        StashPage first = await(stash.client.list(stash.address(), 5, 2, Optional.empty(), 4));
+        assertThat(first.entries()).extracting(StashEntryInfo::id).isEqualTo(expected.subList(0, 4));
+        assertThat(first.entries().get(0).offsetInShard()).isEqualTo(100);
+        assertThat(first.entries().get(0).length()).isEqualTo(1);
+        assertThat(first.next()).contains(expected.get(3));
+        StashPage second = await(stash.client.list(stash.address(), 5, 2, first.next(), 4));
+        assertThat(second.entries()).extracting(StashEntryInfo::id).isEqualTo(expected.subList(4, 8));
+        StashPage last = await(stash.client.list(stash.address(), 5, 2, second.next(), 4));
+        assertThat(last.entries()).extracting(StashEntryInfo::id).isEqualTo(expected.subList(8, 10));
+        assertThat(last.next()).isEmpty();
+
+        assertThat(await(stash.client.list(stash.address(), 5, 4, Optional.empty(), 4)).entries()).isEmpty();
+    }
+
+    @Test
+    void statsCountEntriesBytesAndAgeAndSurviveRestart() throws Exception {
+        await(stash.put(new ShardId(1, 1, 1), 0, bytes(1000)));
+        await(stash.put(new ShardId(2, 1, 1), 0, bytes(3000)));
+        // Replacing with the same content changes nothing; with new content, it replaces.
+        byte[] again = bytes(500);
+        await(stash.put(new ShardId(2, 2, 1), 0, again));
+        await(stash.put(new ShardId(2, 2, 1), 0, again));
+        await(stash.put(new ShardId(2, 2, 1), 0, bytes(700)));
+        Thread.sleep(20);
+
+        StashStats stats = await(stash.client.stats(stash.address()));
+        assertThat(stats.entries()).isEqualTo(3);
+        assertThat(stats.bytes()).isEqualTo(4700);
+        assertThat(stats.capacityBytes()).isEqualTo(stash.config.capacityBytes());
+        assertThat(stats.oldestEntryAgeMillis()).isPositive();
+        assertThat(stash.registry.get("shardvault.stash.entries").gauge().value()).isEqualTo(3);
+        assertThat(stash.registry.get("shardvault.stash.bytes").gauge().value()).isEqualTo(4700);
+
+        stash.restart();
+        StashStats reopened = await(stash.client.stats(stash.address()));
+        assertThat(reopened.entries()).isEqualTo(3);
+        assertThat(reopened.bytes()).isEqualTo(4700);
+        assertThat(stash.registry.get("shardvault.stash.entries").gauge().value()).isEqualTo(3);
+    }
+
+    @Test
+    void manyConcurrentPutsShareCommits() {
+        List<CompletableFuture<Void>> puts = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            puts.add(stash.put(new ShardId(1, i, 0), 0, bytes(4096)));
+        }
+        puts.forEach(StashFixture::await);
+        assertThat(await(stash.client.stats(stash.address())).entries()).isEqualTo(500);
+        var commits = stash.registry.get("shardvault.stash.commit.ops").summary();
+        LOG.info("500 puts took {} commits, {} ops per commit at most", commits.count(), commits.max());
+        assertThat(commits.count()).isLessThan(500);
+    }
+}
