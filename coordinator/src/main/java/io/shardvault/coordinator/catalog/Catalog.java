@@ -1,0 +1,182 @@
+package io.shardvault.coordinator.catalog;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The catalog as one coordinator sees it: every method is one atomic operation on the replicated
+ * state, and every answer is linearizable (a write is in the Raft log, committed and applied
+ * before its future completes; a read reflects every write completed before it was issued).
+ *
+ * <p>Futures fail with a {@link CatalogException} (wrapped in a
+ * {@link java.util.concurrent.CompletionException} when joined): a missing bucket is
+ * {@code NO_SUCH_BUCKET}, a missing key {@code NO_SUCH_KEY}, a missing version
+ * {@code NO_SUCH_VERSION}, a failed condition {@code PRECONDITION_FAILED}, a locked version
+ * {@code ACCESS_DENIED}, a malformed argument {@code INVALID_ARGUMENT}; no answer in time is
+ * {@code TIMEOUT} or {@code UNAVAILABLE}. Argument checks that need no state throw
+ * {@link IllegalArgumentException} or {@link NullPointerException} directly.
+ *
+ * <p>Writes retried by the implementation after a leader change carry the same request id and
+ * are applied at most once.
+ *
+ * <p>Thread-safe. Closing releases the client's connections; pending futures fail.
+ */
+public interface Catalog extends AutoCloseable {
+
+    // ---- buckets ----
+
+    /**
+     * Creates a bucket. Fails with {@code BUCKET_ALREADY_OWNED_BY_YOU} when the same owner has it,
+     * {@code BUCKET_ALREADY_EXISTS} when someone else does. Object Lock turns versioning on.
+     */
+    CompletableFuture<Bucket> createBucket(String name, String ownerAccessKeyId, boolean objectLockEnabled);
+
+    /** Deletes an empty bucket: {@code BUCKET_NOT_EMPTY} while any version, marker or upload remains. */
+    CompletableFuture<Void> deleteBucket(String name);
+
+    /** Looks a bucket up: {@code NO_SUCH_BUCKET} when absent. */
+    CompletableFuture<Bucket> getBucket(String name);
+
+    /** Every bucket, by name. */
+    CompletableFuture<List<Bucket>> listBuckets();
+
+    /**
+     * Sets versioning to {@code ENABLED} or {@code SUSPENDED}. {@code UNVERSIONED} is refused with
+     * {@code INVALID_ARGUMENT}, and so is suspending a bucket with Object Lock.
+     */
+    CompletableFuture<Bucket> setVersioning(String bucket, VersioningState state);
+
+    /**
+     * Sets or clears (mode empty) an Object Lock bucket's default retention: {@code INVALID_ARGUMENT}
+     * for a bucket without Object Lock or a non-positive length.
+     */
+    CompletableFuture<Bucket> setDefaultRetention(String bucket, Optional<RetentionMode> mode, int days);
+
+    // ---- object versions ----
+
+    /**
+     * Commits a new version, checking {@link PutObjectVersion#condition()} atomically. While
+     * versioning is not enabled, it replaces the key's {@code null} version, whose files are then
+     * released (unless a lock forbids: {@code ACCESS_DENIED}).
+     */
+    CompletableFuture<PutResult> putObjectVersion(PutObjectVersion request);
+
+    /**
+     * The latest version ({@code NO_SUCH_KEY} when absent or a delete marker) or a given version
+     * ({@code NO_SUCH_VERSION} when absent; a delete marker is returned as such).
+     */
+    CompletableFuture<ObjectVersion> getObjectVersion(String bucket, String key, Optional<String> versionId);
+
+    /**
+     * Deletes an object (a delete marker when versioning is enabled; removes the {@code null}
+     * version otherwise, leaving a {@code null} marker when suspended), or removes one version for
+     * good. Removing a version under an active retention or legal hold fails with
+     * {@code ACCESS_DENIED} (GOVERNANCE yields to a bypass). Removing a version that does not exist
+     * succeeds with nothing removed.
+     */
+    CompletableFuture<DeleteResult> deleteObject(DeleteObjectVersion request);
+
+    /** {@link #deleteObject(DeleteObjectVersion)} without bypassing governance retention. */
+    default CompletableFuture<DeleteResult> deleteObject(String bucket, String key, Optional<String> versionId) {
+        return deleteObject(new DeleteObjectVersion(bucket, key, versionId, false));
+    }
+
+    /**
+     * Sets one version's retention. COMPLIANCE can be extended, never shortened, removed or turned
+     * into GOVERNANCE; GOVERNANCE can be shortened or removed only with the bypass
+     * ({@code ACCESS_DENIED} otherwise).
+     */
+    CompletableFuture<ObjectVersion> setRetention(String bucket, String key, Optional<String> versionId,
+                                                  Optional<Retention> retention, boolean bypassGovernanceRetention);
+
+    /** Puts a legal hold on one version or takes it off. */
+    CompletableFuture<ObjectVersion> setLegalHold(String bucket, String key, Optional<String> versionId, boolean on);
+
+    /** One page of the current versions' keys: see {@link ListObjectsQuery} for the order and markers. */
+    CompletableFuture<ObjectListing> listObjects(ListObjectsQuery query);
+
+    /** One page of every version and delete marker: see {@link ListVersionsQuery}. */
+    CompletableFuture<VersionListing> listObjectVersions(ListVersionsQuery query);
+
+    // ---- multipart uploads ----
+
+    /** Starts an upload; the completed object will carry this metadata and lock. */
+    CompletableFuture<MultipartUpload> createMultipartUpload(String bucket, String key, ObjectMetadata metadata,
+                                                             Optional<Retention> retention, boolean legalHold);
+
+    /**
+     * Records a part ({@code NO_SUCH_UPLOAD} when the upload is gone). Returns the files released
+     * by replacing an earlier part with the same number (already queued for deletion).
+     */
+    CompletableFuture<List<FileRef>> putPart(String bucket, String key, String uploadId, int partNumber,
+                                             String etag, FileRef file);
+
+    /** One page of an upload's parts, after {@code partNumberMarker}. */
+    CompletableFuture<PartListing> listParts(String bucket, String key, String uploadId, int partNumberMarker,
+                                             int maxParts);
+
+    /**
+     * Completes an upload atomically: checks that the parts are ascending
+     * ({@code INVALID_PART_ORDER}), were uploaded with those ETags ({@code INVALID_PART}) and, but
+     * for the last, are at least {@code minPartBytes} long ({@code ENTITY_TOO_SMALL}); then writes
+     * the version (ETag {@code md5(part md5s)-N}) as {@link #putObjectVersion} would, checking
+     * {@code condition}, ends the upload and releases the parts not used.
+     */
+    CompletableFuture<PutResult> completeMultipartUpload(String bucket, String key, String uploadId,
+                                                         List<CompletedPart> parts, long minPartBytes,
+                                                         WriteCondition condition);
+
+    /** Aborts an upload and releases its parts: {@code NO_SUCH_UPLOAD} when it is gone. */
+    CompletableFuture<List<FileRef>> abortMultipartUpload(String bucket, String key, String uploadId);
+
+    /** One page of a bucket's uploads in progress, by key then upload id. */
+    CompletableFuture<UploadListing> listMultipartUploads(String bucket, String prefix, String keyMarker,
+                                                          String uploadIdMarker, int maxUploads);
+
+    // ---- cluster ----
+
+    /** Registers a vault, or updates its capacity; its layout cannot change ({@code INVALID_ARGUMENT}). */
+    CompletableFuture<VaultInfo> registerVault(VaultInfo vault);
+
+    /** Registers a pod of a registered vault, or moves it to a new address. */
+    CompletableFuture<Void> registerPod(PodInfo pod);
+
+    /** Registers a stash server, or moves it to a new address. */
+    CompletableFuture<Void> registerStash(StashInfo stash);
+
+    /** Every vault with its pods, by id. */
+    CompletableFuture<List<VaultInfo>> listVaults();
+
+    /** Every stash server, by id. */
+    CompletableFuture<List<StashInfo>> listStashes();
+
+    /** Hands out {@code count} new file ids of a vault, never handed out before. */
+    CompletableFuture<FileIdRange> allocateFileIds(int vaultId, int count);
+
+    // ---- access keys ----
+
+    /** Creates an enabled access key with a fresh random id and secret. */
+    CompletableFuture<AccessKey> createAccessKey(String owner, boolean bypassGovernanceAllowed);
+
+    /** Disables a key: {@code INVALID_ACCESS_KEY} when unknown. */
+    CompletableFuture<AccessKey> disableAccessKey(String accessKeyId);
+
+    /** Looks a key up (enabled or not): {@code INVALID_ACCESS_KEY} when unknown. */
+    CompletableFuture<AccessKey> lookupAccessKey(String accessKeyId);
+
+    /** Every access key, by id. */
+    CompletableFuture<List<AccessKey>> listAccessKeys();
+
+    // ---- file lifetimes ----
+
+    /** The oldest queued file deletions, at most {@code limit}. */
+    CompletableFuture<List<FileDeletion>> pendingFileDeletions(int limit);
+
+    /** Removes done deletions from the queue; unknown ids are ignored (acks are idempotent). */
+    CompletableFuture<Void> ackFileDeletions(List<Long> deletionIds);
+
+    /** Closes this client view; the peer (if any) is closed by its {@link CatalogServer}. */
+    @Override
+    void close();
+}

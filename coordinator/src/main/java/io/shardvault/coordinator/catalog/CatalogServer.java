@@ -1,0 +1,45 @@
+package io.shardvault.coordinator.catalog;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
+import java.io.IOException;
+import java.util.Optional;
+
+/**
+ * One catalog peer running inside a coordinator: a Ratis server whose state machine keeps the
+ * catalog in RocksDB, plus a Ratis client through which this coordinator reads and writes.
+ *
+ * <pre>
+ *   start() ──▶ RUNNING ──close()──▶ CLOSED
+ * </pre>
+ *
+ * <p>A peer started on an existing data directory rejoins its group and catches up from its log,
+ * or by snapshot install when the leader has purged what it misses. The data directory is
+ * stamped with the group id and peer id; a mismatch refuses to start.
+ *
+ * <p>Thread-safe. Durability: a write is acknowledged once a majority has it in its fsynced Raft
+ * log and this peer's leader has applied it.
+ */
+public interface CatalogServer extends AutoCloseable {
+
+    /** Starts the peer and its client; the group may still be electing a leader when this returns. */
+    static CatalogServer start(CatalogConfig config, MeterRegistry registry) throws IOException {
+        return RatisCatalogServer.start(config, registry);
+    }
+
+    /** This coordinator's view of the catalog. Owned by the server: do not close it. */
+    Catalog catalog();
+
+    /** This peer's id. */
+    String peerId();
+
+    /** The current leader's peer id, when known. */
+    Optional<String> leaderId();
+
+    /** Whether this peer is the leader now. */
+    boolean isLeader();
+
+    /** Stops the client and the peer; the data directory stays usable for a restart. */
+    @Override
+    void close() throws IOException;
+}

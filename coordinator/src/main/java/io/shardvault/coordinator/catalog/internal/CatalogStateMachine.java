@@ -1,0 +1,329 @@
+package io.shardvault.coordinator.catalog.internal;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.shardvault.common.ErrorCode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.stream.Stream;
+import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientRequest;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.StateMachineStorage;
+import org.apache.ratis.statemachine.TransactionContext;
+import org.apache.ratis.statemachine.impl.BaseStateMachine;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.rocksdb.RocksIterator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The catalog's Ratis state machine: a thin adapter from log entries and queries to
+ * {@link CatalogOperations} over a {@link RocksCatalogStore}.
+ *
+ * <h2>Log entry layout</h2>
+ * <pre>
+ *  u8 format (1) | i64 leader time, epoch ms | u8 op | 16-byte request id | op fields ({@link CommandDispatcher})
+ * </pre>
+ * The client sends everything from the op on; the leader prepends format and time in
+ * {@link #startTransaction}, so apply reads time from the entry and stays deterministic.
+ *
+ * <h2>Restart and duplicates</h2>
+ * The live DB records the last index it applied, atomically with each entry's writes. Ratis
+ * replays from its latest snapshot; entries the DB already holds are skipped. A request id seen
+ * within {@link #DEDUP_WINDOW} answers with the stored result instead of applying again, so a
+ * client's retry after a leader change never applies twice.
+ *
+ * <p>Thread-safety: Ratis applies entries and takes snapshots on one thread; queries run on the
+ * read executor against RocksDB snapshots, under a read lock that snapshot installation takes
+ * for writing while it swaps the DB.
+ */
+final class CatalogStateMachine extends BaseStateMachine {
+    private static final Logger LOG = LoggerFactory.getLogger(CatalogStateMachine.class);
+
+    /**
+     * How long a write's result is kept by request id. A constant, not a setting: the pruning is
+     * part of the replicated state, and every peer must prune alike.
+     */
+    static final Duration DEDUP_WINDOW = Duration.ofMinutes(10);
+    private static final int PRUNE_EVERY = 256;
+    private static final int PRUNE_MAX = 4096;
+
+    private final Path dbDir;
+    private final CheckpointSnapshotStorage snapshots = new CheckpointSnapshotStorage();
+    private final ExecutorService readExecutor;
+    private final Clock clock;
+    private final ReadWriteLock swapLock = new ReentrantReadWriteLock();
+    private final Timer applyTimer;
+    private final Timer snapshotTimer;
+    private final Counter duplicates;
+    private volatile RocksCatalogStore store;
+    /** Entries up to this index were already in the live DB when it was opened. */
+    private volatile long skipThrough = -1;
+
+    CatalogStateMachine(Path dbDir, ExecutorService readExecutor, Clock clock, MeterRegistry registry) {
+        this.dbDir = dbDir;
+        this.readExecutor = readExecutor;
+        this.clock = clock;
+        // Time from log entry to applied state, per entry.
+        this.applyTimer = Timer.builder("catalog.apply").description("Applying one catalog log entry to RocksDB")
+                .publishPercentiles(0.5, 0.99).register(registry);
+        // Time to write one RocksDB checkpoint snapshot.
+        this.snapshotTimer = Timer.builder("catalog.snapshot").description("Taking one checkpoint snapshot")
+                .register(registry);
+        // Writes answered from the request-id table instead of being applied again.
+        this.duplicates = Counter.builder("catalog.apply.duplicates")
+                .description("Retried writes answered from the dedup table").register(registry);
+        // The last log index this peer applied.
+        // Ratis reads the applied index before initialize(): start from "nothing applied".
+        setLastAppliedTermIndex(TermIndex.valueOf(0, -1));
+        Gauge.builder("catalog.applied.index", this, sm -> sm.getLastAppliedTermIndex() == null ? -1
+                : sm.getLastAppliedTermIndex().getIndex()).register(registry);
+    }
+
+    @Override
+    public StateMachineStorage getStateMachineStorage() {
+        return snapshots;
+    }
+
+    @Override
+    public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
+        super.initialize(server, groupId, raftStorage);
+        snapshots.init(raftStorage);
+        openStore();
+    }
+
+    /** Opens the live DB, restoring it from the latest snapshot when that is ahead of it. */
+    private void openStore() throws IOException {
+        RocksCatalogStore s = RocksCatalogStore.open(dbDir);
+        long[] applied = s.lastApplied();
+        var snap = snapshots.getLatestSnapshot();
+        if (snap != null && applied[1] < snap.getIndex()) {
+            LOG.info("catalog DB at index {} is behind snapshot {}: restoring from it", applied[1], snap.getTermIndex());
+            s.close();
+            restoreFrom(snapshots.latestDir());
+            s = RocksCatalogStore.open(dbDir);
+            applied = s.lastApplied();
+        }
+        store = s;
+        skipThrough = applied[1];
+        if (applied[1] >= 0) {
+            setLastAppliedTermIndex(TermIndex.valueOf(applied[0], applied[1]));
+        }
+        LOG.info("catalog DB {} opened at term/index {}/{}", dbDir, applied[0], applied[1]);
+    }
+
+    private void restoreFrom(Path checkpoint) throws IOException {
+        CheckpointSnapshotStorage.deleteTree(dbDir);
+        Files.createDirectories(dbDir);
+        try (Stream<Path> files = Files.list(checkpoint)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                String name = f.getFileName().toString();
+                if (name.endsWith(".md5")) {
+                    continue;
+                }
+                Path target = dbDir.resolve(name);
+                if (name.endsWith(".sst")) {
+                    // SST files are immutable: a hard link is a copy.
+                    try {
+                        Files.createLink(target, f);
+                        continue;
+                    } catch (IOException | UnsupportedOperationException e) {
+                        LOG.debug("hard link of {} failed, copying", f, e);
+                    }
+                }
+                Files.copy(f, target);
+            }
+        }
+    }
+
+    @Override
+    public void reinitialize() throws IOException {
+        swapLock.writeLock().lock();
+        try {
+            snapshots.reload();
+            Path latest = snapshots.latestDir();
+            RocksCatalogStore old = store;
+            store = null;
+            if (old != null) {
+                old.close();
+            }
+            if (latest != null) {
+                LOG.info("installing catalog snapshot {}", latest);
+                restoreFrom(latest);
+            }
+            openStore();
+        } finally {
+            swapLock.writeLock().unlock();
+        }
+    }
+
+    @Override
+    public TransactionContext startTransaction(RaftClientRequest request) throws IOException {
+        ByteString content = request.getMessage().getContent();
+        if (content.size() < 17 || !Op.of(content.byteAt(0) & 0xff).write) {
+            throw new IOException("not a catalog write command");
+        }
+        byte[] header = new Wire.Writer(9).u8(Codec.FORMAT).i64(clock.millis()).toByteArray();
+        return TransactionContext.newBuilder().setStateMachine(this).setServerRole(RaftPeerRole.LEADER)
+                .setClientRequest(request).setLogData(UnsafeByteOperations.unsafeWrap(header).concat(content)).build();
+    }
+
+    @Override
+    public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
+        LogEntryProto entry = trx.getLogEntry();
+        long term = entry.getTerm();
+        long index = entry.getIndex();
+        if (index <= skipThrough) {
+            return CompletableFuture.completedFuture(Message.EMPTY);
+        }
+        long start = System.nanoTime();
+        try {
+            byte[] result = apply(term, index, entry.getStateMachineLogEntry().getLogData().toByteArray());
+            updateLastAppliedTermIndex(term, index);
+            return CompletableFuture.completedFuture(Message.valueOf(UnsafeByteOperations.unsafeWrap(result)));
+        } catch (IOException | RuntimeException e) {
+            // The DB failed under us: this peer can no longer follow the log. Its future fails; an
+            // operator must restart it (it then replays from the last committed batch).
+            LOG.error("catalog apply of log index {} failed; this peer's state is stuck", index, e);
+            return CompletableFuture.failedFuture(e);
+        } finally {
+            applyTimer.record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private byte[] apply(long term, long index, byte[] data) throws IOException {
+        RocksCatalogStore s = store;
+        try (RocksCatalogStore.Txn txn = s.begin()) {
+            byte[] result;
+            Instant time = Instant.EPOCH;
+            try {
+                Wire.Reader in = new Wire.Reader(data);
+                int format = in.u8();
+                if (format != Codec.FORMAT) {
+                    throw new IllegalArgumentException("log entry format " + format + " unknown");
+                }
+                time = Instant.ofEpochMilli(in.i64());
+                Op op = Op.of(in.u8());
+                byte[] requestId = in.raw(16);
+                boolean dedup = !allZero(requestId);
+                byte[] prior = dedup ? txn.get(Table.REQUESTS, requestId) : null;
+                if (prior != null) {
+                    duplicates.increment();
+                    result = prior;
+                } else {
+                    result = CommandDispatcher.applyWrite(op, in, new CatalogOperations.Entry(txn, index, time));
+                    if (dedup) {
+                        txn.put(Table.REQUESTS, requestId, result);
+                    }
+                }
+            } catch (IllegalArgumentException e) {
+                txn.discard();
+                result = CommandDispatcher.error(ErrorCode.BAD_REQUEST, "malformed log entry: " + e.getMessage());
+            }
+            if (index % PRUNE_EVERY == 0) {
+                pruneRequests(txn, time);
+            }
+            txn.commit(term, index);
+            return result;
+        }
+    }
+
+    private static boolean allZero(byte[] b) {
+        for (byte x : b) {
+            if (x != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Forgets request ids older than the window, judged by the leader time in the entry. */
+    private static void pruneRequests(RocksCatalogStore.Txn txn, Instant now) {
+        long cutoff = now.minus(DEDUP_WINDOW).toEpochMilli();
+        int n = 0;
+        try (RocksIterator it = txn.iterator(Table.REQUESTS)) {
+            for (it.seekToFirst(); it.isValid() && n < PRUNE_MAX; it.next(), n++) {
+                byte[] k = it.key();
+                if (new Wire.Reader(k, 0, 8).i64() >= cutoff) {
+                    break;
+                }
+                txn.delete(Table.REQUESTS, k);
+            }
+        }
+    }
+
+    @Override
+    public CompletableFuture<Message> query(Message request) {
+        byte[] q = request.getContent().toByteArray();
+        return CompletableFuture.supplyAsync(() -> {
+            swapLock.readLock().lock();
+            try {
+                RocksCatalogStore s = store;
+                if (s == null) {
+                    return Message.valueOf(UnsafeByteOperations.unsafeWrap(
+                            CommandDispatcher.error(ErrorCode.UNAVAILABLE, "catalog peer is installing a snapshot")));
+                }
+                byte[] result;
+                try (RocksCatalogStore.View view = s.view()) {
+                    Wire.Reader in = new Wire.Reader(q);
+                    Op op;
+                    try {
+                        op = Op.of(in.u8());
+                    } catch (IllegalArgumentException e) {
+                        return Message.valueOf(UnsafeByteOperations.unsafeWrap(
+                                CommandDispatcher.error(ErrorCode.BAD_REQUEST, e.getMessage())));
+                    }
+                    result = CommandDispatcher.read(op, in, s, view);
+                }
+                return Message.valueOf(UnsafeByteOperations.unsafeWrap(result));
+            } finally {
+                swapLock.readLock().unlock();
+            }
+        }, readExecutor);
+    }
+
+    @Override
+    public long takeSnapshot() throws IOException {
+        TermIndex ti = getLastAppliedTermIndex();
+        if (ti == null || ti.getIndex() < 0) {
+            return -1;
+        }
+        long start = System.nanoTime();
+        snapshots.take(store, ti);
+        snapshotTimer.record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+        LOG.info("catalog snapshot taken at {}", ti);
+        return ti.getIndex();
+    }
+
+    @Override
+    public void close() throws IOException {
+        swapLock.writeLock().lock();
+        try {
+            RocksCatalogStore s = store;
+            store = null;
+            if (s != null) {
+                s.close();
+            }
+        } finally {
+            swapLock.writeLock().unlock();
+        }
+        super.close();
+    }
+}

@@ -1,0 +1,395 @@
+package io.shardvault.coordinator.catalog.internal;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.shardvault.common.ErrorCode;
+import io.shardvault.coordinator.catalog.AccessKey;
+import io.shardvault.coordinator.catalog.Bucket;
+import io.shardvault.coordinator.catalog.Catalog;
+import io.shardvault.coordinator.catalog.CatalogException;
+import io.shardvault.coordinator.catalog.CompletedPart;
+import io.shardvault.coordinator.catalog.DeleteObjectVersion;
+import io.shardvault.coordinator.catalog.DeleteResult;
+import io.shardvault.coordinator.catalog.FileDeletion;
+import io.shardvault.coordinator.catalog.FileIdRange;
+import io.shardvault.coordinator.catalog.FileRef;
+import io.shardvault.coordinator.catalog.ListObjectsQuery;
+import io.shardvault.coordinator.catalog.ListVersionsQuery;
+import io.shardvault.coordinator.catalog.MultipartUpload;
+import io.shardvault.coordinator.catalog.ObjectListing;
+import io.shardvault.coordinator.catalog.ObjectMetadata;
+import io.shardvault.coordinator.catalog.ObjectVersion;
+import io.shardvault.coordinator.catalog.PartListing;
+import io.shardvault.coordinator.catalog.PodInfo;
+import io.shardvault.coordinator.catalog.PutObjectVersion;
+import io.shardvault.coordinator.catalog.PutResult;
+import io.shardvault.coordinator.catalog.Retention;
+import io.shardvault.coordinator.catalog.RetentionMode;
+import io.shardvault.coordinator.catalog.StashInfo;
+import io.shardvault.coordinator.catalog.UploadListing;
+import io.shardvault.coordinator.catalog.VaultInfo;
+import io.shardvault.coordinator.catalog.VersionListing;
+import io.shardvault.coordinator.catalog.VersioningState;
+import io.shardvault.coordinator.catalog.WriteCondition;
+import java.io.IOException;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.exceptions.NotLeaderException;
+import org.apache.ratis.protocol.exceptions.TimeoutIOException;
+import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+
+/**
+ * {@link Catalog} over a Ratis client: writes go through {@code async().send}, reads through
+ * {@code async().sendReadOnly}, which the group serves linearizably (ReadIndex).
+ *
+ * <p>Every write carries a 16-byte request id (wall millis at first send, then 64 random bits),
+ * kept across the Ratis client's own retries, so the state machine applies it at most once.
+ *
+ * <p>Thread-safe.
+ */
+final class RatisCatalog implements Catalog {
+    private static final SecureRandom SECRETS = new SecureRandom();
+    private static final char[] ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".toCharArray();
+
+    private final RaftClient client;
+    private final Duration timeout;
+    private final MeterRegistry registry;
+
+    RatisCatalog(RaftClient client, Duration timeout, MeterRegistry registry) {
+        this.client = client;
+        this.timeout = timeout;
+        this.registry = registry;
+    }
+
+    private static Message message(Wire.Writer w) {
+        return Message.valueOf(UnsafeByteOperations.unsafeWrap(w.toByteArray()));
+    }
+
+    private <T> CompletableFuture<T> write(Op op, Consumer<Wire.Writer> body, Function<Wire.Reader, T> decode) {
+        Wire.Writer w = new Wire.Writer(128).u8(op.code).i64(System.currentTimeMillis())
+                .i64(ThreadLocalRandom.current().nextLong() | 1L);
+        body.accept(w);
+        return finish(op, client.async().send(message(w)), decode);
+    }
+
+    private <T> CompletableFuture<T> read(Op op, Consumer<Wire.Writer> body, Function<Wire.Reader, T> decode) {
+        Wire.Writer w = new Wire.Writer(64).u8(op.code);
+        body.accept(w);
+        return finish(op, client.async().sendReadOnly(message(w)), decode);
+    }
+
+    /** A diagnostic: (applied index, checksum over every table) as of a given peer, read stale from it. */
+    CompletableFuture<long[]> stateChecksum(String peerId, long minIndex) {
+        Wire.Writer w = new Wire.Writer(1).u8(Op.STATE_CHECKSUM.code);
+        return finish(Op.STATE_CHECKSUM, client.async().sendStaleRead(message(w), minIndex, RaftPeerId.valueOf(peerId)),
+                r -> new long[] {r.i64(), r.i64()});
+    }
+
+    private <T> CompletableFuture<T> finish(Op op, CompletableFuture<RaftClientReply> sent,
+                                            Function<Wire.Reader, T> decode) {
+        Timer.Sample sample = Timer.start(registry);
+        CompletableFuture<T> out = new CompletableFuture<>();
+        sent.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((reply, failure) -> {
+            String outcome = "ok";
+            try {
+                if (failure != null) {
+                    throw translate(failure);
+                }
+                if (!reply.isSuccess()) {
+                    throw translate(reply.getException() != null ? reply.getException()
+                            : new IOException("unsuccessful reply"));
+                }
+                byte[] bytes = reply.getMessage().getContent().toByteArray();
+                Wire.Reader r = new Wire.Reader(bytes);
+                if (r.u8() != 0) {
+                    throw new CatalogException(ErrorCode.fromWire(r.u16()), r.str());
+                }
+                T value = decode.apply(r);
+                r.expectEnd();
+                out.complete(value);
+            } catch (CatalogException e) {
+                outcome = e.code().name();
+                out.completeExceptionally(e);
+            } catch (RuntimeException e) {
+                outcome = "INTERNAL";
+                out.completeExceptionally(new CatalogException(ErrorCode.INTERNAL, "bad catalog reply to " + op, e));
+            } finally {
+                // Latency of each catalog call, by operation and outcome (ok or the error code).
+                sample.stop(Timer.builder("catalog.client.calls").tag("op", op.name()).tag("outcome", outcome)
+                        .publishPercentiles(0.5, 0.99).register(registry));
+            }
+        });
+        return out;
+    }
+
+    private static CatalogException translate(Throwable t) {
+        Throwable c = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+        if (c instanceof CatalogException ce) {
+            return ce;
+        }
+        if (c instanceof TimeoutException || c instanceof TimeoutIOException) {
+            return new CatalogException(ErrorCode.TIMEOUT, "catalog call timed out", c);
+        }
+        if (c instanceof NotLeaderException nle) {
+            return new CatalogException(ErrorCode.NOT_LEADER, "not the leader; suggested "
+                    + nle.getSuggestedLeader(), c);
+        }
+        return new CatalogException(ErrorCode.UNAVAILABLE, "catalog unavailable: " + c, c);
+    }
+
+    private static Void none(Wire.Reader r) {
+        return null;
+    }
+
+    @Override
+    public CompletableFuture<Bucket> createBucket(String name, String ownerAccessKeyId, boolean objectLockEnabled) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(ownerAccessKeyId, "ownerAccessKeyId");
+        return write(Op.CREATE_BUCKET, w -> w.str(name).str(ownerAccessKeyId).bool(objectLockEnabled), Codec::bucket);
+    }
+
+    @Override
+    public CompletableFuture<Void> deleteBucket(String name) {
+        Objects.requireNonNull(name, "name");
+        return write(Op.DELETE_BUCKET, w -> w.str(name), RatisCatalog::none);
+    }
+
+    @Override
+    public CompletableFuture<Bucket> getBucket(String name) {
+        Objects.requireNonNull(name, "name");
+        return read(Op.GET_BUCKET, w -> w.str(name), Codec::bucket);
+    }
+
+    @Override
+    public CompletableFuture<List<Bucket>> listBuckets() {
+        return read(Op.LIST_BUCKETS, w -> { }, r -> Codec.list(r, Codec::bucket));
+    }
+
+    @Override
+    public CompletableFuture<Bucket> setVersioning(String bucket, VersioningState state) {
+        Objects.requireNonNull(bucket, "bucket");
+        Objects.requireNonNull(state, "state");
+        return write(Op.SET_VERSIONING, w -> w.str(bucket).u8(state.ordinal()), Codec::bucket);
+    }
+
+    @Override
+    public CompletableFuture<Bucket> setDefaultRetention(String bucket, Optional<RetentionMode> mode, int days) {
+        Objects.requireNonNull(bucket, "bucket");
+        return write(Op.SET_DEFAULT_RETENTION, w -> w.str(bucket).u8(mode.map(m -> 1 + m.ordinal()).orElse(0)).i32(days),
+                Codec::bucket);
+    }
+
+    @Override
+    public CompletableFuture<PutResult> putObjectVersion(PutObjectVersion request) {
+        Objects.requireNonNull(request, "request");
+        return write(Op.PUT_OBJECT, w -> Codec.putRequest(w, request), Codec::putResult);
+    }
+
+    @Override
+    public CompletableFuture<ObjectVersion> getObjectVersion(String bucket, String key, Optional<String> versionId) {
+        Objects.requireNonNull(bucket, "bucket");
+        Objects.requireNonNull(key, "key");
+        return read(Op.GET_OBJECT, w -> {
+            w.str(bucket).str(key);
+            CommandDispatcher.optional(w, versionId);
+        }, Codec::objectVersion);
+    }
+
+    @Override
+    public CompletableFuture<DeleteResult> deleteObject(DeleteObjectVersion request) {
+        Objects.requireNonNull(request, "request");
+        return write(Op.DELETE_OBJECT, w -> {
+            w.str(request.bucket()).str(request.key());
+            CommandDispatcher.optional(w, request.versionId());
+            w.bool(request.bypassGovernanceRetention());
+        }, Codec::deleteResult);
+    }
+
+    @Override
+    public CompletableFuture<ObjectVersion> setRetention(String bucket, String key, Optional<String> versionId,
+                                                         Optional<Retention> retention, boolean bypass) {
+        return write(Op.SET_RETENTION, w -> {
+            w.str(bucket).str(key);
+            CommandDispatcher.optional(w, versionId);
+            Codec.retention(w, retention);
+            w.bool(bypass);
+        }, Codec::objectVersion);
+    }
+
+    @Override
+    public CompletableFuture<ObjectVersion> setLegalHold(String bucket, String key, Optional<String> versionId,
+                                                         boolean on) {
+        return write(Op.SET_LEGAL_HOLD, w -> {
+            w.str(bucket).str(key);
+            CommandDispatcher.optional(w, versionId);
+            w.bool(on);
+        }, Codec::objectVersion);
+    }
+
+    @Override
+    public CompletableFuture<ObjectListing> listObjects(ListObjectsQuery query) {
+        Objects.requireNonNull(query, "query");
+        return read(Op.LIST_OBJECTS, w -> Codec.listObjectsQuery(w, query), Codec::objectListing);
+    }
+
+    @Override
+    public CompletableFuture<VersionListing> listObjectVersions(ListVersionsQuery query) {
+        Objects.requireNonNull(query, "query");
+        return read(Op.LIST_VERSIONS, w -> Codec.listVersionsQuery(w, query), Codec::versionListing);
+    }
+
+    @Override
+    public CompletableFuture<MultipartUpload> createMultipartUpload(String bucket, String key, ObjectMetadata metadata,
+                                                                    Optional<Retention> retention, boolean legalHold) {
+        return write(Op.CREATE_UPLOAD, w -> {
+            w.str(bucket).str(key);
+            Codec.metadata(w, metadata);
+            Codec.retention(w, retention);
+            w.bool(legalHold);
+        }, Codec::upload);
+    }
+
+    @Override
+    public CompletableFuture<List<FileRef>> putPart(String bucket, String key, String uploadId, int partNumber,
+                                                    String etag, FileRef file) {
+        return write(Op.PUT_PART, w -> {
+            w.str(bucket).str(key).str(uploadId).i32(partNumber).str(etag);
+            Codec.fileRef(w, file);
+        }, r -> Codec.list(r, Codec::fileRef));
+    }
+
+    @Override
+    public CompletableFuture<PartListing> listParts(String bucket, String key, String uploadId, int partNumberMarker,
+                                                    int maxParts) {
+        return read(Op.LIST_PARTS, w -> w.str(bucket).str(key).str(uploadId).i32(partNumberMarker).i32(maxParts),
+                Codec::partListing);
+    }
+
+    @Override
+    public CompletableFuture<PutResult> completeMultipartUpload(String bucket, String key, String uploadId,
+                                                                List<CompletedPart> parts, long minPartBytes,
+                                                                WriteCondition condition) {
+        return write(Op.COMPLETE_UPLOAD, w -> {
+            w.str(bucket).str(key).str(uploadId);
+            Codec.list(w, parts, Codec::completedPart);
+            w.i64(minPartBytes);
+            Codec.condition(w, condition);
+        }, Codec::putResult);
+    }
+
+    @Override
+    public CompletableFuture<List<FileRef>> abortMultipartUpload(String bucket, String key, String uploadId) {
+        return write(Op.ABORT_UPLOAD, w -> w.str(bucket).str(key).str(uploadId), r -> Codec.list(r, Codec::fileRef));
+    }
+
+    @Override
+    public CompletableFuture<UploadListing> listMultipartUploads(String bucket, String prefix, String keyMarker,
+                                                                 String uploadIdMarker, int maxUploads) {
+        return read(Op.LIST_UPLOADS, w -> w.str(bucket).str(prefix).str(keyMarker).str(uploadIdMarker).i32(maxUploads),
+                Codec::uploadListing);
+    }
+
+    @Override
+    public CompletableFuture<VaultInfo> registerVault(VaultInfo vault) {
+        return write(Op.REGISTER_VAULT, w -> Codec.vault(w, vault), Codec::vault);
+    }
+
+    @Override
+    public CompletableFuture<Void> registerPod(PodInfo pod) {
+        return write(Op.REGISTER_POD, w -> Codec.pod(w, pod), RatisCatalog::none);
+    }
+
+    @Override
+    public CompletableFuture<Void> registerStash(StashInfo stash) {
+        return write(Op.REGISTER_STASH, w -> Codec.stash(w, stash), RatisCatalog::none);
+    }
+
+    @Override
+    public CompletableFuture<List<VaultInfo>> listVaults() {
+        return read(Op.LIST_VAULTS, w -> { }, r -> Codec.list(r, Codec::vault));
+    }
+
+    @Override
+    public CompletableFuture<List<StashInfo>> listStashes() {
+        return read(Op.LIST_STASHES, w -> { }, r -> Codec.list(r, Codec::stash));
+    }
+
+    @Override
+    public CompletableFuture<FileIdRange> allocateFileIds(int vaultId, int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("count must be >= 1: " + count);
+        }
+        return write(Op.ALLOCATE_FILE_IDS, w -> w.i32(vaultId).i32(count), Codec::fileIdRange);
+    }
+
+    @Override
+    public CompletableFuture<AccessKey> createAccessKey(String owner, boolean bypassGovernanceAllowed) {
+        Objects.requireNonNull(owner, "owner");
+        // Random ids and secrets are drawn here, not in apply: apply must be deterministic.
+        String id = "SV" + randomString(ID_CHARS, 18);
+        byte[] secret = new byte[30];
+        SECRETS.nextBytes(secret);
+        String secretKey = java.util.Base64.getEncoder().encodeToString(secret);
+        return write(Op.CREATE_ACCESS_KEY, w -> w.str(id).str(secretKey).str(owner).bool(bypassGovernanceAllowed),
+                Codec::accessKey);
+    }
+
+    private static String randomString(char[] alphabet, int n) {
+        StringBuilder sb = new StringBuilder(n);
+        for (int i = 0; i < n; i++) {
+            sb.append(alphabet[SECRETS.nextInt(alphabet.length)]);
+        }
+        return sb.toString();
+    }
+
+    @Override
+    public CompletableFuture<AccessKey> disableAccessKey(String accessKeyId) {
+        return write(Op.DISABLE_ACCESS_KEY, w -> w.str(accessKeyId), Codec::accessKey);
+    }
+
+    @Override
+    public CompletableFuture<AccessKey> lookupAccessKey(String accessKeyId) {
+        return read(Op.LOOKUP_ACCESS_KEY, w -> w.str(accessKeyId), Codec::accessKey);
+    }
+
+    @Override
+    public CompletableFuture<List<AccessKey>> listAccessKeys() {
+        return read(Op.LIST_ACCESS_KEYS, w -> { }, r -> Codec.list(r, Codec::accessKey));
+    }
+
+    @Override
+    public CompletableFuture<List<FileDeletion>> pendingFileDeletions(int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be >= 1: " + limit);
+        }
+        return read(Op.PENDING_DELETIONS, w -> w.i32(limit), r -> Codec.list(r, Codec::fileDeletion));
+    }
+
+    @Override
+    public CompletableFuture<Void> ackFileDeletions(List<Long> deletionIds) {
+        return write(Op.ACK_DELETIONS, w -> Codec.list(w, deletionIds, Wire.Writer::i64), RatisCatalog::none);
+    }
+
+    @Override
+    public void close() {
+        try {
+            client.close();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}

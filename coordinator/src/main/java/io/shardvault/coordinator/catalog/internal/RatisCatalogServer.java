@@ -1,0 +1,196 @@
+package io.shardvault.coordinator.catalog.internal;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.shardvault.coordinator.catalog.Catalog;
+import io.shardvault.coordinator.catalog.CatalogConfig;
+import io.shardvault.coordinator.catalog.CatalogServer;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.client.RaftClientConfigKeys;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.util.SizeInBytes;
+import org.apache.ratis.util.TimeDuration;
+
+/**
+ * The Ratis-backed catalog peer: a gRPC Raft server around a {@link CatalogStateMachine}, and a
+ * Raft client for this coordinator's own calls.
+ *
+ * <pre>
+ *  &lt;dataDir&gt;/catalog.id   "group=&lt;uuid&gt; peer=&lt;id&gt;": a directory is never reused by another peer or group
+ *  &lt;dataDir&gt;/db/          the live RocksDB
+ *  &lt;dataDir&gt;/ratis/       Ratis storage: Raft log, metadata, and sm/ with the checkpoint snapshots
+ * </pre>
+ *
+ * <p>Thread-safe.
+ */
+public final class RatisCatalogServer implements CatalogServer {
+    private final CatalogConfig config;
+    private final RaftServer server;
+    private final RaftClient client;
+    private final RaftGroupId groupId;
+    private final RatisCatalog catalog;
+    private final ExecutorService readExecutor;
+
+    private RatisCatalogServer(CatalogConfig config, RaftServer server, RaftClient client, RaftGroupId groupId,
+                               RatisCatalog catalog, ExecutorService readExecutor) {
+        this.config = config;
+        this.server = server;
+        this.client = client;
+        this.groupId = groupId;
+        this.catalog = catalog;
+        this.readExecutor = readExecutor;
+    }
+
+    public static CatalogServer start(CatalogConfig config, MeterRegistry registry) throws IOException {
+        Path dataDir = config.dataDir();
+        Files.createDirectories(dataDir);
+        stampOrCheck(dataDir.resolve("catalog.id"), "group=" + config.groupId() + " peer=" + config.peerId());
+
+        RaftProperties props = properties(config);
+        List<RaftPeer> peers = config.peers().stream()
+                .map(p -> RaftPeer.newBuilder().setId(p.id()).setAddress(p.address()).build()).toList();
+        RaftGroupId groupId = RaftGroupId.valueOf(config.groupId());
+        RaftGroup group = RaftGroup.valueOf(groupId, peers);
+
+        AtomicInteger threads = new AtomicInteger();
+        ExecutorService readExecutor = Executors.newFixedThreadPool(config.readThreads(), r -> {
+            Thread t = new Thread(r, "catalog-read-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        CatalogStateMachine sm = new CatalogStateMachine(dataDir.resolve("db"), readExecutor, Clock.systemUTC(),
+                registry);
+        RaftServer server = RaftServer.newBuilder().setServerId(RaftPeerId.valueOf(config.peerId()))
+                .setStateMachine(sm).setProperties(props).setGroup(group)
+                .setOption(RaftStorage.StartupOption.RECOVER).build();
+        try {
+            server.start();
+        } catch (IOException | RuntimeException e) {
+            server.close();
+            readExecutor.shutdownNow();
+            throw e;
+        }
+        RaftClient client = RaftClient.newBuilder().setProperties(props).setRaftGroup(group)
+                .setClientId(ClientId.randomId()).setLeaderId(null)
+                .setRetryPolicy(RetryPolicies.retryForeverWithSleep(TimeDuration.valueOf(50, TimeUnit.MILLISECONDS)))
+                .build();
+        RatisCatalog catalog = new RatisCatalog(client, config.requestTimeout(), registry);
+        return new RatisCatalogServer(config, server, client, groupId, catalog, readExecutor);
+    }
+
+    static RaftProperties properties(CatalogConfig config) {
+        RaftProperties props = new RaftProperties();
+        RaftServerConfigKeys.setStorageDir(props, List.of(config.dataDir().resolve("ratis").toFile()));
+        GrpcConfigKeys.Server.setPort(props, config.self().port());
+        RaftServerConfigKeys.Read.setOption(props, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
+        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(props, true);
+        RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(props, config.snapshotEveryEntries());
+        RaftServerConfigKeys.Snapshot.setRetentionFileNum(props, config.snapshotsRetained());
+        RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(props, true);
+        RaftServerConfigKeys.Log.setPurgeGap(props, Math.max(1, Math.min(1024, config.snapshotEveryEntries() / 4)));
+        RaftServerConfigKeys.Log.setSegmentSizeMax(props, SizeInBytes.valueOf(config.logSegmentBytes()));
+        RaftServerConfigKeys.Log.Appender.setInstallSnapshotEnabled(props, true);
+        RaftServerConfigKeys.Rpc.setTimeoutMin(props, duration(config.electionTimeoutMin()));
+        RaftServerConfigKeys.Rpc.setTimeoutMax(props, duration(config.electionTimeoutMax()));
+        RaftClientConfigKeys.Async.setOutstandingRequestsMax(props, config.maxOutstanding());
+        RaftClientConfigKeys.Rpc.setRequestTimeout(props, duration(config.electionTimeoutMax().multipliedBy(2)));
+        return props;
+    }
+
+    private static TimeDuration duration(Duration d) {
+        return TimeDuration.valueOf(d.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Refuses a data directory stamped for another peer or group. */
+    private static void stampOrCheck(Path stamp, String identity) throws IOException {
+        if (Files.exists(stamp)) {
+            String found = Files.readString(stamp, StandardCharsets.UTF_8).trim();
+            if (!found.equals(identity)) {
+                throw new IOException("catalog data directory " + stamp.getParent() + " belongs to '" + found
+                        + "', not '" + identity + "'");
+            }
+            return;
+        }
+        Path tmp = stamp.resolveSibling(stamp.getFileName() + ".tmp");
+        Files.writeString(tmp, identity + "\n", StandardCharsets.UTF_8);
+        Files.move(tmp, stamp, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    @Override
+    public Catalog catalog() {
+        return catalog;
+    }
+
+    /** The same catalog with the diagnostics tests use. */
+    RatisCatalog ratisCatalog() {
+        return catalog;
+    }
+
+    /** This peer's (applied index, state checksum), read from it once it applied {@code minIndex}. */
+    public CompletableFuture<long[]> stateChecksum(String peerId, long minIndex) {
+        return catalog.stateChecksum(peerId, minIndex);
+    }
+
+    @Override
+    public String peerId() {
+        return config.peerId();
+    }
+
+    @Override
+    public Optional<String> leaderId() {
+        try {
+            var info = server.getDivision(groupId).getInfo();
+            if (info.isLeader()) {
+                return Optional.of(config.peerId());
+            }
+            RaftPeerId leader = info.getLeaderId();
+            return Optional.ofNullable(leader).map(RaftPeerId::toString);
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public boolean isLeader() {
+        try {
+            return server.getDivision(groupId).getInfo().isLeader();
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            client.close();
+        } finally {
+            try {
+                server.close();
+            } finally {
+                readExecutor.shutdownNow();
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package io.shardvault.coordinator.catalog.internal;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The catalog's RocksDB column families. Key layouts (big-endian integers, UTF-8 strings) are
+ * described in {@code docs/CATALOG.md}; values are {@link Codec} encodings.
+ */
+enum Table {
+    /** bucket name → Bucket. */
+    BUCKETS("buckets"),
+    /** u32 bucketId | key | 0x00 | u64 (MAX - seq) → StoredVersion: keys in byte order, versions newest first. */
+    VERSIONS("versions"),
+    /** u32 bucketId | key | 0x00 | u64 uploadSeq → MultipartUpload. */
+    UPLOADS("uploads"),
+    /** u64 uploadSeq | u16 partNumber → UploadedPart. */
+    PARTS("parts"),
+    /** u32 vaultId → VaultInfo (without pods). */
+    VAULTS("vaults"),
+    /** u32 vaultId | u8 shardIndex → PodInfo. */
+    PODS("pods"),
+    /** stash id → StashInfo. */
+    STASHES("stashes"),
+    /** access key id → AccessKey. */
+    ACCESS_KEYS("access_keys"),
+    /** u32 vaultId | u64 fileId → u32 references | FileRef. */
+    FILES("files"),
+    /** u64 deletion seq → FileRef. */
+    DELETIONS("deletions"),
+    /** counter name → u64 (bucket ids, file ids per vault, deletion seq, last applied term/index). */
+    COUNTERS("counters"),
+    /** 16-byte request id (u64 client millis | u64 random) → the result bytes of the write. */
+    REQUESTS("requests");
+
+    final String cfName;
+
+    Table(String cfName) {
+        this.cfName = cfName;
+    }
+
+    byte[] cfNameBytes() {
+        return cfName.getBytes(StandardCharsets.UTF_8);
+    }
+}

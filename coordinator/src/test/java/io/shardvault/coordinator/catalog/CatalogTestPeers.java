@@ -1,0 +1,57 @@
+package io.shardvault.coordinator.catalog;
+
+import io.shardvault.common.config.Settings;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Settings for catalog peers on loopback with small Ratis timeouts, for tests. */
+final class CatalogTestPeers {
+    private CatalogTestPeers() {
+    }
+
+    static List<Integer> freePorts(int n) throws IOException {
+        List<ServerSocket> sockets = new ArrayList<>();
+        List<Integer> ports = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                ServerSocket s = new ServerSocket(0);
+                sockets.add(s);
+                ports.add(s.getLocalPort());
+            }
+        } finally {
+            for (ServerSocket s : sockets) {
+                s.close();
+            }
+        }
+        return ports;
+    }
+
+    static String peersSpec(List<Integer> ports) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < ports.size(); i++) {
+            sb.append(i == 0 ? "" : ",").append("p").append(i + 1).append("=127.0.0.1:").append(ports.get(i));
+        }
+        return sb.toString();
+    }
+
+    static Map<String, Object> settings(String peerId, String peers, Path dataDir, int snapshotEvery) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put(CatalogConfigKeys.PEER_ID.name(), peerId);
+        m.put(CatalogConfigKeys.PEERS.name(), peers);
+        m.put(CatalogConfigKeys.DATA_DIR.name(), dataDir.toString());
+        m.put(CatalogConfigKeys.SNAPSHOT_EVERY.name(), snapshotEvery);
+        m.put(CatalogConfigKeys.ELECTION_TIMEOUT_MIN.name(), "300ms");
+        m.put(CatalogConfigKeys.ELECTION_TIMEOUT_MAX.name(), "600ms");
+        m.put(CatalogConfigKeys.REQUEST_TIMEOUT.name(), "20s");
+        return m;
+    }
+
+    static CatalogConfig config(String peerId, String peers, Path dataDir, int snapshotEvery) {
+        return CatalogConfig.from(Settings.of(settings(peerId, peers, dataDir, snapshotEvery)));
+    }
+}

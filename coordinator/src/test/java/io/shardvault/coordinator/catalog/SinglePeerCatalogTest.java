@@ -1,0 +1,211 @@
+package io.shardvault.coordinator.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.shardvault.common.ErrorCode;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The catalog's operations through a real one-peer Ratis group: semantics and typed errors. */
+@Timeout(120)
+class SinglePeerCatalogTest {
+    @TempDir
+    static Path dir;
+    static CatalogServer server;
+    static Catalog catalog;
+    static final SimpleMeterRegistry REGISTRY = new SimpleMeterRegistry();
+    static final FileLayout LAYOUT = new FileLayout(4, 2, 65536);
+
+    @BeforeAll
+    static void start() throws Exception {
+        List<Integer> ports = CatalogTestPeers.freePorts(1);
+        server = CatalogServer.start(CatalogTestPeers.config("p1", CatalogTestPeers.peersSpec(ports), dir, 1000),
+                REGISTRY);
+        catalog = server.catalog();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        server.close();
+    }
+
+    static <T> T join(CompletableFuture<T> f) {
+        return f.join();
+    }
+
+    static ErrorCode codeOf(CompletableFuture<?> f) {
+        try {
+            f.join();
+        } catch (CompletionException e) {
+            assertThat(e.getCause()).isInstanceOf(CatalogException.class);
+            return ((CatalogException) e.getCause()).code();
+        }
+        throw new AssertionError("expected a CatalogException");
+    }
+
+    static FileRef file(long id, long size) {
+        return new FileRef(1, id, size, LAYOUT, List.of());
+    }
+
+    @Test
+    void bucketsAndTypedErrors() {
+        Bucket b = join(catalog.createBucket("alpha", "AK1", false));
+        assertThat(b.versioning()).isEqualTo(VersioningState.UNVERSIONED);
+        assertThat(codeOf(catalog.createBucket("alpha", "AK1", false))).isEqualTo(ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU);
+        assertThat(codeOf(catalog.createBucket("alpha", "AK2", false))).isEqualTo(ErrorCode.BUCKET_ALREADY_EXISTS);
+        assertThat(codeOf(catalog.getBucket("nope"))).isEqualTo(ErrorCode.NO_SUCH_BUCKET);
+        assertThat(codeOf(catalog.getObjectVersion("nope", "k", Optional.empty()))).isEqualTo(ErrorCode.NO_SUCH_BUCKET);
+        assertThat(codeOf(catalog.getObjectVersion("alpha", "k", Optional.empty()))).isEqualTo(ErrorCode.NO_SUCH_KEY);
+        assertThat(codeOf(catalog.getObjectVersion("alpha", "k", Optional.of("7fffffffffffff00"))))
+                .isEqualTo(ErrorCode.NO_SUCH_VERSION);
+        assertThat(codeOf(catalog.getObjectVersion("alpha", "k", Optional.of("garbage"))))
+                .isEqualTo(ErrorCode.INVALID_ARGUMENT);
+        assertThat(join(catalog.listBuckets())).extracting(Bucket::name).contains("alpha");
+        join(catalog.putObjectVersion(PutObjectVersion.of("alpha", "x", "e1", ObjectMetadata.EMPTY, file(1, 10))));
+        assertThat(codeOf(catalog.deleteBucket("alpha"))).isEqualTo(ErrorCode.BUCKET_NOT_EMPTY);
+        join(catalog.deleteObject("alpha", "x", Optional.empty()));
+        join(catalog.deleteBucket("alpha"));
+        assertThat(codeOf(catalog.getBucket("alpha"))).isEqualTo(ErrorCode.NO_SUCH_BUCKET);
+        assertThat(codeOf(catalog.lookupAccessKey("missing"))).isEqualTo(ErrorCode.INVALID_ACCESS_KEY);
+    }
+
+    @Test
+    void unversionedPutReplacesAndReleases() {
+        join(catalog.createBucket("plain", "AK1", false));
+        PutResult first = join(catalog.putObjectVersion(
+                PutObjectVersion.of("plain", "k", "e1", ObjectMetadata.EMPTY, file(10, 5))));
+        assertThat(first.versionId()).isEqualTo("null");
+        PutResult second = join(catalog.putObjectVersion(
+                PutObjectVersion.of("plain", "k", "e2", ObjectMetadata.EMPTY, file(11, 6))));
+        assertThat(second.releasedFiles()).extracting(FileRef::fileId).containsExactly(10L);
+        ObjectVersion v = join(catalog.getObjectVersion("plain", "k", Optional.empty()));
+        assertThat(v.etag()).isEqualTo("e2");
+        assertThat(v.size()).isEqualTo(6);
+        assertThat(join(catalog.pendingFileDeletions(100))).extracting(d -> d.file().fileId()).contains(10L);
+        List<Long> ids = join(catalog.pendingFileDeletions(100)).stream().map(FileDeletion::id).toList();
+        join(catalog.ackFileDeletions(ids));
+        assertThat(join(catalog.pendingFileDeletions(100))).isEmpty();
+    }
+
+    @Test
+    void conditionalPuts() {
+        join(catalog.createBucket("cond", "AK1", false));
+        PutObjectVersion base = PutObjectVersion.of("cond", "k", "e1", ObjectMetadata.EMPTY, file(20, 1));
+        PutObjectVersion ifNone = new PutObjectVersion("cond", "k", 1, "e1", ObjectMetadata.EMPTY, base.parts(),
+                WriteCondition.IF_NONE_MATCH_ANY, Optional.empty(), false);
+        join(catalog.putObjectVersion(ifNone));
+        assertThat(codeOf(catalog.putObjectVersion(ifNone))).isEqualTo(ErrorCode.PRECONDITION_FAILED);
+        PutObjectVersion ifMatchWrong = new PutObjectVersion("cond", "k", 1, "e2",
+                ObjectMetadata.EMPTY, List.of(new FilePart(0, "e2", file(21, 1))), WriteCondition.ifMatch("zz"),
+                Optional.empty(), false);
+        assertThat(codeOf(catalog.putObjectVersion(ifMatchWrong))).isEqualTo(ErrorCode.PRECONDITION_FAILED);
+        PutObjectVersion ifMatch = new PutObjectVersion("cond", "k", 1, "e2",
+                ObjectMetadata.EMPTY, List.of(new FilePart(0, "e2", file(21, 1))), WriteCondition.ifMatch("\"e1\""),
+                Optional.empty(), false);
+        join(catalog.putObjectVersion(ifMatch));
+        // Two concurrent If-None-Match writes on a fresh key: exactly one wins.
+        List<CompletableFuture<PutResult>> racers = List.of(
+                catalog.putObjectVersion(new PutObjectVersion("cond", "race", 1, "a", ObjectMetadata.EMPTY,
+                        List.of(new FilePart(0, "a", file(30, 1))), WriteCondition.IF_NONE_MATCH_ANY, Optional.empty(),
+                        false)),
+                catalog.putObjectVersion(new PutObjectVersion("cond", "race", 1, "b", ObjectMetadata.EMPTY,
+                        List.of(new FilePart(0, "b", file(31, 1))), WriteCondition.IF_NONE_MATCH_ANY, Optional.empty(),
+                        false)));
+        long ok = racers.stream().filter(f -> {
+            try {
+                f.join();
+                return true;
+            } catch (CompletionException e) {
+                assertThat(((CatalogException) e.getCause()).code()).isEqualTo(ErrorCode.PRECONDITION_FAILED);
+                return false;
+            }
+        }).count();
+        assertThat(ok).isEqualTo(1);
+    }
+
+    @Test
+    void versioningDeleteMarkersAndLocks() {
+        join(catalog.createBucket("locked", "AK1", true));
+        PutResult v1 = join(catalog.putObjectVersion(new PutObjectVersion("locked", "k", 1, "e1", ObjectMetadata.EMPTY,
+                List.of(new FilePart(0, "e1", file(40, 1))), WriteCondition.NONE,
+                Optional.of(new Retention(RetentionMode.COMPLIANCE, Instant.now().plus(1, ChronoUnit.DAYS))), false)));
+        PutResult v2 = join(catalog.putObjectVersion(
+                PutObjectVersion.of("locked", "k", "e2", ObjectMetadata.EMPTY, file(41, 1))));
+        assertThat(v2.versionId()).isLessThan(v1.versionId());
+        DeleteResult marker = join(catalog.deleteObject("locked", "k", Optional.empty()));
+        assertThat(marker.deleteMarker()).isTrue();
+        assertThat(codeOf(catalog.getObjectVersion("locked", "k", Optional.empty()))).isEqualTo(ErrorCode.NO_SUCH_KEY);
+        assertThat(join(catalog.getObjectVersion("locked", "k", Optional.of(v1.versionId()))).etag()).isEqualTo("e1");
+        assertThat(codeOf(catalog.deleteObject(new DeleteObjectVersion("locked", "k", Optional.of(v1.versionId()), true))))
+                .isEqualTo(ErrorCode.ACCESS_DENIED);
+        assertThat(codeOf(catalog.setRetention("locked", "k", Optional.of(v1.versionId()), Optional.empty(), true)))
+                .isEqualTo(ErrorCode.ACCESS_DENIED);
+        assertThat(codeOf(catalog.setVersioning("locked", VersioningState.SUSPENDED)))
+                .isEqualTo(ErrorCode.INVALID_ARGUMENT);
+        join(catalog.deleteObject("locked", "k", Optional.of(v2.versionId())));
+        VersionListing all = join(catalog.listObjectVersions(new ListVersionsQuery("locked", "", "", "", "", 100)));
+        assertThat(all.versions()).extracting(ObjectVersion::deleteMarker).containsExactly(true, false);
+        assertThat(all.versions().get(0).latest()).isTrue();
+    }
+
+    @Test
+    void multipartCompleteIsAtomic() {
+        join(catalog.createBucket("multi", "AK1", false));
+        MultipartUpload u = join(catalog.createMultipartUpload("multi", "big", ObjectMetadata.EMPTY, Optional.empty(),
+                false));
+        String md5a = "0123456789abcdef0123456789abcdef";
+        String md5b = "fedcba9876543210fedcba9876543210";
+        join(catalog.putPart("multi", "big", u.uploadId(), 1, md5a, file(50, 100)));
+        assertThat(join(catalog.putPart("multi", "big", u.uploadId(), 1, md5a, file(51, 100))))
+                .extracting(FileRef::fileId).containsExactly(50L);
+        join(catalog.putPart("multi", "big", u.uploadId(), 2, md5b, file(52, 10)));
+        join(catalog.putPart("multi", "big", u.uploadId(), 3, md5b, file(53, 10)));
+        assertThat(join(catalog.listParts("multi", "big", u.uploadId(), 0, 2)).truncated()).isTrue();
+        assertThat(codeOf(catalog.completeMultipartUpload("multi", "big", u.uploadId(),
+                List.of(new CompletedPart(2, md5b), new CompletedPart(1, md5a)), 5, WriteCondition.NONE)))
+                .isEqualTo(ErrorCode.INVALID_PART_ORDER);
+        assertThat(codeOf(catalog.completeMultipartUpload("multi", "big", u.uploadId(),
+                List.of(new CompletedPart(1, md5b)), 5, WriteCondition.NONE))).isEqualTo(ErrorCode.INVALID_PART);
+        assertThat(codeOf(catalog.completeMultipartUpload("multi", "big", u.uploadId(),
+                List.of(new CompletedPart(2, md5b), new CompletedPart(3, md5b)), 50, WriteCondition.NONE)))
+                .isEqualTo(ErrorCode.ENTITY_TOO_SMALL);
+        PutResult done = join(catalog.completeMultipartUpload("multi", "big", u.uploadId(),
+                List.of(new CompletedPart(1, md5a), new CompletedPart(2, md5b)), 5, WriteCondition.NONE));
+        assertThat(done.etag()).endsWith("-2");
+        assertThat(done.releasedFiles()).extracting(FileRef::fileId).containsExactly(53L);
+        ObjectVersion v = join(catalog.getObjectVersion("multi", "big", Optional.empty()));
+        assertThat(v.size()).isEqualTo(110);
+        assertThat(v.parts()).extracting(FilePart::partNumber).containsExactly(1, 2);
+        assertThat(codeOf(catalog.abortMultipartUpload("multi", "big", u.uploadId())))
+                .isEqualTo(ErrorCode.NO_SUCH_UPLOAD);
+    }
+
+    @Test
+    void clusterAndKeys() {
+        join(catalog.registerVault(new VaultInfo(7, LAYOUT, 1L << 40, List.of())));
+        join(catalog.registerPod(new PodInfo(7, 0, "127.0.0.1", 7000)));
+        assertThat(codeOf(catalog.registerPod(new PodInfo(7, 6, "127.0.0.1", 7006))))
+                .isEqualTo(ErrorCode.INVALID_ARGUMENT);
+        join(catalog.registerStash(new StashInfo("s1", "127.0.0.1", 8000)));
+        assertThat(join(catalog.listVaults())).singleElement().satisfies(v -> assertThat(v.pods()).hasSize(1));
+        FileIdRange a = join(catalog.allocateFileIds(7, 100));
+        FileIdRange b = join(catalog.allocateFileIds(7, 100));
+        assertThat(b.first()).isEqualTo(a.first() + 100);
+        AccessKey k = join(catalog.createAccessKey("ops", false));
+        assertThat(join(catalog.lookupAccessKey(k.accessKeyId())).secretKey()).isEqualTo(k.secretKey());
+        assertThat(join(catalog.disableAccessKey(k.accessKeyId())).enabled()).isFalse();
+        assertThat(REGISTRY.find("catalog.client.calls").timers()).isNotEmpty();
+    }
+}
