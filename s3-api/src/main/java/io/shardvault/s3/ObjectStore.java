@@ -1,0 +1,136 @@
+package io.shardvault.s3;
+
+import io.shardvault.common.ErrorCode;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The storage the S3 server serves: buckets, object versions, listings and multipart uploads.
+ * The coordinator implements it over the catalog and the pods; tests use an in-memory one.
+ *
+ * <p><b>Contract.</b> Every method is asynchronous, may be called from any thread (including Netty
+ * event loops, so it must not block the caller: do slow work on the store's own executors), and
+ * fails only through its future, with an {@link ObjectStoreException} whose {@link ErrorCode} the
+ * S3 edge maps to an S3 error (table on {@link ObjectStoreException}). Any other exception is
+ * answered {@code InternalError}. Names arrive validated: bucket names follow the S3 rules, keys
+ * are 1..1024 UTF-8 bytes, part numbers 1..10000, max-keys 0..1000.
+ *
+ * <p><b>Durability.</b> A future that completes successfully means the change is committed and will
+ * be seen by every later call (the catalog's reads are linearizable); a failed future means it did
+ * not happen, except for {@code TIMEOUT}/{@code CONNECTION_CLOSED}/{@code UNAVAILABLE}, after which
+ * it may or may not have.
+ *
+ * <p><b>Versions.</b> {@code versionId} parameters are {@code null} for "the current version". In a
+ * bucket that never had versioning, versions are {@code null} in results. Stores without versioning
+ * (issue #9) fail operations naming a version other than {@code "null"} with {@code NOT_IMPLEMENTED}
+ * or {@code NO_SUCH_VERSION}.
+ *
+ * <p><b>Caller.</b> Each call carries the authenticated {@link Caller}; the store decides ownership
+ * and permissions ({@code ACCESS_DENIED}).
+ */
+public interface ObjectStore {
+
+    // ---- service and buckets
+
+    /** The caller's buckets, by name. */
+    CompletableFuture<List<BucketInfo>> listBuckets(Caller caller);
+
+    /**
+     * Creates a bucket. {@code BUCKET_ALREADY_OWNED_BY_YOU} when the caller's owner has it,
+     * {@code BUCKET_ALREADY_EXISTS} when someone else does.
+     *
+     * @param region the location constraint, already checked to be the server's region
+     * @param objectLockEnabled {@code x-amz-bucket-object-lock-enabled: true} (issue #9); a store
+     *     that cannot lock fails with {@code NOT_IMPLEMENTED}
+     */
+    CompletableFuture<BucketInfo> createBucket(Caller caller, String bucket, String region,
+                                               boolean objectLockEnabled);
+
+    /** Deletes an empty bucket: {@code NO_SUCH_BUCKET}, {@code BUCKET_NOT_EMPTY}. */
+    CompletableFuture<Void> deleteBucket(Caller caller, String bucket);
+
+    /** The bucket, or {@code NO_SUCH_BUCKET}; {@code ACCESS_DENIED} when the caller may not use it. */
+    CompletableFuture<BucketInfo> headBucket(Caller caller, String bucket);
+
+    // ---- objects
+
+    /**
+     * Stores an object from a streamed body. Read the body to its end before committing (its last
+     * read proves integrity; see {@link BodySource}); if the store fails early it must call
+     * {@link BodySource#discard()}. The ETag is {@code body.digests().md5Hex()}, the checksum
+     * {@code body.digests().checksum()}. Conditions are checked atomically with the commit.
+     */
+    CompletableFuture<WriteResult> putObject(Caller caller, PutObjectRequest request);
+
+    /**
+     * Resolves a version for reading: {@code NO_SUCH_BUCKET}, {@code NO_SUCH_KEY} (no current
+     * version, or it is a delete marker), {@code NO_SUCH_VERSION}. The bytes are opened later, for the
+     * range the server decides to send.
+     */
+    CompletableFuture<StoredObject> getObject(Caller caller, String bucket, String key, String versionId);
+
+    /** A version's metadata, as {@link #getObject} resolves it. */
+    CompletableFuture<ObjectInfo> headObject(Caller caller, String bucket, String key, String versionId);
+
+    /**
+     * Deletes a key (a delete marker when versioned) or one version. Deleting an absent key
+     * succeeds. {@code ACCESS_DENIED} for a locked version (issue #9).
+     *
+     * @param bypassGovernance {@code x-amz-bypass-governance-retention: true}
+     */
+    CompletableFuture<DeleteResult> deleteObject(Caller caller, String bucket, String key, String versionId,
+                                                 boolean bypassGovernance);
+
+    /**
+     * DeleteObjects: up to 1,000 deletions, each with its own outcome (the whole call fails only for
+     * bucket-level errors such as {@code NO_SUCH_BUCKET}). Outcomes are in request order.
+     */
+    CompletableFuture<List<DeleteOutcome>> deleteObjects(Caller caller, String bucket, List<ObjectIdentifier> targets,
+                                                         boolean bypassGovernance);
+
+    /** CopyObject within or across buckets; the store may share the source's file. */
+    CompletableFuture<CopyResult> copyObject(Caller caller, CopyObjectRequest request);
+
+    /** One page of a listing of current versions. */
+    CompletableFuture<ListObjectsPage> listObjects(Caller caller, ListObjectsRequest request);
+
+    // ---- multipart
+
+    /** Starts an upload; completes with its id. */
+    CompletableFuture<UploadInfo> createMultipartUpload(Caller caller, CreateMultipartUploadRequest request);
+
+    /** Stores a part (replacing one of the same number); same body rules as {@link #putObject}. */
+    CompletableFuture<PartInfo> uploadPart(Caller caller, UploadPartRequest request);
+
+    /** Stores a part copied from (a range of) an existing object. */
+    CompletableFuture<PartInfo> uploadPartCopy(Caller caller, UploadPartCopyRequest request);
+
+    /** Completes an upload into an object version (see {@link CompleteMultipartUploadRequest}). */
+    CompletableFuture<WriteResult> completeMultipartUpload(Caller caller, CompleteMultipartUploadRequest request);
+
+    /** Aborts an upload and frees its parts: {@code NO_SUCH_UPLOAD}. */
+    CompletableFuture<Void> abortMultipartUpload(Caller caller, String bucket, String key, String uploadId);
+
+    /** One page of an upload's parts. */
+    CompletableFuture<PartsPage> listParts(Caller caller, String bucket, String key, String uploadId,
+                                           int partNumberMarker, int maxParts);
+
+    /** One page of a bucket's in-progress uploads. */
+    CompletableFuture<UploadsPage> listMultipartUploads(Caller caller, ListUploadsRequest request);
+
+    // ---- versioning and Object Lock (issue #9): defaults for stores that do not have them yet
+
+    /** GetBucketVersioning. The default: an existing bucket is {@link VersioningStatus#UNVERSIONED}. */
+    default CompletableFuture<VersioningStatus> getBucketVersioning(Caller caller, String bucket) {
+        return headBucket(caller, bucket).thenApply(b -> VersioningStatus.UNVERSIONED);
+    }
+
+    /** PutBucketVersioning (ENABLED or SUSPENDED). The default: {@code NOT_IMPLEMENTED}. */
+    default CompletableFuture<Void> putBucketVersioning(Caller caller, String bucket, VersioningStatus status) {
+        return CompletableFuture.failedFuture(
+                new ObjectStoreException(ErrorCode.NOT_IMPLEMENTED, "bucket versioning is not implemented"));
+    }
+
+    // TODO(#9): ListObjectVersions, Put/GetObjectLockConfiguration, Put/GetObjectRetention,
+    // Put/GetObjectLegalHold join here as default methods answering NOT_IMPLEMENTED.
+}

@@ -1,0 +1,242 @@
+package io.shardvault.s3.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.shardvault.s3.ObjectContent;
+import io.shardvault.s3.internal.xml.XmlWriter;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One request and its answer. Built on the event loop when the request head arrives; the
+ * operation runs elsewhere and answers through {@link #respond}, {@link #respondError} or
+ * {@link #respondStream}, each of which hops back to the event loop. Exactly one answer is sent
+ * (later ones are ignored). After it, the connection is kept for the next request only if the
+ * client allows it and the request body was consumed to its end; otherwise it is closed.
+ */
+public final class Exchange {
+    private final ChannelHandlerContext ctx;
+    private final HttpRequest request;
+    private final String requestId;
+    private final RequestBody body;
+    private final S3ServerHandler handler;
+    private final S3Metrics metrics;
+    private final long startNanos = System.nanoTime();
+    private final AtomicBoolean answered = new AtomicBoolean();
+    private volatile String operation = "Unknown";
+    private volatile S3Request parsed;
+    private boolean continueSent;
+    private ObjectContent streaming;
+    private boolean waitingForWritability;
+    private boolean streamDone;
+    private boolean keepAlive;
+    private long bytesOut;
+
+    Exchange(ChannelHandlerContext ctx, HttpRequest request, String requestId, S3ServerHandler handler,
+             S3Metrics metrics) {
+        this.ctx = ctx;
+        this.request = request;
+        this.requestId = requestId;
+        this.handler = handler;
+        this.metrics = metrics;
+        this.body = new RequestBody(ctx.channel(), this::sendContinue);
+    }
+
+    public HttpRequest request() {
+        return request;
+    }
+
+    public String requestId() {
+        return requestId;
+    }
+
+    RequestBody body() {
+        return body;
+    }
+
+    public RequestBody rawBody() {
+        return body;
+    }
+
+    public void operation(String name) {
+        this.operation = name;
+    }
+
+    public void parsed(S3Request request) {
+        this.parsed = request;
+    }
+
+    private void sendContinue() {
+        if (HttpUtil.is100ContinueExpected(request)) {
+            ctx.channel().eventLoop().execute(() -> {
+                if (!continueSent && !answered.get()) {
+                    continueSent = true;
+                    ctx.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE,
+                            Unpooled.EMPTY_BUFFER));
+                }
+            });
+        }
+    }
+
+    /** A full answer with an in-memory body (XML or empty). */
+    public void respond(HttpResponseStatus status, HttpHeaders headers, byte[] content) {
+        if (!answered.compareAndSet(false, true)) {
+            return;
+        }
+        ctx.channel().eventLoop().execute(() -> {
+            boolean head = request.method().equals(HttpMethod.HEAD);
+            ByteBuf buf = content == null || content.length == 0 || head ? Unpooled.EMPTY_BUFFER
+                    : Unpooled.wrappedBuffer(content);
+            FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, buf);
+            if (headers != null) {
+                response.headers().set(headers);
+            }
+            if (!response.headers().contains(HttpHeaderNames.CONTENT_LENGTH)) {
+                response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, content == null ? 0 : content.length);
+            }
+            if (content != null && content.length > 0 && !response.headers().contains(HttpHeaderNames.CONTENT_TYPE)) {
+                response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/xml");
+            }
+            decorate(response);
+            metrics.recordRequest(operation, status.code(), System.nanoTime() - startNanos);
+            ctx.writeAndFlush(response).addListener(f -> finish());
+        });
+    }
+
+    /** An S3 XML error answer. */
+    public void respondError(S3Error error) {
+        XmlWriter xml = XmlWriter.plainDocument("Error").element("Code", error.code())
+                .element("Message", error.getMessage());
+        S3Request p = parsed;
+        xml.element("Resource", p != null ? p.resource() : pathOf(request.uri()));
+        error.extra().forEach(xml::element);
+        xml.element("RequestId", requestId).element("HostId", requestId);
+        HttpHeaders headers = new io.netty.handler.codec.http.DefaultHttpHeaders();
+        if (error.status().code() == 304) {
+            respond(error.status(), headers, null);
+            return;
+        }
+        headers.set(HttpHeaderNames.CONTENT_TYPE, "application/xml");
+        respond(error.status(), headers, xml.toBytes());
+    }
+
+    private static String pathOf(String uri) {
+        int q = uri.indexOf('?');
+        return q < 0 ? uri : uri.substring(0, q);
+    }
+
+    /** A streamed answer: the head now, then the content as fast as the socket takes it. */
+    public void respondStream(HttpResponseStatus status, HttpHeaders headers, ObjectContent content) {
+        if (!answered.compareAndSet(false, true)) {
+            content.close();
+            return;
+        }
+        ctx.channel().eventLoop().execute(() -> {
+            HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, status);
+            response.headers().set(headers);
+            decorate(response);
+            metrics.recordRequest(operation, status.code(), System.nanoTime() - startNanos);
+            if (!ctx.channel().isActive()) {
+                content.close();
+                return;
+            }
+            streaming = content;
+            ctx.write(response);
+            pump();
+        });
+    }
+
+    private void pump() {
+        ObjectContent content = streaming;
+        if (content == null || streamDone) {
+            return;
+        }
+        content.read().whenComplete((buf, err) -> ctx.channel().eventLoop().execute(() -> {
+            if (streamDone) {
+                if (buf != null) {
+                    buf.release();
+                }
+                return;
+            }
+            if (err != null) {
+                streamDone = true;
+                content.close();
+                // Headers are out: a short body and a closed connection is all the client can be told.
+                ctx.close();
+                return;
+            }
+            if (buf == null) {
+                streamDone = true;
+                content.close();
+                metrics.bytesOut(bytesOut);
+                ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener(f -> finish());
+                return;
+            }
+            bytesOut += buf.readableBytes();
+            ctx.writeAndFlush(new DefaultHttpContent(buf)).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+            if (ctx.channel().isWritable()) {
+                pump();
+            } else {
+                waitingForWritability = true;
+            }
+        }));
+    }
+
+    /** On the event loop: the channel's writability changed. */
+    void writabilityChanged() {
+        if (waitingForWritability && ctx.channel().isWritable()) {
+            waitingForWritability = false;
+            pump();
+        }
+    }
+
+    /** On the event loop: the connection is gone. */
+    void connectionClosed() {
+        body.fail(S3Error.incompleteBody("The connection closed before the request body ended."));
+        if (streaming != null && !streamDone) {
+            streamDone = true;
+            streaming.close();
+        }
+    }
+
+    private void decorate(HttpResponse response) {
+        HttpHeaders h = response.headers();
+        h.set("x-amz-request-id", requestId);
+        h.set("x-amz-id-2", requestId);
+        h.set(HttpHeaderNames.SERVER, "shardvault");
+        h.set(HttpHeaderNames.DATE, DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC)));
+        keepAlive = HttpUtil.isKeepAlive(request) && body.ended();
+        if (!keepAlive) {
+            h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        } else if (request.protocolVersion().equals(HttpVersion.HTTP_1_0)) {
+            h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+        }
+    }
+
+    private void finish() {
+        body.close();
+        if (keepAlive && ctx.channel().isActive()) {
+            handler.exchangeDone(ctx, this);
+        } else {
+            ctx.close();
+        }
+    }
+}

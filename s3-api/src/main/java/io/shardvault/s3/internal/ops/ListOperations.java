@@ -1,0 +1,148 @@
+package io.shardvault.s3.internal.ops;
+
+import io.shardvault.s3.ListObjectsPage;
+import io.shardvault.s3.ListObjectsRequest;
+import io.shardvault.s3.ObjectSummary;
+import io.shardvault.s3.internal.S3Error;
+import io.shardvault.s3.internal.S3Request;
+import io.shardvault.s3.internal.UriCodec;
+import io.shardvault.s3.internal.xml.XmlWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.concurrent.CompletableFuture;
+
+/** ListObjects (v1) and ListObjectsV2. */
+final class ListOperations {
+    private ListOperations() {
+    }
+
+    static CompletableFuture<Void> listV2(Op op) {
+        S3Request r = op.req();
+        boolean url = encodingType(r);
+        int maxKeys = maxKeys(r, "max-keys");
+        String token = r.param("continuation-token");
+        String startAfter = r.param("start-after");
+        String after = token != null ? decodeToken(token) : startAfter;
+        String prefix = r.param("prefix") == null ? "" : r.param("prefix");
+        String delimiter = emptyToNull(r.param("delimiter"));
+        boolean fetchOwner = "true".equalsIgnoreCase(r.param("fetch-owner"));
+        return op.store().listObjects(op.caller(), new ListObjectsRequest(r.bucket(), prefix, delimiter, after,
+                maxKeys, fetchOwner)).thenAccept(page -> {
+                    XmlWriter xml = XmlWriter.document("ListBucketResult");
+                    xml.element("Name", r.bucket()).element("Prefix", enc(prefix, url));
+                    xml.element("Delimiter", enc(delimiter, url));
+                    xml.element("MaxKeys", maxKeys).element("KeyCount", page.objects().size()
+                            + page.commonPrefixes().size());
+                    xml.element("IsTruncated", page.truncated());
+                    xml.element("ContinuationToken", token);
+                    if (page.truncated()) {
+                        xml.element("NextContinuationToken", encodeToken(page.nextAfter()));
+                    }
+                    xml.element("StartAfter", enc(startAfter, url));
+                    if (url) {
+                        xml.element("EncodingType", "url");
+                    }
+                    contents(xml, page, url, fetchOwner);
+                    op.respondXml(xml, null);
+                });
+    }
+
+    static CompletableFuture<Void> listV1(Op op) {
+        S3Request r = op.req();
+        boolean url = encodingType(r);
+        int maxKeys = maxKeys(r, "max-keys");
+        String marker = r.param("marker");
+        String prefix = r.param("prefix") == null ? "" : r.param("prefix");
+        String delimiter = emptyToNull(r.param("delimiter"));
+        return op.store().listObjects(op.caller(), new ListObjectsRequest(r.bucket(), prefix, delimiter,
+                emptyToNull(marker), maxKeys, true)).thenAccept(page -> {
+                    XmlWriter xml = XmlWriter.document("ListBucketResult");
+                    xml.element("Name", r.bucket()).element("Prefix", enc(prefix, url))
+                            .element("Marker", enc(marker == null ? "" : marker, url));
+                    if (page.truncated()) {
+                        xml.element("NextMarker", enc(page.nextAfter(), url));
+                    }
+                    xml.element("MaxKeys", maxKeys).element("Delimiter", enc(delimiter, url))
+                            .element("IsTruncated", page.truncated());
+                    if (url) {
+                        xml.element("EncodingType", "url");
+                    }
+                    contents(xml, page, url, true);
+                    op.respondXml(xml, null);
+                });
+    }
+
+    private static void contents(XmlWriter xml, ListObjectsPage page, boolean url, boolean owner) {
+        for (ObjectSummary o : page.objects()) {
+            xml.start("Contents").element("Key", enc(o.key(), url)).element("LastModified", o.lastModified())
+                    .element("ETag", S3Headers.quote(o.etag())).element("Size", o.size());
+            if (owner && o.owner() != null) {
+                xml.start("Owner").element("ID", o.owner()).element("DisplayName", o.owner()).end();
+            }
+            if (o.checksumAlgorithm() != null) {
+                xml.element("ChecksumAlgorithm", o.checksumAlgorithm().s3Name());
+                if (o.checksumType() != null) {
+                    xml.element("ChecksumType", o.checksumType().name());
+                }
+            }
+            xml.element("StorageClass", "STANDARD").end();
+        }
+        for (String p : page.commonPrefixes()) {
+            xml.start("CommonPrefixes").element("Prefix", enc(p, url)).end();
+        }
+    }
+
+    static boolean encodingType(S3Request r) {
+        String e = r.param("encoding-type");
+        if (e == null) {
+            return false;
+        }
+        if (!e.equals("url")) {
+            throw S3Error.invalidArgument("Invalid Encoding Method specified in Request", "encoding-type", e);
+        }
+        return true;
+    }
+
+    static int maxKeys(S3Request r, String name) {
+        String v = r.param(name);
+        if (v == null) {
+            return 1000;
+        }
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (n < 0) {
+                throw new NumberFormatException();
+            }
+            return Math.min(n, 1000);
+        } catch (NumberFormatException e) {
+            throw S3Error.invalidArgument("Provided " + name + " not an integer or within integer range", name, v);
+        }
+    }
+
+    static String enc(String s, boolean url) {
+        if (s == null) {
+            return null;
+        }
+        return url ? UriCodec.encode(s, true) : s;
+    }
+
+    static String emptyToNull(String s) {
+        return s == null || s.isEmpty() ? null : s;
+    }
+
+    static String encodeToken(String after) {
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(("1:" + after).getBytes(StandardCharsets.UTF_8));
+    }
+
+    static String decodeToken(String token) {
+        try {
+            String s = new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
+            if (!s.startsWith("1:")) {
+                throw new IllegalArgumentException("version");
+            }
+            return s.substring(2);
+        } catch (IllegalArgumentException e) {
+            throw S3Error.invalidArgument("The continuation token provided is incorrect", "continuation-token", token);
+        }
+    }
+}

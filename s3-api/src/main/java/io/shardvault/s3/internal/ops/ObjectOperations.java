@@ -1,0 +1,357 @@
+package io.shardvault.s3.internal.ops;
+
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.shardvault.s3.CopyObjectRequest;
+import io.shardvault.s3.CopySource;
+import io.shardvault.s3.DeleteOutcome;
+import io.shardvault.s3.Etags;
+import io.shardvault.s3.MetadataDirective;
+import io.shardvault.s3.ObjectContent;
+import io.shardvault.s3.ObjectIdentifier;
+import io.shardvault.s3.ObjectInfo;
+import io.shardvault.s3.ObjectMetadata;
+import io.shardvault.s3.PutObjectRequest;
+import io.shardvault.s3.StoredObject;
+import io.shardvault.s3.internal.ErrorMapper;
+import io.shardvault.s3.internal.S3Error;
+import io.shardvault.s3.internal.S3Names;
+import io.shardvault.s3.internal.S3Request;
+import io.shardvault.s3.internal.UriCodec;
+import io.shardvault.s3.internal.body.VerifyingBodySource;
+import io.shardvault.s3.internal.xml.XmlElement;
+import io.shardvault.s3.internal.xml.XmlWriter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+
+/** PutObject, GetObject, HeadObject, DeleteObject, DeleteObjects, CopyObject. */
+final class ObjectOperations {
+    private static final int MAX_DELETE_KEYS = 1000;
+
+    private ObjectOperations() {
+    }
+
+    static CompletableFuture<Void> putObject(Op op) {
+        S3Request r = op.req();
+        ObjectMetadata metadata = S3Headers.metadata(r);
+        var condition = S3Headers.writeCondition(r);
+        var lock = S3Headers.lock(r);
+        VerifyingBodySource body = op.openBody(true);
+        return op.store().putObject(op.caller(), new PutObjectRequest(r.bucket(), r.key(), metadata, body, condition,
+                lock)).thenAccept(result -> {
+                    if (!body.completed()) {
+                        throw S3Error.internal("the store committed before reading the whole body");
+                    }
+                    op.metrics().bytesIn(result.size());
+                    HttpHeaders h = new DefaultHttpHeaders();
+                    h.set(HttpHeaderNames.ETAG, S3Headers.quote(result.etag()));
+                    S3Headers.setIf(h, "x-amz-version-id", result.versionId());
+                    S3Headers.checksumHeaders(h, result.checksum());
+                    op.respond(HttpResponseStatus.OK, h);
+                });
+    }
+
+    static CompletableFuture<Void> getObject(Op op) {
+        S3Request r = op.req();
+        checkPartNumber(r);
+        return op.store().getObject(op.caller(), r.bucket(), r.key(), r.param("versionId"))
+                .thenAccept(stored -> answerRead(op, stored.info(), stored));
+    }
+
+    static CompletableFuture<Void> headObject(Op op) {
+        S3Request r = op.req();
+        checkPartNumber(r);
+        return op.store().headObject(op.caller(), r.bucket(), r.key(), r.param("versionId"))
+                .thenAccept(info -> answerRead(op, info, null));
+    }
+
+    private static void checkPartNumber(S3Request r) {
+        String part = r.param("partNumber");
+        if (part != null && !part.equals("1")) {
+            throw S3Error.notImplemented("GetObject by partNumber other than 1");
+        }
+    }
+
+    private static void answerRead(Op op, ObjectInfo info, StoredObject stored) {
+        S3Request r = op.req();
+        checkConditions(r, info);
+        HttpHeaders h = new DefaultHttpHeaders();
+        S3Headers.objectHeaders(h, info, false);
+        long size = info.size();
+        long offset = 0;
+        long length = size;
+        HttpResponseStatus status = HttpResponseStatus.OK;
+        long[] range = parseRange(r.header(HttpHeaderNames.RANGE), size);
+        if (range != null) {
+            offset = range[0];
+            length = range[1] - range[0] + 1;
+            status = HttpResponseStatus.PARTIAL_CONTENT;
+            h.set(HttpHeaderNames.CONTENT_RANGE, "bytes " + range[0] + "-" + range[1] + "/" + size);
+        } else if (op.checksumModeEnabled() && info.checksum() != null) {
+            S3Headers.checksumHeaders(h, info.checksum());
+        }
+        applyOverrides(r, h);
+        h.set(HttpHeaderNames.CONTENT_LENGTH, length);
+        if (stored == null || r.method().equals(HttpMethod.HEAD)) {
+            op.respond(status, h);
+            return;
+        }
+        ObjectContent content = stored.open(offset, length);
+        op.exchange().respondStream(status, h, content);
+    }
+
+    private static void checkConditions(S3Request r, ObjectInfo info) {
+        String ifMatch = r.header(HttpHeaderNames.IF_MATCH);
+        String ifNoneMatch = r.header(HttpHeaderNames.IF_NONE_MATCH);
+        Instant ifModifiedSince = S3Headers.parseHttpDate(r.header(HttpHeaderNames.IF_MODIFIED_SINCE));
+        Instant ifUnmodifiedSince = S3Headers.parseHttpDate(r.header(HttpHeaderNames.IF_UNMODIFIED_SINCE));
+        Instant modified = info.lastModified().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        if (ifMatch != null) {
+            if (!Etags.matches(ifMatch, info.etag())) {
+                throw ErrorMapper.fromCode(io.shardvault.common.ErrorCode.PRECONDITION_FAILED, null);
+            }
+        } else if (ifUnmodifiedSince != null && modified.isAfter(ifUnmodifiedSince)) {
+            throw ErrorMapper.fromCode(io.shardvault.common.ErrorCode.PRECONDITION_FAILED, null);
+        }
+        if (ifNoneMatch != null) {
+            if (Etags.matches(ifNoneMatch, info.etag())) {
+                throw notModified(info);
+            }
+        } else if (ifModifiedSince != null && !modified.isAfter(ifModifiedSince)) {
+            throw notModified(info);
+        }
+    }
+
+    private static S3Error notModified(ObjectInfo info) {
+        return new S3Error("NotModified", HttpResponseStatus.NOT_MODIFIED, "Not Modified");
+    }
+
+    /** [first, last] of a single satisfiable byte range, null for none or an ignored one. */
+    static long[] parseRange(String header, long size) {
+        if (header == null) {
+            return null;
+        }
+        String h = header.trim();
+        if (!h.startsWith("bytes=") || h.contains(",")) {
+            return null;
+        }
+        String spec = h.substring(6).trim();
+        int dash = spec.indexOf('-');
+        if (dash < 0) {
+            return null;
+        }
+        try {
+            String a = spec.substring(0, dash).trim();
+            String b = spec.substring(dash + 1).trim();
+            long first;
+            long last;
+            if (a.isEmpty()) {
+                long suffix = Long.parseLong(b);
+                if (suffix <= 0) {
+                    throw invalidRange(size);
+                }
+                first = Math.max(0, size - suffix);
+                last = size - 1;
+            } else {
+                first = Long.parseLong(a);
+                last = b.isEmpty() ? size - 1 : Math.min(Long.parseLong(b), size - 1);
+                if (!b.isEmpty() && Long.parseLong(b) < first) {
+                    return null;
+                }
+            }
+            if (first >= size || size == 0) {
+                throw invalidRange(size);
+            }
+            return new long[] {first, last};
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static S3Error invalidRange(long size) {
+        return new S3Error("InvalidRange", HttpResponseStatus.REQUESTED_RANGE_NOT_SATISFIABLE,
+                "The requested range is not satisfiable").with("ActualObjectSize", Long.toString(size));
+    }
+
+    private static void applyOverrides(S3Request r, HttpHeaders h) {
+        String[][] overrides = {
+            {"response-content-type", HttpHeaderNames.CONTENT_TYPE.toString()},
+            {"response-content-language", HttpHeaderNames.CONTENT_LANGUAGE.toString()},
+            {"response-expires", HttpHeaderNames.EXPIRES.toString()},
+            {"response-cache-control", HttpHeaderNames.CACHE_CONTROL.toString()},
+            {"response-content-disposition", HttpHeaderNames.CONTENT_DISPOSITION.toString()},
+            {"response-content-encoding", HttpHeaderNames.CONTENT_ENCODING.toString()},
+        };
+        for (String[] o : overrides) {
+            String v = r.param(o[0]);
+            if (v != null) {
+                h.set(o[1], v);
+            }
+        }
+    }
+
+    static CompletableFuture<Void> deleteObject(Op op) {
+        S3Request r = op.req();
+        return op.store().deleteObject(op.caller(), r.bucket(), r.key(), r.param("versionId"), bypass(r))
+                .thenAccept(result -> {
+                    HttpHeaders h = new DefaultHttpHeaders();
+                    S3Headers.setIf(h, "x-amz-version-id", result.versionId());
+                    if (result.deleteMarker()) {
+                        h.set("x-amz-delete-marker", "true");
+                    }
+                    op.respond(HttpResponseStatus.NO_CONTENT, h);
+                });
+    }
+
+    private static boolean bypass(S3Request r) {
+        String v = r.header("x-amz-bypass-governance-retention");
+        return v != null && v.equalsIgnoreCase("true");
+    }
+
+    static CompletableFuture<Void> deleteObjects(Op op) {
+        S3Request r = op.req();
+        if (r.header("Content-MD5") == null && !hasChecksumHeader(r)) {
+            throw S3Error.badRequest("InvalidRequest",
+                    "Missing required header for this request: Content-MD5 or x-amz-checksum-*");
+        }
+        return op.readXml(true).thenCompose(xml -> {
+            if (!xml.name().equals("Delete")) {
+                throw S3Error.malformedXml();
+            }
+            String quietText = xml.childText("Quiet");
+            boolean quiet = quietText != null && quietText.trim().equalsIgnoreCase("true");
+            List<XmlElement> objects = xml.all("Object");
+            if (objects.isEmpty() || objects.size() > MAX_DELETE_KEYS) {
+                throw S3Error.malformedXml();
+            }
+            List<ObjectIdentifier> targets = new ArrayList<>();
+            List<String[]> invalid = new ArrayList<>();
+            for (XmlElement o : objects) {
+                String key = o.childText("Key");
+                if (key == null) {
+                    throw S3Error.malformedXml();
+                }
+                String version = o.childText("VersionId");
+                version = version == null || version.isBlank() ? null : version.trim();
+                try {
+                    S3Names.checkKey(key);
+                    targets.add(new ObjectIdentifier(key, version));
+                } catch (S3Error e) {
+                    invalid.add(new String[] {key, version, e.code(), e.getMessage()});
+                }
+            }
+            return op.store().deleteObjects(op.caller(), r.bucket(), targets, bypass(r)).thenAccept(outcomes -> {
+                XmlWriter out = XmlWriter.document("DeleteResult");
+                for (DeleteOutcome o : outcomes) {
+                    if (o.result() != null) {
+                        if (!quiet) {
+                            out.start("Deleted").element("Key", o.target().key())
+                                    .element("VersionId", o.target().versionId());
+                            if (o.result().deleteMarker()) {
+                                out.element("DeleteMarker", "true");
+                                if (o.target().versionId() == null) {
+                                    out.element("DeleteMarkerVersionId", o.result().versionId());
+                                }
+                            }
+                            out.end();
+                        }
+                    } else {
+                        S3Error e = ErrorMapper.toS3Error(o.error());
+                        out.start("Error").element("Key", o.target().key()).element("VersionId", o.target().versionId())
+                                .element("Code", e.code()).element("Message", e.getMessage()).end();
+                    }
+                }
+                for (String[] bad : invalid) {
+                    out.start("Error").element("Key", bad[0]).element("VersionId", bad[1]).element("Code", bad[2])
+                            .element("Message", bad[3]).end();
+                }
+                op.respondXml(out, null);
+            });
+        });
+    }
+
+    private static boolean hasChecksumHeader(S3Request r) {
+        for (io.shardvault.s3.ChecksumAlgorithm a : io.shardvault.s3.ChecksumAlgorithm.values()) {
+            if (r.header(a.headerName()) != null) {
+                return true;
+            }
+        }
+        return r.header("x-amz-trailer") != null;
+    }
+
+    static CompletableFuture<Void> copyObject(Op op) {
+        S3Request r = op.req();
+        CopySource source = copySource(r);
+        String directiveHeader = r.header("x-amz-metadata-directive");
+        MetadataDirective directive;
+        if (directiveHeader == null) {
+            directive = MetadataDirective.COPY;
+        } else {
+            try {
+                directive = MetadataDirective.valueOf(directiveHeader.trim().toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw S3Error.invalidArgument("Unknown metadata directive.", "x-amz-metadata-directive",
+                        directiveHeader);
+            }
+        }
+        if (source.bucket().equals(r.bucket()) && source.key().equals(r.key()) && source.versionId() == null
+                && directive == MetadataDirective.COPY) {
+            throw S3Error.badRequest("InvalidRequest", "This copy request is illegal because it is trying to copy an "
+                    + "object to itself without changing the object's metadata, storage class, website redirect "
+                    + "location or encryption attributes.");
+        }
+        ObjectMetadata metadata = directive == MetadataDirective.REPLACE ? S3Headers.metadata(r) : ObjectMetadata.EMPTY;
+        CopyObjectRequest request = new CopyObjectRequest(source, r.bucket(), r.key(), directive, metadata,
+                S3Headers.writeCondition(r), S3Headers.lock(r));
+        return op.store().copyObject(op.caller(), request).thenAccept(result -> {
+            HttpHeaders h = new DefaultHttpHeaders();
+            S3Headers.setIf(h, "x-amz-version-id", result.result().versionId());
+            S3Headers.setIf(h, "x-amz-copy-source-version-id", result.sourceVersionId());
+            XmlWriter xml = XmlWriter.document("CopyObjectResult")
+                    .element("LastModified", result.result().lastModified())
+                    .element("ETag", S3Headers.quote(result.result().etag()));
+            S3Headers.checksumXml(xml, result.result().checksum());
+            op.respondXml(xml, h);
+        });
+    }
+
+    /** Parses {@code x-amz-copy-source} and its conditions. */
+    static CopySource copySource(S3Request r) {
+        String raw = r.header("x-amz-copy-source");
+        String versionId = null;
+        int q = raw.indexOf('?');
+        if (q >= 0) {
+            String query = raw.substring(q + 1);
+            raw = raw.substring(0, q);
+            for (String p : query.split("&")) {
+                if (p.startsWith("versionId=")) {
+                    versionId = UriCodec.decode(p.substring("versionId=".length()), false);
+                }
+            }
+        }
+        String path = UriCodec.decode(raw, false);
+        if (path.startsWith("/")) {
+            path = path.substring(1);
+        }
+        int slash = path.indexOf('/');
+        if (slash <= 0 || slash == path.length() - 1) {
+            throw S3Error.invalidArgument("Copy Source must mention the source bucket and key: sourcebucket/sourcekey",
+                    "x-amz-copy-source", r.header("x-amz-copy-source"));
+        }
+        String bucket = path.substring(0, slash);
+        String key = path.substring(slash + 1);
+        S3Names.checkBucket(bucket);
+        S3Names.checkKey(key);
+        String ifMatch = r.header("x-amz-copy-source-if-match");
+        String ifNoneMatch = r.header("x-amz-copy-source-if-none-match");
+        return new CopySource(bucket, key, versionId, ifMatch, ifNoneMatch,
+                S3Headers.parseHttpDate(r.header("x-amz-copy-source-if-modified-since")),
+                S3Headers.parseHttpDate(r.header("x-amz-copy-source-if-unmodified-since")));
+    }
+}

@@ -1,0 +1,128 @@
+package io.shardvault.s3.internal.ops;
+
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.shardvault.s3.internal.S3Error;
+import io.shardvault.s3.internal.S3Request;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Maps method + addressing + query to an operation. Known S3 sub-resources that are not
+ * implemented answer {@code NotImplemented} (after authentication), never a wrong success.
+ * Versioning and Object Lock (issue #9) slot in here.
+ */
+public final class Router {
+    /** Sub-resources S3 defines that this server does not implement yet. */
+    private static final Set<String> UNSUPPORTED = Set.of("accelerate", "acl", "analytics", "cors", "encryption",
+            "intelligent-tiering", "inventory", "lifecycle", "logging", "metrics", "notification", "object-lock",
+            "ownershipControls", "policy", "policyStatus", "publicAccessBlock", "replication", "requestPayment",
+            "tagging", "website", "versions", "legal-hold", "retention", "torrent", "restore", "select",
+            "attributes", "session", "metadataConfiguration", "metadataTable", "renameObject");
+
+    private Router() {
+    }
+
+    /** One operation's handler. */
+    @FunctionalInterface
+    public interface Handler {
+        CompletableFuture<Void> handle(Op op);
+    }
+
+    /** A routed operation. */
+    public record Route(String name, Handler handler) {
+    }
+
+    public static Route route(S3Request r) {
+        for (String sub : UNSUPPORTED) {
+            if (r.hasParam(sub)) {
+                return fail(sub, S3Error.notImplemented("?" + sub));
+            }
+        }
+        String m = r.method().name();
+        if (r.bucket() == null) {
+            if (m.equals("GET")) {
+                return new Route("ListBuckets", BucketOperations::listBuckets);
+            }
+            return methodNotAllowed();
+        }
+        if (r.key() == null) {
+            switch (m) {
+                case "PUT":
+                    if (r.hasParam("versioning")) {
+                        return new Route("PutBucketVersioning", BucketOperations::putVersioning);
+                    }
+                    return new Route("CreateBucket", BucketOperations::createBucket);
+                case "DELETE":
+                    return new Route("DeleteBucket", BucketOperations::deleteBucket);
+                case "HEAD":
+                    return new Route("HeadBucket", BucketOperations::headBucket);
+                case "GET":
+                    if (r.hasParam("location")) {
+                        return new Route("GetBucketLocation", BucketOperations::getLocation);
+                    }
+                    if (r.hasParam("versioning")) {
+                        return new Route("GetBucketVersioning", BucketOperations::getVersioning);
+                    }
+                    if (r.hasParam("uploads")) {
+                        return new Route("ListMultipartUploads", MultipartOperations::listUploads);
+                    }
+                    if ("2".equals(r.param("list-type"))) {
+                        return new Route("ListObjectsV2", ListOperations::listV2);
+                    }
+                    if (r.hasParam("list-type")) {
+                        return fail("ListObjects", S3Error.invalidArgument("Invalid list-type", "list-type",
+                                r.param("list-type")));
+                    }
+                    return new Route("ListObjects", ListOperations::listV1);
+                case "POST":
+                    if (r.hasParam("delete")) {
+                        return new Route("DeleteObjects", ObjectOperations::deleteObjects);
+                    }
+                    return fail("PostBucket", S3Error.notImplemented("POST on a bucket without ?delete"));
+                default:
+                    return methodNotAllowed();
+            }
+        }
+        boolean copy = r.header("x-amz-copy-source") != null;
+        switch (m) {
+            case "PUT":
+                if (r.hasParam("uploadId") || r.hasParam("partNumber")) {
+                    return copy ? new Route("UploadPartCopy", MultipartOperations::uploadPartCopy)
+                            : new Route("UploadPart", MultipartOperations::uploadPart);
+                }
+                return copy ? new Route("CopyObject", ObjectOperations::copyObject)
+                        : new Route("PutObject", ObjectOperations::putObject);
+            case "GET":
+                if (r.hasParam("uploadId")) {
+                    return new Route("ListParts", MultipartOperations::listParts);
+                }
+                return new Route("GetObject", ObjectOperations::getObject);
+            case "HEAD":
+                return new Route("HeadObject", ObjectOperations::headObject);
+            case "DELETE":
+                if (r.hasParam("uploadId")) {
+                    return new Route("AbortMultipartUpload", MultipartOperations::abort);
+                }
+                return new Route("DeleteObject", ObjectOperations::deleteObject);
+            case "POST":
+                if (r.hasParam("uploads")) {
+                    return new Route("CreateMultipartUpload", MultipartOperations::create);
+                }
+                if (r.hasParam("uploadId")) {
+                    return new Route("CompleteMultipartUpload", MultipartOperations::complete);
+                }
+                return fail("PostObject", S3Error.notImplemented("POST on an object"));
+            default:
+                return methodNotAllowed();
+        }
+    }
+
+    private static Route fail(String name, S3Error error) {
+        return new Route(name, op -> CompletableFuture.failedFuture(error));
+    }
+
+    private static Route methodNotAllowed() {
+        return fail("MethodNotAllowed", new S3Error("MethodNotAllowed", HttpResponseStatus.METHOD_NOT_ALLOWED,
+                "The specified method is not allowed against this resource."));
+    }
+}
