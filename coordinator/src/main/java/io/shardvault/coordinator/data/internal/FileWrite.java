@@ -216,6 +216,11 @@ final class FileWrite {
             if (finished || id != fileId) {
                 return;
             }
+            if (stashMode && !outcome.stashQuorum()) {
+                // Decided early because the stash side cannot make it, whatever the pods say: go durable.
+                fallBackToDurable();
+                return;
+            }
             decidedCount++;
             if (stashMode) {
                 stashOk = outcome.stashOk();
@@ -232,9 +237,6 @@ final class FileWrite {
                         + ": fewer than " + quorum + " of " + layout.n() + " pods acknowledged; " + causes()));
                 return;
             }
-            if (stashMode && !outcome.stashQuorum()) {
-                fallBackToDurable(outcome);
-            }
         }
         pump();
     }
@@ -249,7 +251,7 @@ final class FileWrite {
     }
 
     /** The stash refused a small file: mark it down and write the kept stripe again, durably, as a new file. */
-    private void fallBackToDurable(StripeOutcome outcome) {
+    private void fallBackToDurable() {
         ctx.stashHealth.markDown();
         ctx.metrics.stashFallbacks.increment();
         long abandoned = fileId;
