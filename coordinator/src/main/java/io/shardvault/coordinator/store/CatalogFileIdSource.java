@@ -42,16 +42,14 @@ public final class CatalogFileIdSource implements FileIdSource {
             if (r.current != null && r.used < r.current.count()) {
                 return CompletableFuture.completedFuture(r.current.get(r.used++));
             }
-            if (r.refill == null) {
-                r.refill = catalog.allocateFileIds(vaultId, batch);
-                r.refill.whenComplete((range, failure) -> {
+            if (r.refill == null || r.refill.isDone()) {
+                // The range is installed inside the chain, before any caller's continuation runs.
+                r.refill = catalog.allocateFileIds(vaultId, batch).thenApply(range -> {
                     synchronized (this) {
-                        r.refill = null;
-                        if (range != null) {
-                            r.current = range;
-                            r.used = 0;
-                        }
+                        r.current = range;
+                        r.used = 0;
                     }
+                    return range;
                 });
             }
             refill = r.refill;

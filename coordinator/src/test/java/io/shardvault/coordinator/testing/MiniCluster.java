@@ -147,16 +147,23 @@ public final class MiniCluster implements AutoCloseable {
 
     /** New data paths over this cluster (the cluster closes them). */
     public ShardDataPath newDataPath(DataPathConfig config) {
-        VaultLayout layout = new VaultLayout(options.erasure(), options.chunkBytes());
-        Vault vault = new Vault(VAULT_ID, layout, podAddresses);
-        FileIdSource ids = vaultId -> CompletableFuture.completedFuture(nextFileId.getAndIncrement());
-        ShardDataPath path = ShardDataPath.create(config, VaultDirectory.of(List.of(vault)), ids, codecs, transport,
+        return newDataPath(config, vaultId -> CompletableFuture.completedFuture(nextFileId.getAndIncrement()));
+    }
+
+    /** New data paths taking file ids from {@code ids} (the cluster closes them). */
+    public ShardDataPath newDataPath(DataPathConfig config, FileIdSource ids) {
+        ShardDataPath path = ShardDataPath.create(config, VaultDirectory.of(List.of(vault())), ids, codecs, transport,
                 RpcClientConfig.defaults(), stashAddresses, metrics);
         extraPaths.add(path);
         return path;
     }
 
     private final List<ShardDataPath> extraPaths = new ArrayList<>();
+
+    /** The vault as the coordinator sees it. */
+    public Vault vault() {
+        return new Vault(VAULT_ID, new VaultLayout(options.erasure(), options.chunkBytes()), podAddresses);
+    }
 
     public ShardDataPath dataPath() {
         return dataPath;
