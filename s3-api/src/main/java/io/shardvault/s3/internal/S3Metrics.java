@@ -13,7 +13,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code s3.requests} (timer, tags {@code operation}, {@code status}): time from request head
  *       to answer head, with percentiles;</li>
  *   <li>{@code s3.bytes.in} / {@code s3.bytes.out} (counters): object bytes received and sent;</li>
- *   <li>{@code s3.connections} (gauge): open client connections.</li>
+ *   <li>{@code s3.connections} (gauge): open client connections;</li>
+ *   <li>{@code s3.payloads} (counter, tag {@code type}): request bodies opened, by payload kind
+ *       ({@code STREAMING-UNSIGNED-PAYLOAD-TRAILER}, {@code UNSIGNED-PAYLOAD}, {@code SIGNED}, ...).</li>
  * </ul>
  * Thread-safe.
  */
@@ -36,6 +38,11 @@ public final class S3Metrics {
         Timer.builder("s3.requests").description("S3 requests, head to answer head")
                 .tags("operation", operation, "status", Integer.toString(status))
                 .publishPercentiles(0.5, 0.99).register(registry).record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    public void payload(String type) {
+        Counter.builder("s3.payloads").description("request bodies opened, by payload kind").tag("type", type)
+                .register(registry).increment();
     }
 
     public void bytesIn(long n) {

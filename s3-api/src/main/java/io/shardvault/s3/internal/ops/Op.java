@@ -134,6 +134,7 @@ public final class Op {
                 payloadHash = sha;
             }
         }
+        metrics.payload(payloadHash != null ? "SIGNED" : sha);
         long declared;
         if (chunked) {
             String decodedLength = req.header("x-amz-decoded-content-length");
