@@ -131,7 +131,7 @@ static rate_t run(bench_t *b, void (*op)(bench_t *, int), double seconds) {
 int main(int argc, char **argv) {
     double seconds = argc > 1 ? atof(argv[1]) : 1.0;
     int trials = argc > 2 ? atoi(argv[2]) : 5;
-    int layouts[][2] = {{16, 4}, {17, 3}};
+    int layouts[][2] = {{16, 4}, {17, 3}, {15, 5}};
     int stripes[] = {1 << 20, 1 << 18};
     galois_init_default_field(8);
     for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++) {

@@ -9,9 +9,12 @@ import io.shardvault.common.erasure.internal.Jerasure4jLoader;
  * <p>The library is looked for once, on first use of this class: it is extracted from the jar
  * ({@code native/<os>-<arch>/libjerasure4j.so}) to a temporary file and loaded; it needs the system's
  * {@code libJerasure.so.2} and {@code libgf_complete.so.1} (Debian: {@code libjerasure2},
- * {@code libgf-complete1}). {@code -Dshardvault.erasure.native.disabled=true} turns native code off
+ * {@code libgf-complete1}). {@code -Dshardvault.erasure.native.workdir=<dir>} extracts it elsewhere than
+ * {@code java.io.tmpdir} (for a noexec /tmp). {@code -Dshardvault.erasure.native.disabled=true} turns native code off
  * for the whole process; the {@code erasure.codec=java} setting keeps {@link ErasureCodecs} from
- * loading it.
+ * loading it. On JDK 24 and later, {@link System#load} is a restricted method: run services with
+ * {@code --enable-native-access=ALL-UNNAMED} to avoid the JVM's warning (a later JDK may refuse
+ * without it, and the loader then reports that refusal as the cause).
  *
  * <p>Thread-safe; the answer never changes during the life of the process.
  */

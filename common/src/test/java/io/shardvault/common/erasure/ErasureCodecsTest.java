@@ -3,14 +3,17 @@ package io.shardvault.common.erasure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.shardvault.common.erasure.internal.Jerasure4jLoader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Engine selection. The native-missing cases run in child JVMs with
@@ -67,13 +70,31 @@ class ErasureCodecsTest {
         }
     }
 
+    @Test
+    void extractsTheLibraryIntoTheConfiguredWorkdir(@TempDir Path workdir) throws Exception {
+        NativeSupport.assumeNative();
+        Child child = runChild(List.of("-D" + Jerasure4jLoader.WORKDIR_PROPERTY + "=" + workdir), "native", "true");
+        assertThat(child.exitCode).as(child.output).isZero();
+        assertThat(child.output).contains("engine=jerasure4j");
+        try (var files = Files.list(workdir)) {
+            assertThat(files).as("extracted library deleted once loaded").isEmpty();
+        }
+        Child missing = runChild(List.of("-D" + Jerasure4jLoader.WORKDIR_PROPERTY + "=" + workdir.resolve("absent")),
+                "auto", "false");
+        assertThat(missing.output).contains("engine=java").contains("NoSuchFileException");
+    }
+
     private record Child(int exitCode, String output) {
     }
 
     private static Child runChild(String... args) throws IOException, InterruptedException {
+        return runChild(List.of("-D" + Jerasure.DISABLE_PROPERTY + "=true"), args);
+    }
+
+    private static Child runChild(List<String> jvmOptions, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-D" + Jerasure.DISABLE_PROPERTY + "=true");
+        command.addAll(jvmOptions);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(ErasureCodecsProbe.class.getName());

@@ -16,8 +16,9 @@ import java.util.HexFormat;
  * per format version, never to "fix" a failing test: the vectors pin the format.
  *
  * <pre>
- * ./mvnw -B -q -pl common test-compile
- * java -cp common/target/classes:common/target/test-classes:$(cat cp.txt) \
+ * ./mvnw -B -q -pl common test-compile dependency:build-classpath \
+ *     -Dmdep.outputFile=target/cp.txt -Dmdep.includeScope=test
+ * java -cp common/target/classes:common/target/test-classes:$(cat common/target/cp.txt) \
  *     io.shardvault.common.erasure.GoldenVectorGenerator common/src/test/resources/erasure/golden-vectors.txt
  * </pre>
  */

@@ -38,8 +38,9 @@ import org.openjdk.jmh.runner.IterationType;
  * <p>Working set: a ring of {@code max(2, floor(1 MiB / ((k + m) x chunkLength)))} stripes, rotated
  * per operation, the same formula as the C program: 3 stripes (under 1 MiB, L2-resident on a core with
  * 1 MiB of L2) for 256 KiB stripes; 2 stripes (2.5 MiB, L3-resident; one 1 MiB stripe alone exceeds
- * L2) for 1 MiB stripes. Decode loses data chunks 0..min(4, m)-1 (four for 16+4, three for 17+3, whose
- * m is 3) and rebuilds them from the next k chunks.
+ * L2) for 1 MiB stripes. Decode loses data chunks 0..min(4, m)-1 (four for 16+4 and 15+5, three for
+ * 17+3, whose m is 3) and rebuilds them from the next k chunks. 15+5 is not in the issue's list but is a
+ * production layout, and the only one here whose Java engine takes its 8-row (long table) path.
  *
  * <p>Besides JMH's wall-clock score, each measurement iteration's throughput per CPU second of the
  * benchmark thread is appended to the file named by {@value #CPU_OUT_PROPERTY} (when set): on a
@@ -62,7 +63,7 @@ public class ErasureCodecBenchmark {
     /** Same bound as the C program's ring formula. */
     static final int L2_BYTES = 1 << 20;
 
-    @Param({"16+4", "17+3"})
+    @Param({"16+4", "17+3", "15+5"})
     public String layout;
 
     @Param({"1048576", "262144"})

@@ -20,6 +20,12 @@ public final class Jerasure4jLoader {
     /** System property that, when {@code true}, keeps the native library from loading. */
     public static final String DISABLE_PROPERTY = "shardvault.erasure.native.disabled";
 
+    /**
+     * System property naming the directory the library is extracted to (default {@code java.io.tmpdir});
+     * set it where the temporary directory is mounted noexec.
+     */
+    public static final String WORKDIR_PROPERTY = "shardvault.erasure.native.workdir";
+
     /** The ABI version the shim reports from {@code init()}; bumped with any native signature change. */
     static final int ABI_VERSION = 1;
 
@@ -64,7 +70,9 @@ public final class Jerasure4jLoader {
                 return new FileNotFoundException(resource + " is not on the classpath (built without the Jerasure "
                         + "headers, or no build for " + platform() + ")");
             }
-            Path file = Files.createTempFile("libjerasure4j-", ".so");
+            String workdir = System.getProperty(WORKDIR_PROPERTY);
+            Path file = workdir == null ? Files.createTempFile("libjerasure4j-", ".so")
+                    : Files.createTempFile(Path.of(workdir), "libjerasure4j-", ".so");
             try {
                 Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
                 System.load(file.toAbsolutePath().toString());
