@@ -80,6 +80,11 @@ public final class MiniCluster implements AutoCloseable {
     private final List<PodServer> pods = new ArrayList<>();
     private final List<InetSocketAddress> podAddresses = new ArrayList<>();
     private final AtomicLong nextFileId = new AtomicLong(1000);
+
+    /** File ids from this cluster's in-process allocator (a test fixture standing in for the catalog's). */
+    public FileIdSource fileIds() {
+        return vaultId -> CompletableFuture.completedFuture(nextFileId.getAndIncrement());
+    }
     private final ErasureCodecs codecs = ErasureCodecs.create(ErasureConfig.defaults());
     private ShardDataPath dataPath;
 
@@ -152,7 +157,12 @@ public final class MiniCluster implements AutoCloseable {
 
     /** New data paths taking file ids from {@code ids} (the cluster closes them). */
     public ShardDataPath newDataPath(DataPathConfig config, FileIdSource ids) {
-        ShardDataPath path = ShardDataPath.create(config, VaultDirectory.of(List.of(vault())), ids, codecs, transport,
+        return newDataPath(config, ids, vault());
+    }
+
+    /** New data paths over {@code vault} (this cluster's, with some pods behind proxies, say). */
+    public ShardDataPath newDataPath(DataPathConfig config, FileIdSource ids, Vault vault) {
+        ShardDataPath path = ShardDataPath.create(config, VaultDirectory.of(List.of(vault)), ids, codecs, transport,
                 RpcClientConfig.defaults(), stashAddresses, metrics);
         extraPaths.add(path);
         return path;

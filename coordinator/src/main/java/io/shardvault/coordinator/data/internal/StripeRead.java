@@ -82,6 +82,7 @@ final class StripeRead {
     CompletableFuture<ByteBuf> start() {
         synchronized (this) {
             // Parity first (it decodes anything), then the data chunks not wanted; recorded-missing shards last.
+            int recentlySlow = 0;
             List<Integer> later = new ArrayList<>();
             for (int i = layout.k(); i < layout.n(); i++) {
                 later.add(i);
@@ -101,9 +102,16 @@ final class StripeRead {
                     failures.add("shard " + i + ": recorded missing");
                     dead.add(i);
                     replace(i);
+                } else if (ctx.recentlySlow(vault.pod(i))) {
+                    // Asked too, in case it recovered, but not waited for: enough others are read at once.
+                    launch(new Source(i, false));
+                    recentlySlow++;
                 } else {
                     launch(new Source(i, false));
                 }
+            }
+            if (recentlySlow > 0) {
+                expand(recentlySlow);
             }
             check();
         }
@@ -206,6 +214,11 @@ final class StripeRead {
         }
         if (slow > 0) {
             ctx.metrics.hedges.increment();
+            for (int i = firstWanted; i <= lastWanted; i++) {
+                if (!present[i] && !dead.contains(i)) {
+                    ctx.markSlow(vault.pod(i));
+                }
+            }
             expand(slow);
         }
     }
