@@ -181,10 +181,30 @@ public final class Coordinator implements AutoCloseable {
         }
     }
 
+    /**
+     * Closes {@code c}, waiting at most {@link #CLOSE_TIMEOUT_SECONDS}: a part that hangs in its close
+     * must not keep the process (and the JVM's shutdown hooks) from ending.
+     */
+    private static void closeBounded(AutoCloseable c) {
+        Thread closer = new Thread(() -> closeQuietly(c), "coordinator-close");
+        closer.setDaemon(true);
+        closer.start();
+        try {
+            closer.join(TimeUnit.SECONDS.toMillis(CLOSE_TIMEOUT_SECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (closer.isAlive()) {
+            LOG.warn("closing {} did not finish within {} s; going on without it", c, CLOSE_TIMEOUT_SECONDS);
+        }
+    }
+
+    private static final long CLOSE_TIMEOUT_SECONDS = 10;
+
     @Override
     public void close() {
         for (AutoCloseable c : closeInOrder) {
-            closeQuietly(c);
+            closeBounded(c);
         }
         closeInOrder.clear();
     }
