@@ -47,12 +47,57 @@ class PutLatencyBenchmarkTest {
                 byte[] data = randomBytes(random, size);
                 double[] on = measure(stashOn, data, puts, true);
                 double[] off = measure(stashOff, data, puts, false);
+                double[] stashAlone = fanOut(cluster, size, puts, true);
+                double[] podsBuffered = fanOut(cluster, size, puts, false);
+                report.append(String.format("  %4d KiB  parts of stash mode alone: 20 stash puts p50 %6.2f ms p99 %6.2f ms"
+                        + " | 20 buffered pod writes p50 %6.2f ms p99 %6.2f ms%n", size / 1024, stashAlone[0],
+                        stashAlone[1], podsBuffered[0], podsBuffered[1]));
                 report.append(String.format("  %4d KiB  stash on: p50 %6.2f ms  p99 %6.2f ms | stash off: p50 %6.2f ms"
                                 + "  p99 %6.2f ms | off/on: p50 %.2fx  p99 %.2fx%n", size / 1024, on[0], on[1], off[0],
                         off[1], off[0] / on[0], off[1] / on[1]));
             }
             LOG.info("\n{}", report);
         });
+    }
+
+    /** The n chunk calls of one stash-mode write, one side only: all stash puts, or all buffered pod writes. */
+    private static double[] fanOut(MiniCluster cluster, int size, int rounds, boolean stash) throws Exception {
+        io.shardvault.common.rpc.RpcClient rpc = io.shardvault.common.rpc.RpcClient.create(cluster.transport(),
+                io.shardvault.common.rpc.RpcClientConfig.defaults());
+        try {
+            io.shardvault.stash.StashClient stashClient = new io.shardvault.stash.StashClient(rpc);
+            io.shardvault.pod.PodClient podClient = new io.shardvault.pod.PodClient(rpc);
+            io.shardvault.stash.StashPlacement placement =
+                    new io.shardvault.stash.StashPlacement(cluster.stashAddresses());
+            VaultLayout layout = cluster.vault().layout();
+            int chunk = layout.chunkLength(size, 0);
+            byte[] bytes = new byte[chunk];
+            new Random(7).nextBytes(bytes);
+            int crc = io.shardvault.common.crc.Crc32c.of(bytes);
+            long[] nanos = new long[rounds];
+            for (int r = -20; r < rounds; r++) {
+                long fileId = 900_000_000L + (stash ? 0 : 100_000) + r + 20;
+                java.util.List<java.util.concurrent.CompletableFuture<Void>> calls = new java.util.ArrayList<>();
+                long start = System.nanoTime();
+                for (int i = 0; i < layout.n(); i++) {
+                    io.shardvault.common.ShardId id = new io.shardvault.common.ShardId(MiniCluster.VAULT_ID, fileId, i);
+                    calls.add(stash
+                            ? stashClient.put(placement.serverFor(MiniCluster.VAULT_ID, i), id, 0, crc,
+                                    io.netty.buffer.Unpooled.wrappedBuffer(bytes))
+                            : podClient.write(cluster.podAddress(i), id, 0, crc, io.shardvault.pod.WriteMode.BUFFERED,
+                                    io.netty.buffer.Unpooled.wrappedBuffer(bytes)));
+                }
+                java.util.concurrent.CompletableFuture.allOf(calls.toArray(java.util.concurrent.CompletableFuture[]::new))
+                        .join();
+                if (r >= 0) {
+                    nanos[r] = System.nanoTime() - start;
+                }
+            }
+            Arrays.sort(nanos);
+            return new double[] {nanos[rounds / 2] / 1e6, nanos[(int) Math.ceil(rounds * 0.99) - 1] / 1e6};
+        } finally {
+            rpc.close();
+        }
     }
 
     private static double[] measure(DataPath path, byte[] data, int puts, boolean expectStashed) throws Exception {
