@@ -29,6 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(1800)
 class PutLatencyBenchmarkTest {
     private static final Logger LOG = LoggerFactory.getLogger(PutLatencyBenchmarkTest.class);
+    /** File ids of the probes, far above the cluster's own. */
+    private static final java.util.concurrent.atomic.AtomicLong PROBE_IDS = new java.util.concurrent.atomic.AtomicLong(1L << 40);
 
     @Test
     void putLatencyStashOnAndOff(@TempDir Path dir) throws Exception {
@@ -76,7 +78,7 @@ class PutLatencyBenchmarkTest {
             int crc = io.shardvault.common.crc.Crc32c.of(bytes);
             long[] nanos = new long[rounds];
             for (int r = -20; r < rounds; r++) {
-                long fileId = 900_000_000L + (stash ? 0 : 100_000) + r + 20;
+                long fileId = PROBE_IDS.getAndIncrement();
                 java.util.List<java.util.concurrent.CompletableFuture<Void>> calls = new java.util.ArrayList<>();
                 long start = System.nanoTime();
                 for (int i = 0; i < layout.n(); i++) {
