@@ -16,6 +16,14 @@ import java.util.Objects;
  */
 public final class ErasureStripes {
 
+    /**
+     * The erasure format this code implements (matrix, field, chunk layout, padding), as stored files
+     * should record it; see docs/ERASURE_FORMAT.md. A new format gets a new name and version.
+     */
+    public static final String FORMAT_NAME = "rs-vandermonde-gf8-v1";
+    /** The version number of {@link #FORMAT_NAME}. */
+    public static final int FORMAT_VERSION = 1;
+
     /** Chunk lengths are multiples of this; it is part of the format. */
     public static final int CHUNK_ALIGNMENT = 16;
 
