@@ -18,9 +18,10 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Calls stash servers over the internal protocol. Every failure, local or remote, reaches the
- * caller as an {@link RpcException} through the returned future; no method throws for a failed
- * call.
+ * Calls stash servers over the internal protocol. Every failure reaches the caller through the
+ * returned future, never as a throw: an {@link RpcException} with its stable code for a failed
+ * call (remote errors, timeouts, unreachable peers; {@code INTERNAL} for a malformed answer), an
+ * {@link IllegalArgumentException} or {@link NullPointerException} for a bad argument.
  *
  * <p>Thread-safe. It does not own the {@link RpcClient}: closing it leaves the RPC client open.
  */
@@ -41,11 +42,14 @@ public final class StashClient implements AutoCloseable {
      * {@code CHECKSUM_MISMATCH} when {@code crc32c} does not match the bytes that arrived, and
      * {@code BUSY} when its commit queue is full.
      *
-     * @param chunk the bytes; ownership passes to this call, whatever happens
+     * @param chunk the bytes; ownership passes to this call, whatever happens (to send the same
+     *              chunk to a pod as well, pass {@code chunk.retainedDuplicate()} here)
      */
     public CompletableFuture<Void> put(InetSocketAddress stash, ShardId id, long offsetInShard, int crc32c,
                                        ByteBuf chunk) {
-        Objects.requireNonNull(chunk, "chunk");
+        if (chunk == null) {
+            return CompletableFuture.failedFuture(new NullPointerException("chunk"));
+        }
         try {
             Objects.requireNonNull(stash, "stash");
             Objects.requireNonNull(id, "id");
@@ -70,12 +74,13 @@ public final class StashClient implements AutoCloseable {
      * the stash holds no entry for {@code id}. The caller closes the returned entry.
      */
     public CompletableFuture<StashEntry> get(InetSocketAddress stash, ShardId id) {
-        Objects.requireNonNull(stash, "stash");
-        Objects.requireNonNull(id, "id");
+        if (stash == null || id == null) {
+            return CompletableFuture.failedFuture(new NullPointerException("stash and id are required"));
+        }
         RpcMessage request = new RpcMessage(StashOps.GET, StashWire.encodeShardId(alloc, id), Unpooled.EMPTY_BUFFER);
         return rpc.call(stash, request).thenCompose(response -> {
             try (response) {
-                StashEntryInfo info = StashWire.readEntryInfo(response.header());
+                StashEntryInfo info = decoded(stash, () -> StashWire.readEntryInfo(response.header()));
                 ByteBuf data = response.payload();
                 if (!info.id().equals(id)) {
                     throw new RpcException(ErrorCode.INTERNAL, "asked " + stash + " for " + id + ", got " + info.id());
@@ -101,8 +106,9 @@ public final class StashClient implements AutoCloseable {
      * deletions are durable.
      */
     public CompletableFuture<Void> purge(InetSocketAddress stash, Collection<ShardId> ids) {
-        Objects.requireNonNull(stash, "stash");
-        Objects.requireNonNull(ids, "ids");
+        if (stash == null || ids == null || ids.stream().anyMatch(Objects::isNull)) {
+            return CompletableFuture.failedFuture(new NullPointerException("stash and ids are required"));
+        }
         if (ids.isEmpty()) {
             return CompletableFuture.completedFuture(null);
         }
@@ -124,8 +130,9 @@ public final class StashClient implements AutoCloseable {
      */
     public CompletableFuture<StashPage> list(InetSocketAddress stash, int vaultId, int shardIndex,
                                              Optional<ShardId> after, int limit) {
-        Objects.requireNonNull(stash, "stash");
-        Objects.requireNonNull(after, "after");
+        if (stash == null || after == null) {
+            return CompletableFuture.failedFuture(new NullPointerException("stash and after are required"));
+        }
         if (vaultId < 0 || shardIndex < 0 || shardIndex > ShardId.MAX_SHARD_INDEX) {
             return CompletableFuture.failedFuture(new IllegalArgumentException(
                     "no such pod slot: vaultId=" + vaultId + " shardIndex=" + shardIndex));
@@ -137,8 +144,8 @@ public final class StashClient implements AutoCloseable {
                 StashWire.encodeListRequest(alloc, vaultId, shardIndex, limit, after), Unpooled.EMPTY_BUFFER);
         return rpc.call(stash, request).thenCompose(response -> {
             try (response) {
-                Optional<ShardId> next = StashWire.decodeNext(response.header());
-                List<StashEntryInfo> entries = StashWire.decodeEntryInfos(response.payload());
+                Optional<ShardId> next = decoded(stash, () -> StashWire.decodeNext(response.header()));
+                List<StashEntryInfo> entries = decoded(stash, () -> StashWire.decodeEntryInfos(response.payload()));
                 return CompletableFuture.completedFuture(new StashPage(entries, next));
             } catch (RpcException e) {
                 return CompletableFuture.failedFuture(e);
@@ -148,14 +155,29 @@ public final class StashClient implements AutoCloseable {
 
     /** The stash's occupancy. */
     public CompletableFuture<StashStats> stats(InetSocketAddress stash) {
-        Objects.requireNonNull(stash, "stash");
+        if (stash == null) {
+            return CompletableFuture.failedFuture(new NullPointerException("stash is required"));
+        }
         return rpc.call(stash, RpcMessage.empty(StashOps.STATS)).thenCompose(response -> {
             try (response) {
-                return CompletableFuture.completedFuture(StashWire.decodeStats(response.header()));
+                return CompletableFuture.completedFuture(decoded(stash, () -> StashWire.decodeStats(response.header())));
             } catch (RpcException e) {
                 return CompletableFuture.failedFuture(e);
             }
         });
+    }
+
+    private interface Decoder<T> {
+        T decode() throws RpcException;
+    }
+
+    /** Decodes an answer; a malformed one is the server's fault, so INTERNAL rather than BAD_REQUEST. */
+    private static <T> T decoded(InetSocketAddress stash, Decoder<T> decoder) throws RpcException {
+        try {
+            return decoder.decode();
+        } catch (RpcException e) {
+            throw new RpcException(ErrorCode.INTERNAL, "malformed answer from stash " + stash + ": " + e.detail(), e);
+        }
     }
 
     /** Does nothing: the client owns nothing; the RPC client stays open. */

@@ -34,9 +34,9 @@ public final class StashConfigKeys {
             256L << 20, 1L << 10, 1L << 40,
             "Chunk bytes waiting for a group commit; beyond this a PUT is answered BUSY.");
     public static final ConfigKey<Long> WRITE_BUFFER_BYTES = ConfigKey.ofBytes("stash.rocksdb.writeBufferBytes",
-            64L << 20, 1L << 20, 1L << 34,
+            256L << 20, 1L << 20, 1L << 34,
             "Memtable size of the chunk column family. Entries purged before their memtable flushes never reach"
-                    + " a blob file.");
+                    + " a blob file. Memory: up to maxWriteBuffers x this, plus a quarter of that for metadata.");
     public static final ConfigKey<Integer> MAX_WRITE_BUFFERS = ConfigKey.ofInt("stash.rocksdb.maxWriteBuffers", 4, 2,
             64, "Memtables of the chunk column family, so writes continue while one flushes.");
     public static final ConfigKey<Long> MIN_BLOB_BYTES = ConfigKey.ofBytes("stash.rocksdb.minBlobBytes", 4L << 10,

@@ -94,7 +94,7 @@ public final class StashServer implements AutoCloseable {
                     config.capacityBytes(), config.maxListEntries());
             monitor = new SlotAgeMonitor(occupancy, metrics, clock, config.slotAgeWarning());
             monitor.start(config.slotAgeCheckInterval());
-            gate.open(new StashRequestHandler(service));
+            gate.open(new StashRequestHandler(service, metrics));
             LOG.info("stash serving address={} store={} entries={} bytes={} capacityBytes={}", local,
                     store.describe(), occupancy.entries(), occupancy.bytes(), config.capacityBytes());
             return new StashServer(rpcServer, store, committer, monitor, metrics);

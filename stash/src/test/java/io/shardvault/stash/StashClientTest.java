@@ -77,8 +77,10 @@ class StashClientTest {
     void malformedAnswersFailTheCall() {
         answer = request -> RpcMessage.ofPayload(request.op(), Unpooled.wrappedBuffer(new byte[] {0, 0, 0, 7}));
         assertThat(failure(client.list(fake.localAddress(), 1, 1, Optional.empty(), 10)).code())
-                .isEqualTo(ErrorCode.BAD_REQUEST);
-        assertThat(failure(client.stats(fake.localAddress())).code()).isEqualTo(ErrorCode.BAD_REQUEST);
+                .isEqualTo(ErrorCode.INTERNAL);
+        assertThat(failure(client.stats(fake.localAddress())).code()).isEqualTo(ErrorCode.INTERNAL);
+        assertThat(failure(client.get(fake.localAddress(), new ShardId(1, 1, 1))).getMessage())
+                .contains("malformed answer");
     }
 
     @Test
@@ -86,5 +88,8 @@ class StashClientTest {
         var chunk = Unpooled.buffer(4).writeInt(1);
         assertThat(client.put(fake.localAddress(), new ShardId(1, 1, 1), -1, 0, chunk)).isCompletedExceptionally();
         assertThat(chunk.refCnt()).isZero();
+        assertThat(client.get(null, new ShardId(1, 1, 1))).isCompletedExceptionally();
+        assertThat(client.list(fake.localAddress(), 1, 256, Optional.empty(), 1)).isCompletedExceptionally();
+        assertThat(client.list(fake.localAddress(), 1, 1, Optional.empty(), 0)).isCompletedExceptionally();
     }
 }

@@ -85,6 +85,8 @@ class StashServerTest {
     void getOfAnAbsentEntryIsNotFound() {
         assertThat(failure(stash.client.get(stash.address(), new ShardId(1, 2, 3))).code())
                 .isEqualTo(ErrorCode.NOT_FOUND);
+        assertThat(stash.registry.get("shardvault.stash.requests").tags("op", "get", "outcome", "NOT_FOUND")
+                .timer().count()).isEqualTo(1);
     }
 
     @Test

@@ -4,29 +4,38 @@ import io.shardvault.common.ShardId;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The shards written in buffered mode and not yet fsynced, one entry per shard (later writes to a
- * pending shard merge into its entry). Lives in memory: after a crash the stash, not this queue,
- * knows what was unflushed. Its size is bounded by {@code pod.flush.maxUnflushedBytes}: past it,
- * writes are made durable instead of queued.
+ * The shards written in buffered mode and not yet fsynced: one entry per shard (later writes to a
+ * pending shard merge into its entry), and per tome a FIFO of shard ids, so that taking a batch
+ * costs the batch, not the backlog. Lives in memory: after a crash the stash, not this queue, knows
+ * what was unflushed. Its size is bounded by {@code pod.flush.maxUnflushedBytes}: past it, writes
+ * are made durable instead of queued.
  *
- * <p>Thread-safe.
+ * <p>Thread-safe. One flusher takes batches; any thread adds.
  */
 public final class FlushQueue {
 
-    /** One shard waiting for its fsync. Immutable: a merge replaces the entry. */
-    public record Pending(Tome tome, ShardId id, long bytes, boolean newFile, long queuedAtNanos) {
+    /**
+     * One shard waiting for its fsync. Immutable: a merge replaces the entry, keeping its
+     * {@code life}, the number that tells a merged entry from a new one after a removal.
+     */
+    public record Pending(Tome tome, ShardId id, long bytes, boolean newFile, long queuedAtNanos, long life) {
     }
 
     private final ConcurrentHashMap<ShardId, Pending> pending = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Tome, ConcurrentLinkedQueue<ShardId>> order = new ConcurrentHashMap<>();
+    private final AtomicLong lives = new AtomicLong();
     private final AtomicLong unflushedBytes = new AtomicLong();
     private final long wakeBytes;
     private final ReentrantLock lock = new ReentrantLock();
@@ -37,10 +46,24 @@ public final class FlushQueue {
         this.wakeBytes = wakeBytes;
     }
 
+    private ConcurrentLinkedQueue<ShardId> orderOf(Tome tome) {
+        return order.computeIfAbsent(tome, t -> new ConcurrentLinkedQueue<>());
+    }
+
     public void add(Tome tome, ShardId id, long bytes, boolean newFile) {
         long now = System.nanoTime();
-        pending.merge(id, new Pending(tome, id, bytes, newFile, now),
-                (old, add) -> new Pending(tome, id, old.bytes() + bytes, old.newFile() || newFile, old.queuedAtNanos()));
+        boolean[] inserted = {false};
+        pending.compute(id, (k, old) -> {
+            if (old == null) {
+                inserted[0] = true;
+                return new Pending(tome, id, bytes, newFile, now, lives.incrementAndGet());
+            }
+            return new Pending(tome, id, old.bytes() + bytes, old.newFile() || newFile, old.queuedAtNanos(),
+                    old.life());
+        });
+        if (inserted[0]) {
+            orderOf(tome).add(id);
+        }
         if (unflushedBytes.addAndGet(bytes) >= wakeBytes) {
             wake();
         }
@@ -68,17 +91,21 @@ public final class FlushQueue {
         }
     }
 
-    /** The pending entries grouped by tome, at most {@code maxPerTome} of each, oldest first. */
+    /** Up to {@code maxPerTome} pending entries of each tome, oldest first. */
     public Map<Tome, List<Pending>> takeBatch(int maxPerTome) {
         Map<Tome, List<Pending>> byTome = new HashMap<>();
-        for (Pending p : pending.values()) {
-            byTome.computeIfAbsent(p.tome(), t -> new ArrayList<>()).add(p);
-        }
-        for (Map.Entry<Tome, List<Pending>> e : byTome.entrySet()) {
-            List<Pending> list = e.getValue();
-            list.sort((a, b) -> Long.compare(a.queuedAtNanos(), b.queuedAtNanos()));
-            if (list.size() > maxPerTome) {
-                e.setValue(new ArrayList<>(list.subList(0, maxPerTome)));
+        for (Map.Entry<Tome, ConcurrentLinkedQueue<ShardId>> e : order.entrySet()) {
+            List<Pending> batch = new ArrayList<>();
+            Set<ShardId> seen = new HashSet<>();
+            ShardId id;
+            while (batch.size() < maxPerTome && (id = e.getValue().poll()) != null) {
+                Pending p = pending.get(id);
+                if (p != null && seen.add(id)) {
+                    batch.add(p);
+                }
+            }
+            if (!batch.isEmpty()) {
+                byTome.put(e.getKey(), batch);
             }
         }
         return byTome;
@@ -87,20 +114,35 @@ public final class FlushQueue {
     /**
      * Records that {@code synced} (an entry taken by {@link #takeBatch}) is fsynced. Returns true
      * when the shard has nothing left unflushed, so its purge may be queued; false when a write
-     * arrived meanwhile (what remains stays queued, and the purge waits for it).
+     * arrived meanwhile (what remains is queued again, and the purge waits for it).
      */
     public boolean complete(Pending synced) {
         boolean[] done = {false};
+        boolean[] requeue = {false};
         pending.computeIfPresent(synced.id(), (id, current) -> {
+            if (current.life() != synced.life()) {
+                return current; // removed and written anew since: that write has its own life
+            }
+            unflushedBytes.addAndGet(-synced.bytes());
             if (current == synced) {
                 done[0] = true;
                 return null;
             }
+            requeue[0] = true;
             return new Pending(current.tome(), id, Math.max(0, current.bytes() - synced.bytes()), false,
-                    current.queuedAtNanos());
+                    current.queuedAtNanos(), current.life());
         });
-        unflushedBytes.addAndGet(-synced.bytes());
+        if (requeue[0]) {
+            orderOf(synced.tome()).add(synced.id());
+        }
         return done[0];
+    }
+
+    /** Puts back an entry whose fsync failed, to be retried by a later round. */
+    public void retryLater(Pending failed) {
+        if (pending.containsKey(failed.id())) {
+            orderOf(failed.tome()).add(failed.id());
+        }
     }
 
     /** Forgets a shard (it was deleted); true if it was pending. */

@@ -56,13 +56,17 @@ public final class Flusher implements Closeable {
     }
 
     private void run() {
+        boolean backlog = false;
         while (running) {
             try {
-                pending.awaitWork(interval.toNanos());
+                if (!backlog) {
+                    pending.awaitWork(interval.toNanos());
+                }
                 if (!running) {
                     break;
                 }
-                flushOnce();
+                // A full batch means more is waiting: go again at once rather than sleep an interval.
+                backlog = flushOnce();
             } catch (InterruptedException e) {
                 break;
             } catch (RuntimeException e) {
@@ -76,11 +80,13 @@ public final class Flusher implements Closeable {
         }
     }
 
-    /** Flushes one batch per tome and waits for all of them. */
-    void flushOnce() {
+    /** Flushes one batch per tome and waits for all of them; true if some tome's batch was full. */
+    boolean flushOnce() {
         Map<Tome, List<FlushQueue.Pending>> batch = pending.takeBatch(batchShards);
         List<CompletableFuture<Void>> running = new ArrayList<>();
+        boolean full = false;
         for (Map.Entry<Tome, List<FlushQueue.Pending>> e : batch.entrySet()) {
+            full |= e.getValue().size() >= batchShards;
             running.add(CompletableFuture.runAsync(() -> flushTome(e.getKey(), e.getValue()), e.getKey().lane()));
         }
         for (CompletableFuture<Void> f : running) {
@@ -90,6 +96,7 @@ public final class Flusher implements Closeable {
                 LOG.error("flush of a tome failed", e);
             }
         }
+        return full;
     }
 
     private void flushTome(Tome tome, List<FlushQueue.Pending> entries) {
@@ -105,6 +112,7 @@ public final class Flusher implements Closeable {
                 }
             } catch (IOException e) {
                 metrics.flushError();
+                pending.retryLater(p);
                 LOG.warn("fsync of shard {} on {} failed; will retry: {}", p.id(), tome, e.toString());
             }
         }
@@ -113,6 +121,8 @@ public final class Flusher implements Closeable {
             Path dir = store.pathOf(p.id()).getParent();
             if (!p.newFile() || syncDirectory(tome, dir, directories)) {
                 durable.add(p);
+            } else {
+                pending.retryLater(p);
             }
         }
         List<ShardId> purge = new ArrayList<>();

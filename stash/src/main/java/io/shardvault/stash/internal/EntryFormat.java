@@ -11,26 +11,29 @@ import io.shardvault.stash.StashEntryInfo;
  *
  * <h2>Chunk value, column family {@code default} (version 1, big-endian)</h2>
  * <pre>
- *  0      1        2                10       14               22
- *  +------+--------+----------------+--------+----------------+-------------------+
- *  | 0x43 | version| offsetInShard  | crc32c | writtenAtMillis| chunk bytes ...   |
- *  | 'C'  |   1    |  i64           |  i32   |  i64           | (value length-22) |
- *  +------+--------+----------------+--------+----------------+-------------------+
+ *  0      1        2                10       14               22         26
+ *  +------+--------+----------------+--------+----------------+----------+-------------------+
+ *  | 0x43 | version| offsetInShard  | crc32c | writtenAtMillis| headerCrc| chunk bytes ...   |
+ *  | 'C'  |   1    |  i64           |  i32   |  i64           |  i32     | (value length-26) |
+ *  +------+--------+----------------+--------+----------------+----------+-------------------+
  * </pre>
- * Self-contained, so GET reads one value: the header says what the bytes must hash to. These
- * values are large and go to blob files (integrated BlobDB), so compactions move only their
- * small index entries.
+ * Self-contained, so GET reads one value: {@code crc32c} covers the chunk bytes,
+ * {@code headerCrc} (CRC32C of bytes 0..21) covers the header, so no bit of the value can change
+ * unnoticed (a flipped offset would otherwise restore good bytes at the wrong place). These
+ * values are large and go to blob files (integrated BlobDB), so compactions move only their small
+ * index entries.
  *
  * <h2>Meta value, column family {@code meta} (version 1, big-endian)</h2>
  * <pre>
- *  0      1        2                10       14               22       26
- *  +------+--------+----------------+--------+----------------+--------+
- *  | 0x4D | version| offsetInShard  | crc32c | writtenAtMillis| length |
- *  | 'M'  |   1    |  i64           |  i32   |  i64           |  i32   |
- *  +------+--------+----------------+--------+----------------+--------+
+ *  0      1        2                10       14               22       26         30
+ *  +------+--------+----------------+--------+----------------+--------+----------+
+ *  | 0x4D | version| offsetInShard  | crc32c | writtenAtMillis| length | metaCrc  |
+ *  | 'M'  |   1    |  i64           |  i32   |  i64           |  i32   |  i32     |
+ *  +------+--------+----------------+--------+----------------+--------+----------+
  * </pre>
- * The same fields plus the chunk length, small enough to stay in SST blocks. LIST, PURGE's byte
- * accounting and the occupancy scan at open read only these, never a blob.
+ * The same fields plus the chunk length, and a CRC32C of bytes 0..25; small enough to stay in SST
+ * blocks. LIST, PURGE's byte accounting and the occupancy scan at open read only these, never a
+ * blob.
  *
  * <p>Versions: 1 (current, and the minimum readable) is the first. A reader rejects an unknown
  * magic or a version outside {@code [MIN_VERSION, VERSION]} as corrupt.
@@ -43,9 +46,10 @@ public final class EntryFormat {
     public static final byte VERSION = 1;
     public static final byte MIN_VERSION = 1;
     /** Bytes before the chunk in a chunk value. */
-    public static final int CHUNK_HEADER_BYTES = 22;
+    public static final int CHUNK_HEADER_BYTES = 26;
     /** Bytes of a meta value. */
-    public static final int META_BYTES = 26;
+    public static final int META_BYTES = 30;
+    private static final int FIELDS_END = 22;
 
     private EntryFormat() {
     }
@@ -54,6 +58,7 @@ public final class EntryFormat {
     public static byte[] encodeChunkValue(StashEntryInfo info, ByteBuf chunk) {
         byte[] value = new byte[CHUNK_HEADER_BYTES + info.length()];
         writeHeader(value, CHUNK_MAGIC, info);
+        putInt(value, FIELDS_END, Crc32c.of(value, 0, FIELDS_END));
         chunk.getBytes(chunk.readerIndex(), value, CHUNK_HEADER_BYTES, info.length());
         return value;
     }
@@ -61,7 +66,8 @@ public final class EntryFormat {
     public static byte[] encodeMetaValue(StashEntryInfo info) {
         byte[] value = new byte[META_BYTES];
         writeHeader(value, META_MAGIC, info);
-        putInt(value, 22, info.length());
+        putInt(value, FIELDS_END, info.length());
+        putInt(value, FIELDS_END + 4, Crc32c.of(value, 0, FIELDS_END + 4));
         return value;
     }
 
@@ -76,6 +82,7 @@ public final class EntryFormat {
                     + "its " + CHUNK_HEADER_BYTES + "-byte header");
         }
         checkMagicAndVersion(id, value, CHUNK_MAGIC, "decode chunk");
+        checkCrc(id, value, FIELDS_END, "decode chunk");
         int length = value.length - CHUNK_HEADER_BYTES;
         StashEntryInfo info = readInfo(id, value, length, "decode chunk");
         int actual = Crc32c.of(value, CHUNK_HEADER_BYTES, length);
@@ -93,7 +100,8 @@ public final class EntryFormat {
                     + META_BYTES);
         }
         checkMagicAndVersion(id, value, META_MAGIC, "decode meta");
-        int length = getInt(value, 22);
+        checkCrc(id, value, FIELDS_END + 4, "decode meta");
+        int length = getInt(value, FIELDS_END);
         if (length < 0) {
             throw new CorruptEntryException("decode meta", id, "negative length " + length);
         }
@@ -108,6 +116,16 @@ public final class EntryFormat {
         }
         if (value[1] < MIN_VERSION || value[1] > VERSION) {
             throw new CorruptEntryException(operation, id, "unknown format version " + value[1]);
+        }
+    }
+
+    /** Checks the CRC32C stored at {@code end} against bytes {@code 0..end-1}. */
+    private static void checkCrc(ShardId id, byte[] value, int end, String operation) throws CorruptEntryException {
+        int stored = getInt(value, end);
+        int actual = Crc32c.of(value, 0, end);
+        if (stored != actual) {
+            throw new CorruptEntryException(operation, id, "header has CRC32C " + Crc32c.format(actual)
+                    + ", expected " + Crc32c.format(stored));
         }
     }
 

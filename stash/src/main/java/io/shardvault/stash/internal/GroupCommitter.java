@@ -50,6 +50,7 @@ public final class GroupCommitter implements AutoCloseable {
     private final AtomicLong queuedBytes = new AtomicLong();
     private final Thread thread;
     private volatile boolean closing;
+    private volatile Throwable died;
 
     private sealed interface Op permits PutOp, PurgeOp {
         long bytes();
@@ -77,7 +78,7 @@ public final class GroupCommitter implements AutoCloseable {
         this.capacityBytes = capacityBytes;
         this.maxBatchBytes = maxBatchBytes;
         this.maxQueuedBytes = maxQueuedBytes;
-        this.thread = new Thread(this::run, "stash-committer");
+        this.thread = new Thread(this::runGuarded, "stash-committer");
         this.thread.setDaemon(true);
     }
 
@@ -104,6 +105,11 @@ public final class GroupCommitter implements AutoCloseable {
             done.completeExceptionally(new RpcException(ErrorCode.SHUTTING_DOWN, "stash is shutting down"));
             return;
         }
+        if (died != null) {
+            done.completeExceptionally(new RpcException(ErrorCode.INTERNAL, "the stash committer died: " + died,
+                    died));
+            return;
+        }
         long after = queuedBytes.addAndGet(op.bytes());
         if (after > maxQueuedBytes && after != op.bytes()) {
             queuedBytes.addAndGet(-op.bytes());
@@ -112,8 +118,22 @@ public final class GroupCommitter implements AutoCloseable {
             return;
         }
         queue.add(op);
-        if (closing && !thread.isAlive() && queue.remove(op)) {
-            done.completeExceptionally(new RpcException(ErrorCode.SHUTTING_DOWN, "stash is shutting down"));
+        // The thread may have stopped between the checks above and the add: nobody would take the op.
+        if ((closing || died != null) && !thread.isAlive() && queue.remove(op)) {
+            done.completeExceptionally(new RpcException(ErrorCode.SHUTTING_DOWN, "stash committer stopped"));
+        }
+    }
+
+    /** Runs the loop; if an Error ends it, fails what waits and every later request instead of hanging them. */
+    private void runGuarded() {
+        try {
+            run();
+        } catch (Throwable t) {
+            died = t;
+            LOG.error("stash committer died; every write will fail until restart", t);
+            failAll(new ArrayList<>(queue), new RpcException(ErrorCode.INTERNAL, "the stash committer died: " + t, t));
+            queue.clear();
+            throw t;
         }
     }
 
@@ -146,6 +166,9 @@ public final class GroupCommitter implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.error("stash commit failed unexpectedly", e);
                 failAll(batch, new RpcException(ErrorCode.INTERNAL, "stash commit failed: " + e, e));
+            } catch (Error e) {
+                failAll(batch, new RpcException(ErrorCode.INTERNAL, "stash commit failed: " + e, e));
+                throw e;
             }
             batch.clear();
         }

@@ -104,6 +104,7 @@ public final class RocksShardStore implements ShardStore {
                     .setCreateMissingColumnFamilies(true)
                     .setMaxBackgroundJobs(options.backgroundJobs())
                     .setUseFsync(false)
+                    .setMaxTotalWalSize(4 * options.writeBufferBytes())
                     .setWalRecoveryMode(WALRecoveryMode.PointInTimeRecovery)
                     .setInfoLogLevel(InfoLogLevel.INFO_LEVEL)
                     .setKeepLogFileNum(5)

@@ -31,6 +31,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <tr><td>shardvault.stash.corrupt</td><td>counter</td><td>reads that found a corrupt entry</td></tr>
  *   <tr><td>shardvault.stash.commit</td><td>timer</td><td>one group commit: WAL write and sync</td></tr>
  *   <tr><td>shardvault.stash.commit.ops</td><td>summary</td><td>requests (PUTs and PURGEs) per group commit</td></tr>
+ *   <tr><td>shardvault.stash.requests</td><td>timer</td><td>requests served, tagged {@code op} and
+ *       {@code outcome} ({@code ok} or the error code), from arrival at the handler to the answer</td></tr>
  * </table>
  *
  * <p>Thread-safe.
@@ -43,10 +45,14 @@ public final class StashMetrics implements AutoCloseable {
     private final Counter corrupt;
     private final Timer commit;
     private final DistributionSummary commitOps;
+    private final Tags tags;
+    private final java.util.concurrent.ConcurrentMap<String, Timer> requests =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     public StashMetrics(MeterRegistry registry, String server, Occupancy occupancy, long capacityBytes, Clock clock) {
         this.registry = registry;
         Tags tags = Tags.of("server", server);
+        this.tags = tags;
         meters.add(Gauge.builder("shardvault.stash.entries", occupancy, Occupancy::entries).tags(tags)
                 .description("stored entries").register(registry));
         meters.add(Gauge.builder("shardvault.stash.bytes", occupancy, Occupancy::bytes).tags(tags).baseUnit("bytes")
@@ -90,6 +96,14 @@ public final class StashMetrics implements AutoCloseable {
         commitOps.record(ops);
     }
 
+    /** One request answered: its op name, {@code ok} or its error code, and how long it took. */
+    void request(String op, String outcome, long nanos) {
+        requests.computeIfAbsent(op + "/" + outcome, key -> Timer.builder("shardvault.stash.requests")
+                .tags(tags).tag("op", op).tag("outcome", outcome).publishPercentiles(0.5, 0.99)
+                .description("stash requests, from arrival at the handler to the answer").register(registry))
+                .record(nanos, TimeUnit.NANOSECONDS);
+    }
+
     void staleSlots(int count) {
         staleSlots.set(count);
     }
@@ -97,6 +111,9 @@ public final class StashMetrics implements AutoCloseable {
     @Override
     public void close() {
         for (Meter meter : meters) {
+            registry.remove(meter);
+        }
+        for (Meter meter : requests.values()) {
             registry.remove(meter);
         }
     }

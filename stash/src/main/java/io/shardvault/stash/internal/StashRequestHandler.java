@@ -19,14 +19,25 @@ import java.util.concurrent.CompletionException;
  */
 public final class StashRequestHandler implements RpcHandler {
     private final StashService service;
+    private final StashMetrics metrics;
     private final ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
 
-    public StashRequestHandler(StashService service) {
+    public StashRequestHandler(StashService service, StashMetrics metrics) {
         this.service = service;
+        this.metrics = metrics;
     }
 
     @Override
     public CompletableFuture<RpcMessage> handle(RpcMessage request) {
+        long start = System.nanoTime();
+        String op = StashOps.name(request.op());
+        CompletableFuture<RpcMessage> answer = dispatch(request);
+        answer.whenComplete((response, failure) -> metrics.request(op,
+                failure == null ? "ok" : toRpc(failure).code().name(), System.nanoTime() - start));
+        return answer;
+    }
+
+    private CompletableFuture<RpcMessage> dispatch(RpcMessage request) {
         try {
             return switch (request.op()) {
                 case StashOps.PUT -> put(request);

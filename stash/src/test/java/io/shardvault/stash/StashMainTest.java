@@ -1,0 +1,52 @@
+package io.shardvault.stash;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.shardvault.common.config.Settings;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import picocli.CommandLine;
+
+@Timeout(30)
+class StashMainTest {
+
+    @Test
+    void parsesBindAddresses() {
+        assertThat(StashMain.parseHostPort("127.0.0.1:7400")).isEqualTo(new InetSocketAddress("127.0.0.1", 7400));
+        assertThat(StashMain.parseHostPort(":0").getPort()).isZero();
+        assertThat(StashMain.parseHostPort("[::1]:9").getPort()).isEqualTo(9);
+        assertThatThrownBy(() -> StashMain.parseHostPort("localhost")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> StashMain.parseHostPort("h:x")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> StashMain.parseHostPort("h:70000")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void rejectsUnknownSettingsAndBadBindWithoutStarting() {
+        assertThat(new CommandLine(new StashMain()).execute("--set", "stash.capacityByte=1g", "--bind", ":0"))
+                .isEqualTo(2);
+        assertThat(new CommandLine(new StashMain()).execute("--bind", "nowhere")).isEqualTo(2);
+        assertThat(new CommandLine(new StashMain()).execute("--set", "stash.capacityBytes=-1", "--bind", ":0"))
+                .isEqualTo(2);
+    }
+
+    @Test
+    void configResolvesEveryKey() {
+        Settings settings = Settings.load(Optional.empty(), List.of("stash.dataDir=/ssd/stash",
+                "stash.capacityBytes=2GiB", "stash.slotAgeWarning=90s", "rpc.server.workerThreads=3",
+                "stash.rocksdb.minBlobBytes=8KiB"));
+        settings.rejectUnknown(StashConfigKeys.all());
+        StashConfig config = StashConfig.from(settings);
+        assertThat(config.dataDir()).isEqualTo(Path.of("/ssd/stash"));
+        assertThat(config.capacityBytes()).isEqualTo(2L << 30);
+        assertThat(config.slotAgeWarning()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(config.rpc().workerThreads()).isEqualTo(3);
+        assertThat(config.store().minBlobBytes()).isEqualTo(8 << 10);
+        assertThat(StashConfig.from(Settings.empty())).isEqualTo(StashConfig.defaults(Path.of("data", "stash")));
+    }
+}

@@ -1,0 +1,206 @@
+package io.shardvault.stash.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.shardvault.common.ErrorCode;
+import io.shardvault.common.ShardId;
+import io.shardvault.common.rpc.RpcException;
+import io.shardvault.stash.StashEntryInfo;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The committer's contract, against an in-memory store whose commits can block or fail. */
+@Timeout(30)
+class GroupCommitterTest {
+
+    /** An in-memory ShardStore: commits are gated by a latch and can be made to fail. */
+    static final class MemoryStore implements ShardStore {
+        final Map<ShardId, StashEntryInfo> metas = new TreeMap<>(ShardId.KEY_ORDER);
+        final List<Integer> commitSizes = new ArrayList<>();
+        volatile CountDownLatch gate = new CountDownLatch(0);
+        final java.util.concurrent.Semaphore entered = new java.util.concurrent.Semaphore(0);
+        final AtomicBoolean fail = new AtomicBoolean();
+
+        @Override
+        public void commit(List<Mutation> mutations) throws ShardStoreException {
+            entered.release();
+            try {
+                gate.await();
+            } catch (InterruptedException e) {
+                throw new ShardStoreException("commit", "interrupted", e);
+            }
+            if (fail.get()) {
+                throw new ShardStoreException("commit", "disk on fire");
+            }
+            synchronized (this) {
+                commitSizes.add(mutations.size());
+                for (Mutation m : mutations) {
+                    if (m instanceof Put put) {
+                        metas.put(put.id(), put.info());
+                    } else {
+                        metas.remove(m.id());
+                    }
+                }
+            }
+        }
+
+        @Override
+        public synchronized Optional<StashEntryInfo> meta(ShardId id) {
+            return Optional.ofNullable(metas.get(id));
+        }
+
+        @Override
+        public synchronized List<Optional<StashEntryInfo>> metas(List<ShardId> ids) {
+            return ids.stream().map(id -> Optional.ofNullable(metas.get(id))).toList();
+        }
+
+        @Override
+        public Optional<byte[]> chunkValue(ShardId id) {
+            return Optional.empty();
+        }
+
+        @Override
+        public List<StashEntryInfo> listSlot(int vaultId, int shardIndex, Optional<ShardId> after, int limit) {
+            return List.of();
+        }
+
+        @Override
+        public synchronized void forEachMeta(Consumer<StashEntryInfo> visitor) {
+            metas.values().forEach(visitor);
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public String describe() {
+            return "memory";
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private static StashEntryInfo info(long file, int length) {
+        return new StashEntryInfo(new ShardId(1, file, 0), 0, length, (int) file, 1);
+    }
+
+    private static GroupCommitter committer(MemoryStore store, Occupancy occupancy, long capacity) {
+        StashMetrics metrics = new StashMetrics(new SimpleMeterRegistry(), "test", occupancy, capacity,
+                Clock.systemUTC());
+        GroupCommitter committer = new GroupCommitter(store, occupancy, metrics, capacity, 1 << 20, 1 << 20);
+        committer.start();
+        return committer;
+    }
+
+    @Test
+    void requestsQueuedDuringASyncShareTheNextCommit() throws Exception {
+        MemoryStore store = new MemoryStore();
+        Occupancy occupancy = new Occupancy();
+        try (GroupCommitter committer = committer(store, occupancy, 1 << 30)) {
+            store.gate = new CountDownLatch(1);
+            CompletableFuture<Void> first = committer.put(info(0, 10), new byte[10]);
+            // Wait until the first commit is blocked in the store, then queue more behind it.
+            assertThat(store.entered.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
+            List<CompletableFuture<Void>> more = new ArrayList<>();
+            for (int i = 1; i <= 20; i++) {
+                more.add(committer.put(info(i, 10), new byte[10]));
+            }
+            Thread.sleep(50);
+            assertThat(first).isNotDone();
+            assertThat(more).noneMatch(CompletableFuture::isDone);
+            store.gate.countDown();
+            first.get(10, TimeUnit.SECONDS);
+            for (CompletableFuture<Void> f : more) {
+                f.get(10, TimeUnit.SECONDS);
+            }
+            assertThat(store.commitSizes).containsExactly(1, 20);
+            assertThat(occupancy.entries()).isEqualTo(21);
+            assertThat(occupancy.bytes()).isEqualTo(210);
+        }
+    }
+
+    @Test
+    void aFailedCommitFailsItsRequestsChangesNothingAndTheNextOneWorks() throws Exception {
+        MemoryStore store = new MemoryStore();
+        Occupancy occupancy = new Occupancy();
+        try (GroupCommitter committer = committer(store, occupancy, 1 << 30)) {
+            store.fail.set(true);
+            CompletableFuture<Void> failed = committer.put(info(1, 10), new byte[10]);
+            assertThat(failed).failsWithin(10, TimeUnit.SECONDS).withThrowableThat()
+                    .withCauseInstanceOf(ShardStoreException.class);
+            assertThat(occupancy.entries()).isZero();
+            store.fail.set(false);
+            committer.put(info(1, 10), new byte[10]).get(10, TimeUnit.SECONDS);
+            assertThat(occupancy.entries()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void putAndPurgeOfTheSameIdInOneBatchAreAccountedInOrder() throws Exception {
+        MemoryStore store = new MemoryStore();
+        Occupancy occupancy = new Occupancy();
+        try (GroupCommitter committer = committer(store, occupancy, 100)) {
+            store.gate = new CountDownLatch(1);
+            CompletableFuture<Void> blocker = committer.put(info(9, 1), new byte[1]);
+            assertThat(store.entered.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
+            CompletableFuture<Void> put = committer.put(info(1, 60), new byte[60]);
+            CompletableFuture<Integer> purge = committer.purge(List.of(info(1, 60).id(), new ShardId(5, 5, 5)));
+            CompletableFuture<Void> fits = committer.put(info(2, 60), new byte[60]);
+            store.gate.countDown();
+            blocker.get(10, TimeUnit.SECONDS);
+            put.get(10, TimeUnit.SECONDS);
+            assertThat(purge.get(10, TimeUnit.SECONDS)).isEqualTo(1);
+            fits.get(10, TimeUnit.SECONDS);
+            assertThat(occupancy.entries()).isEqualTo(2);
+            assertThat(occupancy.bytes()).isEqualTo(61);
+            assertThat(store.metas).containsOnlyKeys(info(9, 1).id(), info(2, 60).id());
+        }
+    }
+
+    @Test
+    void aFullQueueAnswersBusy() throws Exception {
+        MemoryStore store = new MemoryStore();
+        Occupancy occupancy = new Occupancy();
+        StashMetrics metrics = new StashMetrics(new SimpleMeterRegistry(), "test", occupancy, 1 << 30,
+                Clock.systemUTC());
+        try (GroupCommitter committer = new GroupCommitter(store, occupancy, metrics, 1 << 30, 1 << 20, 100)) {
+            committer.start();
+            store.gate = new CountDownLatch(1);
+            CompletableFuture<Void> blocked = committer.put(info(1, 10), new byte[60]);
+            assertThat(store.entered.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
+            CompletableFuture<Void> queued = committer.put(info(2, 10), new byte[60]);
+            CompletableFuture<Void> refused = committer.put(info(3, 10), new byte[60]);
+            assertThat(refused).failsWithin(1, TimeUnit.SECONDS).withThrowableThat().havingCause()
+                    .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BUSY));
+            store.gate.countDown();
+            blocked.get(10, TimeUnit.SECONDS);
+            queued.get(10, TimeUnit.SECONDS);
+            committer.put(info(3, 10), new byte[60]).get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void afterCloseRequestsFailShuttingDown() {
+        MemoryStore store = new MemoryStore();
+        GroupCommitter committer = committer(store, new Occupancy(), 100);
+        committer.close();
+        assertThat(committer.put(info(1, 1), new byte[1])).failsWithin(1, TimeUnit.SECONDS).withThrowableThat()
+                .havingCause().isInstanceOfSatisfying(RpcException.class,
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.SHUTTING_DOWN));
+    }
+}

@@ -1,0 +1,86 @@
+package io.shardvault.stash.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.Unpooled;
+import io.shardvault.common.ShardId;
+import io.shardvault.common.crc.Crc32c;
+import io.shardvault.stash.StashEntryInfo;
+import io.shardvault.stash.StashStoreOptions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(120)
+class RocksShardStoreTest {
+    @TempDir
+    Path dir;
+
+    private static ShardStore.Put put(ShardId id, byte[] chunk) {
+        StashEntryInfo info = new StashEntryInfo(id, 0, chunk.length, Crc32c.of(chunk), 1);
+        return new ShardStore.Put(info, EntryFormat.encodeChunkValue(info, Unpooled.wrappedBuffer(chunk)));
+    }
+
+    private long blobBytes() throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.toString().endsWith(".blob")).mapToLong(p -> p.toFile().length()).sum();
+        }
+    }
+
+    /**
+     * Purged chunks give their disk space back without anyone asking for a compaction: the
+     * flushed tombstones trigger one (level0_file_num_compaction_trigger=2), which drops them and
+     * their Puts and leaves the blob file with nothing alive, so RocksDB deletes it.
+     */
+    @Test
+    void purgedChunksGiveTheirBlobFilesBack() throws Exception {
+        byte[] chunk = new byte[64 << 10];
+        new Random(7).nextBytes(chunk);
+        List<ShardId> ids = new ArrayList<>();
+        try (RocksShardStore store = RocksShardStore.open(dir, StashStoreOptions.defaults())) {
+            List<ShardStore.Mutation> puts = new ArrayList<>();
+            for (int i = 0; i < 200; i++) {
+                ShardId id = new ShardId(1, i, i % 4);
+                ids.add(id);
+                puts.add(put(id, chunk));
+            }
+            store.commit(puts);
+            store.flush();
+            assertThat(blobBytes()).isGreaterThanOrEqualTo(200L * chunk.length);
+
+            store.commit(ids.stream().<ShardStore.Mutation>map(ShardStore.Delete::new).toList());
+            store.flush();
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (blobBytes() > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(blobBytes()).as("blob bytes left after purging everything").isZero();
+            assertThat(store.metas(ids)).allMatch(Optional::isEmpty);
+        }
+    }
+
+    @Test
+    void listingTheLastSlotOfTheKeySpaceWorks() throws Exception {
+        try (RocksShardStore store = RocksShardStore.open(dir, StashStoreOptions.defaults())) {
+            ShardId last = new ShardId(Integer.MAX_VALUE, Long.MAX_VALUE, 255);
+            ShardId first = new ShardId(Integer.MAX_VALUE, 0, 255);
+            store.commit(List.of(put(last, new byte[] {1}), put(first, new byte[] {2}),
+                    put(new ShardId(Integer.MAX_VALUE, 5, 254), new byte[] {3})));
+            assertThat(store.listSlot(Integer.MAX_VALUE, 255, Optional.empty(), 10))
+                    .extracting(StashEntryInfo::id).containsExactly(first, last);
+            assertThat(store.listSlot(Integer.MAX_VALUE, 255, Optional.of(first), 10))
+                    .extracting(StashEntryInfo::id).containsExactly(last);
+            assertThat(store.listSlot(Integer.MAX_VALUE, 255, Optional.of(last), 10)).isEmpty();
+        }
+        assertThat(RocksShardStore.successor(new byte[] {1, (byte) 0xFF})).containsExactly(2);
+        assertThat(RocksShardStore.successor(new byte[] {(byte) 0xFF, (byte) 0xFF})).isNull();
+    }
+}
