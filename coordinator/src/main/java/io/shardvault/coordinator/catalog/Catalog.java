@@ -1,5 +1,7 @@
 package io.shardvault.coordinator.catalog;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -23,6 +25,15 @@ import java.util.concurrent.CompletableFuture;
  * <p>Thread-safe. Closing releases the client's connections; pending futures fail.
  */
 public interface Catalog extends AutoCloseable {
+
+    /**
+     * A client-only view for a coordinator that is not one of the catalog peers: it talks to the
+     * peers named in {@code config} ({@code peerId} and {@code dataDir} are not used). Close it
+     * when done.
+     */
+    static Catalog connect(CatalogConfig config, MeterRegistry registry) {
+        return RatisCatalogServer.connect(config, registry);
+    }
 
     // ---- buckets ----
 
@@ -81,6 +92,17 @@ public interface Catalog extends AutoCloseable {
     default CompletableFuture<DeleteResult> deleteObject(String bucket, String key, Optional<String> versionId) {
         return deleteObject(new DeleteObjectVersion(bucket, key, versionId, false));
     }
+
+    /**
+     * Up to {@value #MAX_BATCH} deletes in one atomic log entry (S3 DeleteObjects): each is checked
+     * and applied as {@link #deleteObject(DeleteObjectVersion)} would, in order; one that fails (a
+     * locked version, a missing bucket) is reported in its outcome and changes nothing, the others
+     * still apply. The outcomes are in request order.
+     */
+    CompletableFuture<List<DeleteOutcome>> deleteObjects(List<DeleteObjectVersion> requests);
+
+    /** The most deletes one {@link #deleteObjects} call takes. */
+    int MAX_BATCH = 1000;
 
     /**
      * Sets one version's retention. COMPLIANCE can be extended, never shortened, removed or turned
@@ -153,6 +175,9 @@ public interface Catalog extends AutoCloseable {
 
     /** Hands out {@code count} new file ids of a vault, never handed out before. */
     CompletableFuture<FileIdRange> allocateFileIds(int vaultId, int count);
+
+    /** A bucket's usage ({@code NO_SUCH_BUCKET} when absent), or the cluster's when {@code bucket} is empty. */
+    CompletableFuture<Usage> usage(Optional<String> bucket);
 
     // ---- access keys ----
 

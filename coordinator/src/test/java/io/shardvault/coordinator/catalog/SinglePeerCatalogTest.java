@@ -208,4 +208,102 @@ class SinglePeerCatalogTest {
         assertThat(join(catalog.disableAccessKey(k.accessKeyId())).enabled()).isFalse();
         assertThat(REGISTRY.find("catalog.client.calls").timers()).isNotEmpty();
     }
+
+    @Test
+    void uploadsListAndAbortReleasesParts() {
+        join(catalog.createBucket("uploads", "AK1", false));
+        MultipartUpload a1 = join(catalog.createMultipartUpload("uploads", "a", ObjectMetadata.EMPTY, Optional.empty(),
+                false));
+        MultipartUpload a2 = join(catalog.createMultipartUpload("uploads", "a", ObjectMetadata.EMPTY, Optional.empty(),
+                false));
+        MultipartUpload b1 = join(catalog.createMultipartUpload("uploads", "b", ObjectMetadata.EMPTY, Optional.empty(),
+                false));
+        assertThat(a2.uploadId()).isGreaterThan(a1.uploadId());
+        UploadListing page1 = join(catalog.listMultipartUploads("uploads", "", "", "", 2));
+        assertThat(page1.uploads()).extracting(MultipartUpload::uploadId).containsExactly(a1.uploadId(), a2.uploadId());
+        assertThat(page1.truncated()).isTrue();
+        UploadListing page2 = join(catalog.listMultipartUploads("uploads", "", page1.nextKeyMarker(),
+                page1.nextUploadIdMarker(), 2));
+        assertThat(page2.uploads()).extracting(MultipartUpload::uploadId).containsExactly(b1.uploadId());
+        assertThat(page2.truncated()).isFalse();
+        assertThat(codeOf(catalog.deleteBucket("uploads"))).isEqualTo(ErrorCode.BUCKET_NOT_EMPTY);
+        join(catalog.putPart("uploads", "a", a1.uploadId(), 1, "aa", file(60, 5)));
+        join(catalog.putPart("uploads", "a", a1.uploadId(), 2, "bb", file(61, 5)));
+        assertThat(join(catalog.abortMultipartUpload("uploads", "a", a1.uploadId())))
+                .extracting(FileRef::fileId).containsExactly(60L, 61L);
+        assertThat(codeOf(catalog.putPart("uploads", "a", a1.uploadId(), 3, "cc", file(62, 5))))
+                .isEqualTo(ErrorCode.NO_SUCH_UPLOAD);
+        join(catalog.abortMultipartUpload("uploads", "a", a2.uploadId()));
+        join(catalog.abortMultipartUpload("uploads", "b", b1.uploadId()));
+        join(catalog.deleteBucket("uploads"));
+    }
+
+    @Test
+    void legalHoldAndDefaultRetention() {
+        join(catalog.createBucket("holds", "AK1", true));
+        assertThat(codeOf(catalog.setDefaultRetention("holds", Optional.of(RetentionMode.GOVERNANCE), 0)))
+                .isEqualTo(ErrorCode.INVALID_ARGUMENT);
+        Bucket b = join(catalog.setDefaultRetention("holds", Optional.of(RetentionMode.GOVERNANCE), 1));
+        assertThat(b.defaultRetentionDays()).isEqualTo(1);
+        PutResult v = join(catalog.putObjectVersion(PutObjectVersion.of("holds", "k", "e", ObjectMetadata.EMPTY,
+                file(70, 1))));
+        ObjectVersion got = join(catalog.getObjectVersion("holds", "k", Optional.of(v.versionId())));
+        assertThat(got.retention()).get().extracting(Retention::mode).isEqualTo(RetentionMode.GOVERNANCE);
+        assertThat(codeOf(catalog.deleteObject("holds", "k", Optional.of(v.versionId()))))
+                .isEqualTo(ErrorCode.ACCESS_DENIED);
+        join(catalog.setLegalHold("holds", "k", Optional.of(v.versionId()), true));
+        // Legal hold beats the governance bypass.
+        assertThat(codeOf(catalog.deleteObject(new DeleteObjectVersion("holds", "k", Optional.of(v.versionId()), true))))
+                .isEqualTo(ErrorCode.ACCESS_DENIED);
+        join(catalog.setLegalHold("holds", "k", Optional.of(v.versionId()), false));
+        DeleteResult gone = join(catalog.deleteObject(
+                new DeleteObjectVersion("holds", "k", Optional.of(v.versionId()), true)));
+        assertThat(gone.releasedFiles()).extracting(FileRef::fileId).containsExactly(70L);
+        assertThat(codeOf(catalog.setLegalHold("plainbucket-missing", "k", Optional.empty(), true)))
+                .isEqualTo(ErrorCode.NO_SUCH_BUCKET);
+    }
+
+    @Test
+    void batchDeleteReportsEachItem() {
+        join(catalog.createBucket("batch", "AK1", true));
+        PutResult locked = join(catalog.putObjectVersion(new PutObjectVersion("batch", "locked", 1, "e",
+                ObjectMetadata.EMPTY, List.of(new FilePart(0, "e", file(80, 1))), WriteCondition.NONE,
+                Optional.of(new Retention(RetentionMode.COMPLIANCE, Instant.now().plus(1, ChronoUnit.DAYS))), false)));
+        PutResult free = join(catalog.putObjectVersion(
+                PutObjectVersion.of("batch", "free", "e", ObjectMetadata.EMPTY, file(81, 1))));
+        List<DeleteOutcome> out = join(catalog.deleteObjects(List.of(
+                new DeleteObjectVersion("batch", "locked", Optional.of(locked.versionId()), true),
+                new DeleteObjectVersion("batch", "free", Optional.of(free.versionId()), false),
+                new DeleteObjectVersion("nosuchbucket", "x", Optional.empty(), false),
+                new DeleteObjectVersion("batch", "locked", Optional.empty(), false))));
+        assertThat(out).hasSize(4);
+        assertThat(out.get(0).error()).contains(ErrorCode.ACCESS_DENIED);
+        assertThat(out.get(1).result()).get().extracting(DeleteResult::releasedFiles).asInstanceOf(
+                org.assertj.core.api.InstanceOfAssertFactories.LIST).hasSize(1);
+        assertThat(out.get(2).error()).contains(ErrorCode.NO_SUCH_BUCKET);
+        assertThat(out.get(3).result()).get().extracting(DeleteResult::deleteMarker).isEqualTo(true);
+        // The refused item changed nothing: the locked version is still there.
+        assertThat(join(catalog.getObjectVersion("batch", "locked", Optional.of(locked.versionId()))).etag())
+                .isEqualTo("e");
+        assertThat(codeOf(catalog.getObjectVersion("batch", "free", Optional.of(free.versionId()))))
+                .isEqualTo(ErrorCode.NO_SUCH_VERSION);
+    }
+
+    @Test
+    void usageFollowsVersionsAndFiles() {
+        join(catalog.createBucket("usage", "AK1", false));
+        Usage before = join(catalog.usage(Optional.empty()));
+        join(catalog.putObjectVersion(PutObjectVersion.of("usage", "a", "e", ObjectMetadata.EMPTY, file(90, 100))));
+        join(catalog.putObjectVersion(PutObjectVersion.of("usage", "b", "e", ObjectMetadata.EMPTY, file(91, 50))));
+        // Overwriting the null version replaces its bytes.
+        join(catalog.putObjectVersion(PutObjectVersion.of("usage", "a", "e", ObjectMetadata.EMPTY, file(92, 30))));
+        Usage bucket = join(catalog.usage(Optional.of("usage")));
+        assertThat(bucket.storedBytes()).isEqualTo(80);
+        assertThat(bucket.objectVersions()).isEqualTo(2);
+        Usage after = join(catalog.usage(Optional.empty()));
+        assertThat(after.storedBytes() - before.storedBytes()).isEqualTo(80);
+        join(catalog.deleteObject("usage", "b", Optional.empty()));
+        assertThat(join(catalog.usage(Optional.of("usage"))).storedBytes()).isEqualTo(30);
+        assertThat(codeOf(catalog.usage(Optional.of("nosuchbucket")))).isEqualTo(ErrorCode.NO_SUCH_BUCKET);
+    }
 }

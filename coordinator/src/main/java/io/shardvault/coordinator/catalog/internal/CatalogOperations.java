@@ -26,6 +26,7 @@ import io.shardvault.coordinator.catalog.RetentionMode;
 import io.shardvault.coordinator.catalog.StashInfo;
 import io.shardvault.coordinator.catalog.UploadListing;
 import io.shardvault.coordinator.catalog.UploadedPart;
+import io.shardvault.coordinator.catalog.Usage;
 import io.shardvault.coordinator.catalog.VaultInfo;
 import io.shardvault.coordinator.catalog.VersionListing;
 import io.shardvault.coordinator.catalog.VersioningState;
@@ -36,10 +37,13 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 import org.rocksdb.RocksIterator;
 
@@ -116,6 +120,8 @@ final class CatalogOperations {
             }
         }
         e.txn().delete(Table.BUCKETS, Keys.utf8(name));
+        e.txn().delete(Table.COUNTERS, bucketBytes(b.id()));
+        e.txn().delete(Table.COUNTERS, bucketVersions(b.id()));
     }
 
     static List<Bucket> listBuckets(RocksCatalogStore.Reads r) {
@@ -240,6 +246,10 @@ final class CatalogOperations {
     /** Removes a version and releases its files. */
     private static void removeVersion(Entry e, int bucketId, byte[] key, StoredVersion v, List<FileRef> released) {
         e.txn().delete(Table.VERSIONS, Keys.versionKey(bucketId, key, v.seq()));
+        if (!v.deleteMarker()) {
+            addToCounter(e, bucketBytes(bucketId), -v.size());
+            addToCounter(e, bucketVersions(bucketId), -1);
+        }
         for (FilePart p : v.parts()) {
             release(e, p.file(), released);
         }
@@ -320,6 +330,8 @@ final class CatalogOperations {
         StoredVersion v = new StoredVersion(e.index(), !versioned, false, size, etag, e.time(), metadata, parts, ret,
                 legalHold);
         putVersion(e, b.id(), k, v);
+        addToCounter(e, bucketBytes(b.id()), size);
+        addToCounter(e, bucketVersions(b.id()), 1);
         return new PutResult(v.versionId(), etag, e.time(), released);
     }
 
@@ -448,7 +460,7 @@ final class CatalogOperations {
                     continue outer;
                 }
             }
-            return java.util.Arrays.copyOf(key, i + delimiter.length);
+            return Arrays.copyOf(key, i + delimiter.length);
         }
         return null;
     }
@@ -550,7 +562,7 @@ final class CatalogOperations {
         byte[] previousKey = midKey ? marker : null;
         try (RocksIterator it = r.iterator(Table.VERSIONS)) {
             it.seek(start);
-            if (skipExact != null && it.isValid() && java.util.Arrays.equals(it.key(), skipExact)) {
+            if (skipExact != null && it.isValid() && Arrays.equals(it.key(), skipExact)) {
                 it.next();
             }
             while (it.isValid() && Keys.startsWith(it.key(), scope)) {
@@ -573,7 +585,7 @@ final class CatalogOperations {
                     previousKey = null;
                     continue;
                 }
-                boolean latest = previousKey == null || !java.util.Arrays.equals(previousKey, key);
+                boolean latest = previousKey == null || !Arrays.equals(previousKey, key);
                 StoredVersion v = StoredVersion.decode(it.value());
                 lastKey = new String(key, StandardCharsets.UTF_8);
                 lastVersion = v.versionId();
@@ -674,7 +686,7 @@ final class CatalogOperations {
             throw fail(ErrorCode.INVALID_ARGUMENT, "a multipart upload needs at least one part");
         }
         List<UploadedPart> uploaded = parts(e.txn(), seq, 0, Integer.MAX_VALUE);
-        java.util.Map<Integer, UploadedPart> byNumber = new java.util.TreeMap<>();
+        Map<Integer, UploadedPart> byNumber = new TreeMap<>();
         for (UploadedPart p : uploaded) {
             byNumber.put(p.partNumber(), p);
         }
@@ -858,6 +870,40 @@ final class CatalogOperations {
         return new FileIdRange(vaultId, first, count);
     }
 
+    private static final byte[] USED_BYTES = Keys.utf8("usedBytes");
+    private static final byte[] LIVE_FILES = Keys.utf8("liveFiles");
+
+    private static byte[] bucketBytes(int bucketId) {
+        return Keys.utf8("bucketBytes/" + bucketId);
+    }
+
+    private static byte[] bucketVersions(int bucketId) {
+        return Keys.utf8("bucketVersions/" + bucketId);
+    }
+
+    private static void addToCounter(Entry e, byte[] name, long delta) {
+        nextCounter(e, name, 0, delta);
+    }
+
+    private static long counter(RocksCatalogStore.Reads r, byte[] name) {
+        byte[] raw = r.get(Table.COUNTERS, name);
+        return raw == null ? 0 : Wire.u64(raw);
+    }
+
+    static Usage usage(RocksCatalogStore.Reads r, Optional<String> bucketName)
+            throws CatalogException {
+        long capacity = 0;
+        for (VaultInfo v : listVaults(r)) {
+            capacity += v.capacityBytes();
+        }
+        if (bucketName.isEmpty()) {
+            return new Usage(counter(r, USED_BYTES), counter(r, LIVE_FILES), capacity);
+        }
+        Bucket b = bucket(r, bucketName.get());
+        return new Usage(counter(r, bucketBytes(b.id())),
+                counter(r, bucketVersions(b.id())), capacity);
+    }
+
     /** Returns the counter's value (starting at {@code initial}) and advances it by {@code by}. */
     private static long nextCounter(Entry e, byte[] name, long initial, long by) {
         byte[] raw = e.txn().get(Table.COUNTERS, name);
@@ -916,6 +962,10 @@ final class CatalogOperations {
         byte[] key = Keys.fileKey(f.vaultId(), f.fileId());
         byte[] old = e.txn().get(Table.FILES, key);
         int refs = old == null ? 0 : new Wire.Reader(old).i32();
+        if (refs == 0) {
+            addToCounter(e, USED_BYTES, f.size());
+            addToCounter(e, LIVE_FILES, 1);
+        }
         Wire.Writer w = new Wire.Writer().i32(refs + 1);
         Codec.fileRef(w, f);
         e.txn().put(Table.FILES, key, w.toByteArray());
@@ -937,6 +987,8 @@ final class CatalogOperations {
             return;
         }
         e.txn().delete(Table.FILES, key);
+        addToCounter(e, USED_BYTES, -stored.size());
+        addToCounter(e, LIVE_FILES, -1);
         long id = nextCounter(e, NEXT_DELETION, 1, 1);
         Wire.Writer w = new Wire.Writer();
         Codec.fileRef(w, stored);

@@ -9,8 +9,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.locks.ReadWriteLock;
@@ -29,7 +27,6 @@ import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
-import org.rocksdb.RocksIterator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * <h2>Restart and duplicates</h2>
  * The live DB records the last index it applied, atomically with each entry's writes. Ratis
  * replays from its latest snapshot; entries the DB already holds are skipped. A request id seen
- * within {@link #DEDUP_WINDOW} answers with the stored result instead of applying again, so a
+ * within {@link EntryApplier#DEDUP_WINDOW} answers with the stored result instead of applying again, so a
  * client's retry after a leader change never applies twice.
  *
  * <p>Thread-safety: Ratis applies entries and takes snapshots on one thread; queries run on the
@@ -56,14 +53,6 @@ import org.slf4j.LoggerFactory;
  */
 final class CatalogStateMachine extends BaseStateMachine {
     private static final Logger LOG = LoggerFactory.getLogger(CatalogStateMachine.class);
-
-    /**
-     * How long a write's result is kept by request id. A constant, not a setting: the pruning is
-     * part of the replicated state, and every peer must prune alike.
-     */
-    static final Duration DEDUP_WINDOW = Duration.ofMinutes(10);
-    private static final int PRUNE_EVERY = 256;
-    private static final int PRUNE_MAX = 4096;
 
     private final Path dbDir;
     private final CheckpointSnapshotStorage snapshots = new CheckpointSnapshotStorage();
@@ -76,6 +65,8 @@ final class CatalogStateMachine extends BaseStateMachine {
     private volatile RocksCatalogStore store;
     /** Entries up to this index were already in the live DB when it was opened. */
     private volatile long skipThrough = -1;
+    /** The last index Ratis handed us (applied or skipped); Ratis replays from its snapshot index. */
+    private volatile long replayed = -1;
 
     CatalogStateMachine(Path dbDir, ExecutorService readExecutor, Clock clock, MeterRegistry registry) {
         this.dbDir = dbDir;
@@ -106,7 +97,16 @@ final class CatalogStateMachine extends BaseStateMachine {
     public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
         super.initialize(server, groupId, raftStorage);
         snapshots.init(raftStorage);
-        openStore();
+        getLifeCycle().startAndTransition(this::openStore);
+    }
+
+    /** Ratis pauses the state machine before it replaces the snapshot directory with an installed one. */
+    @Override
+    public void pause() {
+        if (getLifeCycle().compareAndTransition(org.apache.ratis.util.LifeCycle.State.RUNNING,
+                org.apache.ratis.util.LifeCycle.State.PAUSING)) {
+            getLifeCycle().transition(org.apache.ratis.util.LifeCycle.State.PAUSED);
+        }
     }
 
     /** Opens the live DB, restoring it from the latest snapshot when that is ahead of it. */
@@ -123,6 +123,8 @@ final class CatalogStateMachine extends BaseStateMachine {
         }
         store = s;
         skipThrough = applied[1];
+        var current = snapshots.getLatestSnapshot();
+        replayed = current == null ? -1 : current.getIndex();
         if (applied[1] >= 0) {
             setLastAppliedTermIndex(TermIndex.valueOf(applied[0], applied[1]));
         }
@@ -168,7 +170,7 @@ final class CatalogStateMachine extends BaseStateMachine {
                 LOG.info("installing catalog snapshot {}", latest);
                 restoreFrom(latest);
             }
-            openStore();
+            getLifeCycle().startAndTransition(this::openStore);
         } finally {
             swapLock.writeLock().unlock();
         }
@@ -190,12 +192,14 @@ final class CatalogStateMachine extends BaseStateMachine {
         LogEntryProto entry = trx.getLogEntry();
         long term = entry.getTerm();
         long index = entry.getIndex();
+        replayed = index;
         if (index <= skipThrough) {
             return CompletableFuture.completedFuture(Message.EMPTY);
         }
         long start = System.nanoTime();
         try {
-            byte[] result = apply(term, index, entry.getStateMachineLogEntry().getLogData().toByteArray());
+            byte[] result = EntryApplier.apply(store, term, index,
+                    entry.getStateMachineLogEntry().getLogData().toByteArray(), duplicates::increment);
             updateLastAppliedTermIndex(term, index);
             return CompletableFuture.completedFuture(Message.valueOf(UnsafeByteOperations.unsafeWrap(result)));
         } catch (IOException | RuntimeException e) {
@@ -205,67 +209,6 @@ final class CatalogStateMachine extends BaseStateMachine {
             return CompletableFuture.failedFuture(e);
         } finally {
             applyTimer.record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
-        }
-    }
-
-    private byte[] apply(long term, long index, byte[] data) throws IOException {
-        RocksCatalogStore s = store;
-        try (RocksCatalogStore.Txn txn = s.begin()) {
-            byte[] result;
-            Instant time = Instant.EPOCH;
-            try {
-                Wire.Reader in = new Wire.Reader(data);
-                int format = in.u8();
-                if (format != Codec.FORMAT) {
-                    throw new IllegalArgumentException("log entry format " + format + " unknown");
-                }
-                time = Instant.ofEpochMilli(in.i64());
-                Op op = Op.of(in.u8());
-                byte[] requestId = in.raw(16);
-                boolean dedup = !allZero(requestId);
-                byte[] prior = dedup ? txn.get(Table.REQUESTS, requestId) : null;
-                if (prior != null) {
-                    duplicates.increment();
-                    result = prior;
-                } else {
-                    result = CommandDispatcher.applyWrite(op, in, new CatalogOperations.Entry(txn, index, time));
-                    if (dedup) {
-                        txn.put(Table.REQUESTS, requestId, result);
-                    }
-                }
-            } catch (IllegalArgumentException e) {
-                txn.discard();
-                result = CommandDispatcher.error(ErrorCode.BAD_REQUEST, "malformed log entry: " + e.getMessage());
-            }
-            if (index % PRUNE_EVERY == 0) {
-                pruneRequests(txn, time);
-            }
-            txn.commit(term, index);
-            return result;
-        }
-    }
-
-    private static boolean allZero(byte[] b) {
-        for (byte x : b) {
-            if (x != 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Forgets request ids older than the window, judged by the leader time in the entry. */
-    private static void pruneRequests(RocksCatalogStore.Txn txn, Instant now) {
-        long cutoff = now.minus(DEDUP_WINDOW).toEpochMilli();
-        int n = 0;
-        try (RocksIterator it = txn.iterator(Table.REQUESTS)) {
-            for (it.seekToFirst(); it.isValid() && n < PRUNE_MAX; it.next(), n++) {
-                byte[] k = it.key();
-                if (new Wire.Reader(k, 0, 8).i64() >= cutoff) {
-                    break;
-                }
-                txn.delete(Table.REQUESTS, k);
-            }
         }
     }
 
@@ -300,9 +243,21 @@ final class CatalogStateMachine extends BaseStateMachine {
     }
 
     @Override
+    public void notifyTermIndexUpdated(long term, long index) {
+        // Configuration and metadata entries: they advance the applied index too, except while
+        // Ratis replays entries the DB already holds.
+        replayed = index;
+        if (index > skipThrough) {
+            super.notifyTermIndexUpdated(term, index);
+        }
+    }
+
+    @Override
     public long takeSnapshot() throws IOException {
         TermIndex ti = getLastAppliedTermIndex();
-        if (ti == null || ti.getIndex() < 0) {
+        if (ti == null || ti.getIndex() < 0 || ti.getIndex() > replayed) {
+            // Still replaying up to what the DB holds: a checkpoint now would claim an index
+            // Ratis has not reached. The next trigger takes it.
             return -1;
         }
         long start = System.nanoTime();

@@ -18,6 +18,7 @@ import io.shardvault.coordinator.catalog.PartListing;
 import io.shardvault.coordinator.catalog.PodInfo;
 import io.shardvault.coordinator.catalog.PutObjectVersion;
 import io.shardvault.coordinator.catalog.PutResult;
+import io.shardvault.coordinator.catalog.DeleteObjectVersion;
 import io.shardvault.coordinator.catalog.DeleteResult;
 import io.shardvault.coordinator.catalog.Retention;
 import io.shardvault.coordinator.catalog.RetentionMode;
@@ -221,6 +222,16 @@ final class Codec {
     static DeleteResult deleteResult(Wire.Reader r) {
         String v = r.str();
         return new DeleteResult(v.isEmpty() ? Optional.empty() : Optional.of(v), r.bool(), list(r, Codec::fileRef));
+    }
+
+    static void deleteRequest(Wire.Writer w, DeleteObjectVersion d) {
+        w.str(d.bucket()).str(d.key());
+        CommandDispatcher.optional(w, d.versionId());
+        w.bool(d.bypassGovernanceRetention());
+    }
+
+    static DeleteObjectVersion deleteRequest(Wire.Reader r) {
+        return new DeleteObjectVersion(r.str(), r.str(), CommandDispatcher.optional(r), r.bool());
     }
 
     static void listObjectsQuery(Wire.Writer w, ListObjectsQuery q) {

@@ -1,9 +1,13 @@
 package io.shardvault.coordinator.catalog.internal;
 
 import io.shardvault.common.ErrorCode;
+import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CatalogException;
 import io.shardvault.coordinator.catalog.DeleteObjectVersion;
+import io.shardvault.coordinator.catalog.DeleteResult;
+import java.util.List;
 import io.shardvault.coordinator.catalog.RetentionMode;
+import io.shardvault.coordinator.catalog.Usage;
 import io.shardvault.coordinator.catalog.VersioningState;
 import java.util.Optional;
 
@@ -45,6 +49,25 @@ final class CommandDispatcher {
                     Optional<String> v = optional(in);
                     Codec.deleteResult(out, CatalogOperations.deleteObject(e,
                             new DeleteObjectVersion(b, k, v, in.bool())));
+                }
+                case DELETE_OBJECTS -> {
+                    List<DeleteObjectVersion> items = Codec.list(in, Codec::deleteRequest);
+                    if (items.size() > Catalog.MAX_BATCH) {
+                        throw new CatalogException(ErrorCode.INVALID_ARGUMENT, "at most "
+                                + Catalog.MAX_BATCH + " deletes per batch");
+                    }
+                    out.i32(items.size());
+                    for (DeleteObjectVersion item : items) {
+                        e.txn().savePoint();
+                        try {
+                            DeleteResult r = CatalogOperations.deleteObject(e, item);
+                            out.u8(0);
+                            Codec.deleteResult(out, r);
+                        } catch (CatalogException ex) {
+                            e.txn().rollBack();
+                            out.u8(1).u16(ex.code().wire()).str(String.valueOf(ex.getMessage()));
+                        }
+                    }
                 }
                 case SET_RETENTION -> {
                     String b = in.str();
@@ -111,6 +134,10 @@ final class CommandDispatcher {
                 case LIST_ACCESS_KEYS -> Codec.list(out, CatalogOperations.listAccessKeys(r), Codec::accessKey);
                 case PENDING_DELETIONS -> Codec.list(out, CatalogOperations.pendingDeletions(r, in.i32()),
                         Codec::fileDeletion);
+                case USAGE -> {
+                    Usage u = CatalogOperations.usage(r, optional(in));
+                    out.i64(u.storedBytes()).i64(u.objectVersions()).i64(u.capacityBytes());
+                }
                 case STATE_CHECKSUM -> {
                     long index;
                     byte[] la = r.get(Table.COUNTERS, Keys.utf8("lastApplied"));

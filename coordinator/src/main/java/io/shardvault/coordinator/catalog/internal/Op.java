@@ -24,6 +24,7 @@ enum Op {
     CREATE_ACCESS_KEY(17, true),
     DISABLE_ACCESS_KEY(18, true),
     ACK_DELETIONS(19, true),
+    DELETE_OBJECTS(20, true),
 
     GET_BUCKET(64, false),
     LIST_BUCKETS(65, false),
@@ -38,7 +39,8 @@ enum Op {
     LIST_ACCESS_KEYS(74, false),
     PENDING_DELETIONS(75, false),
     /** Diagnostics: the applied index and a checksum over every table, taken from one RocksDB snapshot. */
-    STATE_CHECKSUM(76, false);
+    STATE_CHECKSUM(76, false),
+    USAGE(77, false);
 
     private static final Op[] BY_CODE = new Op[128];
 

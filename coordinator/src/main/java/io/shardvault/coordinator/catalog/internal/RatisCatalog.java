@@ -9,6 +9,7 @@ import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CatalogException;
 import io.shardvault.coordinator.catalog.CompletedPart;
 import io.shardvault.coordinator.catalog.DeleteObjectVersion;
+import io.shardvault.coordinator.catalog.DeleteOutcome;
 import io.shardvault.coordinator.catalog.DeleteResult;
 import io.shardvault.coordinator.catalog.FileDeletion;
 import io.shardvault.coordinator.catalog.FileIdRange;
@@ -27,6 +28,7 @@ import io.shardvault.coordinator.catalog.Retention;
 import io.shardvault.coordinator.catalog.RetentionMode;
 import io.shardvault.coordinator.catalog.StashInfo;
 import io.shardvault.coordinator.catalog.UploadListing;
+import io.shardvault.coordinator.catalog.Usage;
 import io.shardvault.coordinator.catalog.VaultInfo;
 import io.shardvault.coordinator.catalog.VersionListing;
 import io.shardvault.coordinator.catalog.VersioningState;
@@ -34,6 +36,7 @@ import io.shardvault.coordinator.catalog.WriteCondition;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -220,6 +223,30 @@ final class RatisCatalog implements Catalog {
     }
 
     @Override
+    public CompletableFuture<List<DeleteOutcome>> deleteObjects(List<DeleteObjectVersion> requests) {
+        List<DeleteObjectVersion> items = List.copyOf(requests);
+        if (items.size() > MAX_BATCH) {
+            throw new IllegalArgumentException("at most " + MAX_BATCH + " deletes per batch: " + items.size());
+        }
+        return write(Op.DELETE_OBJECTS, w -> Codec.list(w, items, Codec::deleteRequest), r -> {
+            int n = r.i32();
+            if (n != items.size()) {
+                throw new IllegalArgumentException(n + " outcomes for " + items.size() + " deletes");
+            }
+            List<DeleteOutcome> out = new ArrayList<>(n);
+            for (DeleteObjectVersion item : items) {
+                if (r.u8() == 0) {
+                    out.add(new DeleteOutcome(item, Optional.of(Codec.deleteResult(r)), Optional.empty(), ""));
+                } else {
+                    ErrorCode code = ErrorCode.fromWire(r.u16());
+                    out.add(new DeleteOutcome(item, Optional.empty(), Optional.of(code), r.str()));
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
     public CompletableFuture<ObjectVersion> setRetention(String bucket, String key, Optional<String> versionId,
                                                          Optional<Retention> retention, boolean bypass) {
         return write(Op.SET_RETENTION, w -> {
@@ -334,6 +361,12 @@ final class RatisCatalog implements Catalog {
             throw new IllegalArgumentException("count must be >= 1: " + count);
         }
         return write(Op.ALLOCATE_FILE_IDS, w -> w.i32(vaultId).i32(count), Codec::fileIdRange);
+    }
+
+    @Override
+    public CompletableFuture<Usage> usage(Optional<String> bucket) {
+        return read(Op.USAGE, w -> CommandDispatcher.optional(w, bucket),
+                r -> new Usage(r.i64(), r.i64(), r.i64()));
     }
 
     @Override

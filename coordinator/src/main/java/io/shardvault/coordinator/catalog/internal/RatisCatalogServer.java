@@ -92,12 +92,32 @@ public final class RatisCatalogServer implements CatalogServer {
             readExecutor.shutdownNow();
             throw e;
         }
-        RaftClient client = RaftClient.newBuilder().setProperties(props).setRaftGroup(group)
-                .setClientId(ClientId.randomId()).setLeaderId(null)
-                .setRetryPolicy(RetryPolicies.retryForeverWithSleep(TimeDuration.valueOf(50, TimeUnit.MILLISECONDS)))
-                .build();
+        RaftClient client = newClient(props, group);
         RatisCatalog catalog = new RatisCatalog(client, config.requestTimeout(), registry);
         return new RatisCatalogServer(config, server, client, groupId, catalog, readExecutor);
+    }
+
+    private static RaftClient newClient(RaftProperties props, RaftGroup group) {
+        return RaftClient.newBuilder().setProperties(props).setRaftGroup(group).setClientId(ClientId.randomId())
+                .setRetryPolicy(RetryPolicies.retryForeverWithSleep(TimeDuration.valueOf(50, TimeUnit.MILLISECONDS)))
+                .build();
+    }
+
+    /** A client-only catalog: see {@link Catalog#connect}. */
+    public static Catalog connect(CatalogConfig config, MeterRegistry registry) {
+        RaftProperties props = properties(config);
+        List<RaftPeer> peers = config.peers().stream()
+                .map(p -> RaftPeer.newBuilder().setId(p.id()).setAddress(p.address()).build()).toList();
+        RaftGroup group = RaftGroup.valueOf(RaftGroupId.valueOf(config.groupId()), peers);
+        return new RatisCatalog(newClient(props, group), config.requestTimeout(), registry);
+    }
+
+    /**
+     * Diagnostics for tests and operators: a peer's (applied index, CRC32C over every table),
+     * read from that peer once it has applied {@code minIndex}. Equal index, equal checksum.
+     */
+    public static CompletableFuture<long[]> stateChecksum(Catalog catalog, String peerId, long minIndex) {
+        return ((RatisCatalog) catalog).stateChecksum(peerId, minIndex);
     }
 
     static RaftProperties properties(CatalogConfig config) {
@@ -115,7 +135,11 @@ public final class RatisCatalogServer implements CatalogServer {
         RaftServerConfigKeys.Rpc.setTimeoutMin(props, duration(config.electionTimeoutMin()));
         RaftServerConfigKeys.Rpc.setTimeoutMax(props, duration(config.electionTimeoutMax()));
         RaftClientConfigKeys.Async.setOutstandingRequestsMax(props, config.maxOutstanding());
-        RaftClientConfigKeys.Rpc.setRequestTimeout(props, duration(config.electionTimeoutMax().multipliedBy(2)));
+        // One attempt's timeout; the client retries on another peer after it. Generous: a loaded
+        // machine answers slowly, and a premature retry only adds load.
+        Duration attempt = config.electionTimeoutMax().multipliedBy(2);
+        RaftClientConfigKeys.Rpc.setRequestTimeout(props,
+                duration(attempt.compareTo(Duration.ofSeconds(3)) < 0 ? Duration.ofSeconds(3) : attempt));
         return props;
     }
 
@@ -141,16 +165,6 @@ public final class RatisCatalogServer implements CatalogServer {
     @Override
     public Catalog catalog() {
         return catalog;
-    }
-
-    /** The same catalog with the diagnostics tests use. */
-    RatisCatalog ratisCatalog() {
-        return catalog;
-    }
-
-    /** This peer's (applied index, state checksum), read from it once it applied {@code minIndex}. */
-    public CompletableFuture<long[]> stateChecksum(String peerId, long minIndex) {
-        return catalog.stateChecksum(peerId, minIndex);
     }
 
     @Override

@@ -194,6 +194,20 @@ final class RocksCatalogStore implements AutoCloseable {
             }
         }
 
+        /** Marks a point {@link #rollBack} returns to (one item of a batch operation). */
+        void savePoint() {
+            batch.setSavePoint();
+        }
+
+        /** Drops the writes made since the last {@link #savePoint}. */
+        void rollBack() {
+            try {
+                batch.rollbackToSavePoint();
+            } catch (RocksDBException e) {
+                throw new StoreFailure("rollback to save point", e);
+            }
+        }
+
         /** Drops every write made so far (an operation failed with a typed answer). */
         void discard() {
             batch.clear();

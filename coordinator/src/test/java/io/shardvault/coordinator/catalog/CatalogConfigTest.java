@@ -1,0 +1,34 @@
+package io.shardvault.coordinator.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.shardvault.common.config.ConfigException;
+import io.shardvault.common.config.Settings;
+import io.shardvault.common.testing.ConfigKeysConventions;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(30)
+class CatalogConfigTest {
+    @Test
+    void keysFollowTheConventions() throws Exception {
+        ConfigKeysConventions.assertWellFormed(CatalogConfigKeys.class);
+    }
+
+    @Test
+    void parsesPeersAndRejectsBadOnes() {
+        CatalogConfig c = CatalogConfig.from(Settings.of(Map.of("catalog.peerId", "b",
+                "catalog.peers", "a=10.0.0.1:9860, b=10.0.0.2:9860,c=10.0.0.3:9861")));
+        assertThat(c.peers()).hasSize(3);
+        assertThat(c.self().host()).isEqualTo("10.0.0.2");
+        assertThat(CatalogConfig.defaults().peers()).singleElement().extracting(CatalogConfig.Peer::port).isEqualTo(9860);
+        assertThatThrownBy(() -> CatalogConfig.from(Settings.of(Map.of("catalog.peerId", "z"))))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("z");
+        assertThatThrownBy(() -> CatalogConfig.from(Settings.of(Map.of("catalog.peers", "c1=host"))))
+                .isInstanceOf(ConfigException.class);
+        assertThatThrownBy(() -> CatalogConfig.from(Settings.of(Map.of("catalog.peers", "c1=h:1,c1=h:2"))))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("duplicate");
+    }
+}
