@@ -127,6 +127,13 @@ public final class Exchange {
                 .element("Message", error.getMessage());
         S3Request p = parsed;
         xml.element("Resource", p != null ? p.resource() : pathOf(request.uri()));
+        if (p != null && error.code().equals("NoSuchKey")) {
+            xml.element("Key", p.key());
+        } else if (p != null && error.code().equals("NoSuchBucket")) {
+            xml.element("BucketName", p.bucket());
+        } else if (p != null && error.code().equals("NoSuchUpload")) {
+            xml.element("UploadId", p.param("uploadId"));
+        }
         error.extra().forEach(xml::element);
         xml.element("RequestId", requestId).element("HostId", requestId);
         HttpHeaders headers = new io.netty.handler.codec.http.DefaultHttpHeaders();

@@ -2,6 +2,7 @@ package io.shardvault.s3.internal;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.shardvault.s3.internal.body.RawBody;
@@ -52,7 +53,7 @@ public final class RequestBody implements RawBody {
         if (first) {
             onFirstDemand.run();
         }
-        channel.read();
+        requestRead();
         return result;
     }
 
@@ -98,8 +99,21 @@ public final class RequestBody implements RawBody {
             toComplete.complete(completeEnd ? null : give);
         }
         if (needRead) {
-            channel.read();
+            requestRead();
         }
+    }
+
+    /**
+     * Asks the channel for one more read, on its event loop, unless its input is already shut down:
+     * epoll fails a read request on a half-closed socket (epoll_ctl ENOENT) and would close the
+     * connection before the error answer is out.
+     */
+    private void requestRead() {
+        channel.eventLoop().execute(() -> {
+            if (!(channel instanceof DuplexChannel duplex && duplex.isInputShutdown())) {
+                channel.read();
+            }
+        });
     }
 
     /** The connection closed or broke before the body ended. */

@@ -67,7 +67,7 @@ final class S3Dispatcher {
         done.whenComplete((v, err) -> {
             if (err != null) {
                 S3Error error = ErrorMapper.toS3Error(err);
-                if (error.status().code() >= 500) {
+                if (error.status().code() >= 500 && error.status().code() != 501) {
                     LOG.warn("request {} failed: {}", ex.requestId(), err.toString(), ErrorMapper.unwrap(err));
                 }
                 ex.rawBody().discard();

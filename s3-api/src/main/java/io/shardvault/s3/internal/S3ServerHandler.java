@@ -3,6 +3,7 @@ package io.shardvault.s3.internal;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpRequest;
@@ -104,7 +105,11 @@ public final class S3ServerHandler extends ChannelInboundHandlerAdapter {
             dispatch(ctx, backlog.poll());
         }
         if (current == null) {
-            ctx.read();
+            if (ctx.channel() instanceof DuplexChannel duplex && duplex.isInputShutdown()) {
+                ctx.close();
+            } else {
+                ctx.read();
+            }
         }
     }
 

@@ -157,6 +157,26 @@ class SdkSyncClientTest {
     }
 
     @Test
+    void unusualKeysRoundTripThroughPathsListingsAndDeleteObjects() {
+        bucket("odd-keys");
+        List<String> keys = List.of("ünï/cödé ☃.txt", "a//b", "trailing/", "/leading", "sp ace", "q?x=1&y",
+                "hash#frag", "percent%41", "plus+sign", "tilde~", "star*paren(1)", "emoji 😀", "colon:semi;",
+                "<xml>&amp;\"'");
+        for (String k : keys) {
+            s3.putObject(b -> b.bucket("odd-keys").key(k), RequestBody.fromString(k));
+            assertThat(s3.getObjectAsBytes(b -> b.bucket("odd-keys").key(k)).asUtf8String()).as(k).isEqualTo(k);
+        }
+        assertThat(s3.listObjectsV2(b -> b.bucket("odd-keys")).contents()).extracting(S3Object::key)
+                .containsExactlyInAnyOrderElementsOf(keys);
+        assertThat(s3.listObjectsV2(b -> b.bucket("odd-keys").encodingType(EncodingType.URL)).contents())
+                .extracting(S3Object::key).containsExactlyInAnyOrderElementsOf(keys);
+        DeleteObjectsResponse deleted = s3.deleteObjects(b -> b.bucket("odd-keys").delete(d -> d.objects(
+                keys.stream().map(k -> ObjectIdentifier.builder().key(k).build()).toList())));
+        assertThat(deleted.deleted()).hasSize(keys.size());
+        assertThat(s3.listObjectsV2(b -> b.bucket("odd-keys")).contents()).isEmpty();
+    }
+
+    @Test
     void everyChecksumAlgorithmIsVerifiedStoredAndReturned() {
         bucket("checksums");
         byte[] data = bytes(70_000);
@@ -289,6 +309,10 @@ class SdkSyncClientTest {
                 .containsExactly("logs/2025/b.txt", "readme", "space key+plus");
         assertThat(after.contents().get(0).owner().id()).isEqualTo(S3ServerFixture.OWNER);
 
+        ListObjectsV2Response none = s3.listObjectsV2(b -> b.bucket("listing").maxKeys(0));
+        assertThat(none.contents()).isEmpty();
+        assertThat(none.nextContinuationToken()).isNull();
+
         ListObjectsV2Response encoded = s3.listObjectsV2(b -> b.bucket("listing").prefix("space")
                 .encodingType(EncodingType.URL));
         assertThat(encoded.contents()).extracting(S3Object::key).containsExactly("space key+plus");
@@ -394,6 +418,8 @@ class SdkSyncClientTest {
             assertThat(got.asByteArray()).hasSize(2 * partSize + 12_345);
             assertThat(md5(got.asByteArray())).isEqualTo(md5(concat(p1, p2, p3)));
             assertThat(got.response().metadata()).containsEntry("kind", "mp");
+            assertThatThrownBy(() -> s3.getObjectAsBytes(b -> b.bucket("multipart").key(key).partNumber(2)))
+                    .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(501));
             if (type == ChecksumType.FULL_OBJECT) {
                 var single = s3.putObject(b -> b.bucket("multipart").key("single")
                         .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), RequestBody.fromBytes(concat(p1, p2, p3)));

@@ -28,14 +28,15 @@ final class ListOperations {
         boolean fetchOwner = "true".equalsIgnoreCase(r.param("fetch-owner"));
         return op.store().listObjects(op.caller(), new ListObjectsRequest(r.bucket(), prefix, delimiter, after,
                 maxKeys, fetchOwner)).thenAccept(page -> {
+                    boolean truncated = page.truncated() && page.nextAfter() != null;
                     XmlWriter xml = XmlWriter.document("ListBucketResult");
                     xml.element("Name", r.bucket()).element("Prefix", enc(prefix, url));
                     xml.element("Delimiter", enc(delimiter, url));
                     xml.element("MaxKeys", maxKeys).element("KeyCount", page.objects().size()
                             + page.commonPrefixes().size());
-                    xml.element("IsTruncated", page.truncated());
+                    xml.element("IsTruncated", truncated);
                     xml.element("ContinuationToken", token);
-                    if (page.truncated()) {
+                    if (truncated) {
                         xml.element("NextContinuationToken", encodeToken(page.nextAfter()));
                     }
                     xml.element("StartAfter", enc(startAfter, url));
@@ -56,14 +57,15 @@ final class ListOperations {
         String delimiter = emptyToNull(r.param("delimiter"));
         return op.store().listObjects(op.caller(), new ListObjectsRequest(r.bucket(), prefix, delimiter,
                 emptyToNull(marker), maxKeys, true)).thenAccept(page -> {
+                    boolean truncated = page.truncated() && page.nextAfter() != null;
                     XmlWriter xml = XmlWriter.document("ListBucketResult");
                     xml.element("Name", r.bucket()).element("Prefix", enc(prefix, url))
                             .element("Marker", enc(marker == null ? "" : marker, url));
-                    if (page.truncated()) {
+                    if (truncated) {
                         xml.element("NextMarker", enc(page.nextAfter(), url));
                     }
                     xml.element("MaxKeys", maxKeys).element("Delimiter", enc(delimiter, url))
-                            .element("IsTruncated", page.truncated());
+                            .element("IsTruncated", truncated);
                     if (url) {
                         xml.element("EncodingType", "url");
                     }

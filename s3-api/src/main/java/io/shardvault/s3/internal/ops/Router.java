@@ -14,7 +14,7 @@ import java.util.concurrent.CompletableFuture;
 public final class Router {
     /** Sub-resources S3 defines that this server does not implement yet. */
     private static final Set<String> UNSUPPORTED = Set.of("accelerate", "acl", "analytics", "cors", "encryption",
-            "intelligent-tiering", "inventory", "lifecycle", "logging", "metrics", "notification", "object-lock",
+            "intelligent-tiering", "inventory", "lifecycle", "logging", "metrics", "notification",
             "ownershipControls", "policy", "policyStatus", "publicAccessBlock", "replication", "requestPayment",
             "tagging", "website", "versions", "legal-hold", "retention", "torrent", "restore", "select",
             "attributes", "session", "metadataConfiguration", "metadataTable", "renameObject");
@@ -33,6 +33,12 @@ public final class Router {
     }
 
     public static Route route(S3Request r) {
+        if (r.hasParam("object-lock") && r.key() == null && r.bucket() != null && r.method().name().equals("GET")) {
+            return new Route("GetObjectLockConfiguration", BucketOperations::getObjectLock);
+        }
+        if (r.hasParam("object-lock")) {
+            return fail("object-lock", S3Error.notImplemented("?object-lock"));
+        }
         for (String sub : UNSUPPORTED) {
             if (r.hasParam(sub)) {
                 return fail(sub, S3Error.notImplemented("?" + sub));

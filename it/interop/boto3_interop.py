@@ -1,0 +1,112 @@
+"""boto3 against the S3 endpoint: every operation of issue #8 with boto3's default checksum behaviour."""
+import hashlib
+import io
+import os
+import random
+import urllib.error
+import urllib.request
+
+import boto3
+from boto3.s3.transfer import TransferConfig
+from botocore.config import Config
+from botocore.exceptions import ClientError
+
+SEED = int(os.environ.get("SEED", random.randrange(1 << 30)))
+print("boto3 interop seed", SEED)
+rnd = random.Random(SEED)
+s3 = boto3.client("s3", endpoint_url=os.environ["ENDPOINT"], config=Config(s3={"addressing_style": "path"}))
+
+
+def data(n):
+    return rnd.randbytes(n)
+
+
+def error_code(fn, *args, **kwargs):
+    try:
+        fn(*args, **kwargs)
+    except ClientError as e:
+        return e.response["Error"]["Code"]
+    raise AssertionError("expected an error from %s" % fn.__name__)
+
+
+s3.create_bucket(Bucket="boto")
+assert error_code(s3.create_bucket, Bucket="boto") == "BucketAlreadyOwnedByYou"
+assert "boto" in [b["Name"] for b in s3.list_buckets()["Buckets"]]
+s3.head_bucket(Bucket="boto")
+
+body = data(200_000)
+put = s3.put_object(Bucket="boto", Key="a/b c.bin", Body=body, ContentType="application/x-boto",
+                    Metadata={"k": "v"}, CacheControl="no-store")
+assert put["ETag"] == '"%s"' % hashlib.md5(body).hexdigest()
+got = s3.get_object(Bucket="boto", Key="a/b c.bin", ChecksumMode="ENABLED")
+assert got["Body"].read() == body
+assert got["ContentType"] == "application/x-boto" and got["Metadata"] == {"k": "v"}
+assert got["CacheControl"] == "no-store"
+for alg in ["CRC32", "CRC32C", "SHA1", "SHA256", "CRC64NVME"]:
+    p = s3.put_object(Bucket="boto", Key="alg-" + alg, Body=body, ChecksumAlgorithm=alg)
+    head = s3.head_object(Bucket="boto", Key="alg-" + alg, ChecksumMode="ENABLED")
+    assert head["Checksum" + alg] == p["Checksum" + alg], (alg, head, p)
+    # botocore validates the returned checksum of a full GET against the bytes.
+    assert s3.get_object(Bucket="boto", Key="alg-" + alg, ChecksumMode="ENABLED")["Body"].read() == body
+rng = s3.get_object(Bucket="boto", Key="a/b c.bin", Range="bytes=10-19")
+assert rng["Body"].read() == body[10:20] and rng["ContentRange"] == "bytes 10-19/200000"
+assert error_code(s3.get_object, Bucket="boto", Key="a/b c.bin", IfMatch='"nope"') == "PreconditionFailed"
+assert error_code(s3.get_object, Bucket="boto", Key="missing") == "NoSuchKey"
+assert error_code(s3.put_object, Bucket="boto", Key="a/b c.bin", Body=b"x", IfNoneMatch="*") == "PreconditionFailed"
+
+for i in range(30):
+    s3.put_object(Bucket="boto", Key="list/%02d" % i, Body=b"x")
+keys = []
+for page in s3.get_paginator("list_objects_v2").paginate(Bucket="boto", Prefix="list/", PaginationConfig={"PageSize": 7}):
+    keys += [o["Key"] for o in page.get("Contents", [])]
+assert keys == ["list/%02d" % i for i in range(30)], keys
+v1 = []
+for page in s3.get_paginator("list_objects").paginate(Bucket="boto", Prefix="list/", PaginationConfig={"PageSize": 8}):
+    v1 += [o["Key"] for o in page.get("Contents", [])]
+assert v1 == keys
+top = s3.list_objects_v2(Bucket="boto", Delimiter="/", EncodingType="url")
+assert [p["Prefix"] for p in top["CommonPrefixes"]] == ["a/", "list/"], top
+
+deleted = s3.delete_objects(Bucket="boto", Delete={"Objects": [{"Key": k} for k in keys]})
+assert len(deleted["Deleted"]) == 30
+s3.copy_object(Bucket="boto", Key="copy", CopySource={"Bucket": "boto", "Key": "a/b c.bin"},
+               MetadataDirective="REPLACE", ContentType="text/copy")
+assert s3.head_object(Bucket="boto", Key="copy")["ContentType"] == "text/copy"
+
+big = data(13 << 20)
+cfg = TransferConfig(multipart_threshold=5 << 20, multipart_chunksize=5 << 20, max_concurrency=4)
+s3.upload_fileobj(io.BytesIO(big), "boto", "multipart.bin", Config=cfg)
+head = s3.head_object(Bucket="boto", Key="multipart.bin")
+assert head["ContentLength"] == len(big) and head["ETag"].endswith('-3"'), head
+out = io.BytesIO()
+s3.download_fileobj("boto", "multipart.bin", out, Config=cfg)
+assert out.getvalue() == big
+
+up = s3.create_multipart_upload(Bucket="boto", Key="manual", ChecksumAlgorithm="SHA256")
+part = s3.upload_part(Bucket="boto", Key="manual", UploadId=up["UploadId"], PartNumber=1, Body=b"tail",
+                      ChecksumAlgorithm="SHA256")
+assert s3.list_parts(Bucket="boto", Key="manual", UploadId=up["UploadId"])["Parts"][0]["ETag"] == part["ETag"]
+assert any(u["UploadId"] == up["UploadId"] for u in s3.list_multipart_uploads(Bucket="boto")["Uploads"])
+done = s3.complete_multipart_upload(Bucket="boto", Key="manual", UploadId=up["UploadId"], MultipartUpload={
+    "Parts": [{"PartNumber": 1, "ETag": part["ETag"], "ChecksumSHA256": part["ChecksumSHA256"]}]})
+assert done["ETag"].endswith('-1"')
+up2 = s3.create_multipart_upload(Bucket="boto", Key="aborted")
+s3.abort_multipart_upload(Bucket="boto", Key="aborted", UploadId=up2["UploadId"])
+assert error_code(s3.list_parts, Bucket="boto", Key="aborted", UploadId=up2["UploadId"]) == "NoSuchUpload"
+
+# boto3 presigns with SigV2 unless told otherwise; the endpoint speaks SigV4 only (SigV2 is refused).
+v2url = s3.generate_presigned_url("get_object", Params={"Bucket": "boto", "Key": "a/b c.bin"}, ExpiresIn=60)
+try:
+    urllib.request.urlopen(v2url)
+    raise AssertionError("SigV2 presigned URL accepted")
+except urllib.error.HTTPError as e:
+    assert e.code == 400 and b"<Code>InvalidRequest</Code>" in e.read()
+v4 = boto3.client("s3", endpoint_url=os.environ["ENDPOINT"],
+                  config=Config(signature_version="s3v4", s3={"addressing_style": "path"}))
+url = v4.generate_presigned_url("get_object", Params={"Bucket": "boto", "Key": "a/b c.bin"}, ExpiresIn=60)
+assert urllib.request.urlopen(url).read() == body
+
+anon = boto3.client("s3", endpoint_url=os.environ["ENDPOINT"], aws_access_key_id="AKIDINTEROP0001",
+                    aws_secret_access_key="wrong", config=Config(s3={"addressing_style": "path"}))
+assert error_code(anon.list_buckets) == "SignatureDoesNotMatch"
+print("boto3 interop passed")
