@@ -69,7 +69,7 @@ public final class Coordinator implements AutoCloseable {
             CatalogServer catalogServer = CatalogServer.start(CatalogConfig.from(settings), registry);
             started.add(catalogServer);
             Catalog catalog = catalogServer.catalog();
-            awaitCatalog(catalog, config.startupTimeout().toMillis());
+            awaitCatalog(catalogServer, config.startupTimeout().toMillis());
             register(catalog, config);
 
             RpcTransport transport = RpcTransport.create(RpcTransportConfig.from(settings));
@@ -104,12 +104,17 @@ public final class Coordinator implements AutoCloseable {
     }
 
     /** Waits until the catalog answers a linearizable read (a leader is elected and has applied its log). */
-    private static void awaitCatalog(Catalog catalog, long timeoutMillis) throws IOException {
+    private static void awaitCatalog(CatalogServer server, long timeoutMillis) throws IOException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         Throwable last = null;
         while (System.nanoTime() < deadline) {
             try {
-                catalog.listBuckets().get(10, TimeUnit.SECONDS);
+                // Ask only once a leader is known: requests sent during the election fail loudly in Ratis's log.
+                if (server.leaderId().isEmpty()) {
+                    Thread.sleep(100);
+                    continue;
+                }
+                server.catalog().listBuckets().get(10, TimeUnit.SECONDS);
                 return;
             } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
                 last = e.getCause() == null ? e : e.getCause();
