@@ -52,6 +52,16 @@ class PodStashFaultTest {
                 f.write(pod.localAddress(), id, data);
                 acked.put(id, data);
             }
+            // The last writes are acknowledged with every sync held back, so they are certainly unflushed.
+            disks.forEach(FaultTomeIo::holdSyncs);
+            for (int i = 0; i < 10; i++) {
+                // the ids continue the run, so their fan-out directory exists and the writes need no sync
+                ShardId id = new ShardId(StashFaultFixture.VAULT, 5000 + writes + i, StashFaultFixture.SHARD);
+                byte[] data = new byte[1 + random.nextInt(64 << 10)];
+                random.nextBytes(data);
+                f.write(pod.localAddress(), id, data);
+                acked.put(id, data);
+            }
             for (FaultTomeIo d : disks) {
                 d.powerLoss();
             }

@@ -40,6 +40,8 @@ public final class FaultTomeIo implements TomeIo {
     private final Map<Path, Tracked> tracked = new HashMap<>();
     private final ReentrantReadWriteLock power = new ReentrantReadWriteLock();
     private volatile boolean off;
+    private final java.util.concurrent.CountDownLatch powerCut = new java.util.concurrent.CountDownLatch(1);
+    private volatile boolean syncsHeld;
 
     private void on() throws IOException {
         if (off) {
@@ -88,8 +90,29 @@ public final class FaultTomeIo implements TomeIo {
         }
     }
 
+    /**
+     * A named fault point: from now on every file or directory sync waits for the power cut and then
+     * fails, so writes acknowledged after this call are certain to be unflushed when it comes.
+     */
+    public void holdSyncs() {
+        syncsHeld = true;
+    }
+
+    private void awaitIfHeld() throws IOException {
+        if (!syncsHeld) {
+            return;
+        }
+        try {
+            powerCut.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while a sync was held", e);
+        }
+    }
+
     /** Cuts the power: no more I/O, and the tome is left as a crash would leave it. */
     public void powerLoss() throws IOException {
+        powerCut.countDown();
         power.writeLock().lock();
         try {
             off = true;
@@ -187,6 +210,7 @@ public final class FaultTomeIo implements TomeIo {
 
         @Override
         public void sync(long bytesHint) throws IOException {
+            awaitIfHeld();
             power.readLock().lock();
             try {
                 on();
@@ -211,6 +235,7 @@ public final class FaultTomeIo implements TomeIo {
 
     @Override
     public void syncDirectory(Path directory) throws IOException {
+        awaitIfHeld();
         power.readLock().lock();
         try {
             on();

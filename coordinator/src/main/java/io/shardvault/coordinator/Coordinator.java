@@ -1,0 +1,216 @@
+package io.shardvault.coordinator;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.shardvault.common.ErrorCode;
+import io.shardvault.common.config.Settings;
+import io.shardvault.common.erasure.ErasureCodecs;
+import io.shardvault.common.erasure.ErasureConfig;
+import io.shardvault.common.rpc.RpcClientConfig;
+import io.shardvault.common.rpc.RpcTransport;
+import io.shardvault.common.rpc.RpcTransportConfig;
+import io.shardvault.coordinator.catalog.Catalog;
+import io.shardvault.coordinator.catalog.CatalogConfig;
+import io.shardvault.coordinator.catalog.CatalogException;
+import io.shardvault.coordinator.catalog.CatalogServer;
+import io.shardvault.coordinator.catalog.FileLayout;
+import io.shardvault.coordinator.catalog.PodInfo;
+import io.shardvault.coordinator.catalog.StashInfo;
+import io.shardvault.coordinator.catalog.VaultInfo;
+import io.shardvault.coordinator.data.DataPathConfig;
+import io.shardvault.coordinator.data.Vault;
+import io.shardvault.coordinator.data.VaultDirectory;
+import io.shardvault.coordinator.data.internal.ShardDataPath;
+import io.shardvault.coordinator.store.CatalogCredentialStore;
+import io.shardvault.coordinator.store.CatalogFileIdSource;
+import io.shardvault.coordinator.store.CatalogObjectStore;
+import io.shardvault.coordinator.store.FileReaper;
+import io.shardvault.s3.Credential;
+import io.shardvault.s3.CredentialStore;
+import io.shardvault.s3.S3Server;
+import io.shardvault.s3.S3ServerConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One coordinator: its catalog peer, the data paths over the vault's pods and the stash, the file
+ * reaper, and the S3 endpoint, started in that order and closed in the reverse one.
+ *
+ * <pre>
+ *  start() ──▶ catalog peer up, leader known ──▶ cluster map registered ──▶ S3 endpoint listening ──▶ RUNNING
+ *  close() ──▶ S3 endpoint closed ──▶ reaper, data paths, RPC transport closed ──▶ catalog peer closed
+ * </pre>
+ *
+ * <p>Thread-safe. Holds no durable state of its own (the catalog peer keeps its data directory).
+ */
+public final class Coordinator implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
+
+    private final List<AutoCloseable> closeInOrder = new ArrayList<>();
+    private S3Server s3;
+
+    private Coordinator() {
+    }
+
+    /** Starts every part; on failure closes what was started and throws. */
+    public static Coordinator start(Settings settings, MeterRegistry registry) throws IOException {
+        CoordinatorConfig config = CoordinatorConfig.from(settings);
+        Coordinator c = new Coordinator();
+        List<AutoCloseable> started = new ArrayList<>();
+        try {
+            CatalogServer catalogServer = CatalogServer.start(CatalogConfig.from(settings), registry);
+            started.add(catalogServer);
+            Catalog catalog = catalogServer.catalog();
+            awaitCatalog(catalogServer, config.startupTimeout().toMillis());
+            register(catalog, config);
+
+            RpcTransport transport = RpcTransport.create(RpcTransportConfig.from(settings));
+            started.add(transport);
+            ErasureCodecs codecs = ErasureCodecs.create(ErasureConfig.from(settings));
+            ShardDataPath data = ShardDataPath.create(DataPathConfig.from(settings),
+                    VaultDirectory.of(List.of(config.vault())), new CatalogFileIdSource(catalog, config.fileIdBatch()),
+                    codecs, transport, RpcClientConfig.from(settings), config.stashServers(), registry);
+            started.add(data);
+            FileReaper reaper = new FileReaper(catalog, data, config.reaperInterval());
+            started.add(reaper);
+            CatalogObjectStore store = new CatalogObjectStore(catalog, data, reaper, CatalogObjectStore.MIN_PART_BYTES);
+            CredentialStore credentials = withBootstrapKey(new CatalogCredentialStore(catalog), config.bootstrapKey());
+            c.s3 = S3Server.start(S3ServerConfig.from(settings), store, credentials, registry);
+            started.add(c.s3);
+            // Close in the reverse order of start.
+            for (int i = started.size() - 1; i >= 0; i--) {
+                c.closeInOrder.add(started.get(i));
+            }
+            return c;
+        } catch (IOException | RuntimeException e) {
+            for (int i = started.size() - 1; i >= 0; i--) {
+                closeQuietly(started.get(i));
+            }
+            throw e;
+        }
+    }
+
+    /** The S3 endpoint's bound address. */
+    public InetSocketAddress s3Address() {
+        return s3.localAddress();
+    }
+
+    /** Waits until the catalog answers a linearizable read (a leader is elected and has applied its log). */
+    private static void awaitCatalog(CatalogServer server, long timeoutMillis) throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        Throwable last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                // Ask only once a leader is known: requests sent during the election fail loudly in Ratis's log.
+                if (server.leaderId().isEmpty()) {
+                    Thread.sleep(100);
+                    continue;
+                }
+                server.catalog().listBuckets().get(10, TimeUnit.SECONDS);
+                return;
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                last = e.getCause() == null ? e : e.getCause();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for the catalog", e);
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for the catalog", e);
+            }
+        }
+        throw new IOException("the catalog did not answer within " + timeoutMillis + " ms: " + last, last);
+    }
+
+    /** Records the configured cluster map in the catalog; an entry already there is fine. */
+    private static void register(Catalog catalog, CoordinatorConfig config) {
+        Vault v = config.vault();
+        List<PodInfo> pods = new ArrayList<>();
+        for (int i = 0; i < v.pods().size(); i++) {
+            InetSocketAddress a = v.pod(i);
+            pods.add(new PodInfo(v.vaultId(), i, a.getHostString(), a.getPort()));
+        }
+        List<CompletableFuture<?>> all = new ArrayList<>();
+        all.add(catalog.registerVault(new VaultInfo(v.vaultId(), new FileLayout(v.layout().k(), v.layout().m(),
+                v.layout().chunkBytes()), Long.MAX_VALUE, List.of())));
+        for (int s = 0; s < config.stashServers().size(); s++) {
+            InetSocketAddress a = config.stashServers().get(s);
+            all.add(catalog.registerStash(new StashInfo("stash-" + s, a.getHostString(), a.getPort())));
+        }
+        for (CompletableFuture<?> f : all) {
+            logRegistration(f);
+        }
+        for (PodInfo p : pods) {
+            logRegistration(catalog.registerPod(p));
+        }
+    }
+
+    private static void logRegistration(CompletableFuture<?> f) {
+        try {
+            f.join();
+        } catch (CompletionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof CatalogException c && c.code() == ErrorCode.CONFLICT) {
+                LOG.debug("already registered: {}", c.getMessage());
+            } else {
+                LOG.warn("could not register the cluster map in the catalog (continuing with the configured one): {}",
+                        String.valueOf(cause));
+            }
+        }
+    }
+
+    private static CredentialStore withBootstrapKey(CredentialStore catalogKeys, Optional<Credential> bootstrap) {
+        if (bootstrap.isEmpty()) {
+            return catalogKeys;
+        }
+        Credential key = bootstrap.get();
+        return accessKeyId -> key.accessKeyId().equals(accessKeyId)
+                ? CompletableFuture.completedFuture(Optional.of(key)) : catalogKeys.find(accessKeyId);
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            LOG.warn("closing {} failed: {}", c, e.toString());
+        }
+    }
+
+    /**
+     * Closes {@code c}, waiting at most {@link #CLOSE_TIMEOUT_SECONDS}: a part that hangs in its close
+     * must not keep the process (and the JVM's shutdown hooks) from ending.
+     */
+    private static void closeBounded(AutoCloseable c) {
+        Thread closer = new Thread(() -> closeQuietly(c), "coordinator-close");
+        closer.setDaemon(true);
+        closer.start();
+        try {
+            closer.join(TimeUnit.SECONDS.toMillis(CLOSE_TIMEOUT_SECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (closer.isAlive()) {
+            LOG.warn("closing {} did not finish within {} s; going on without it", c, CLOSE_TIMEOUT_SECONDS);
+        }
+    }
+
+    private static final long CLOSE_TIMEOUT_SECONDS = 10;
+
+    @Override
+    public void close() {
+        for (AutoCloseable c : closeInOrder) {
+            closeBounded(c);
+        }
+        closeInOrder.clear();
+    }
+}

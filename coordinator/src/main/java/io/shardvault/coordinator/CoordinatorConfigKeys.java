@@ -1,0 +1,46 @@
+package io.shardvault.coordinator;
+
+import io.shardvault.common.config.ConfigKey;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The coordinator process's own settings: its view of the cluster map (one vault in v1, the stash
+ * servers), background work, and a bootstrap access key. The catalog ({@code catalog.*}), data
+ * paths ({@code stash.threshold}, {@code data.*}), codec ({@code erasure.*}), protocol
+ * ({@code rpc.*}) and S3 endpoint ({@code s3.*}) keep their own keys.
+ */
+public final class CoordinatorConfigKeys {
+    private CoordinatorConfigKeys() {
+    }
+
+    public static final ConfigKey<Integer> VAULT_ID = ConfigKey.ofInt("coordinator.vault.id", 0, 0, Integer.MAX_VALUE,
+            "The id of the vault new files are written to.");
+    public static final ConfigKey<String> VAULT_LAYOUT = ConfigKey.ofString("coordinator.vault.layout", "16+4",
+            "The vault's erasure layout, k+m.");
+    public static final ConfigKey<Long> VAULT_CHUNK_BYTES = ConfigKey.ofBytes("coordinator.vault.chunkBytes",
+            64L << 10, 16, 64L << 20, "Bytes per chunk of a full stripe (a multiple of 16); a stripe is k chunks.");
+    public static final ConfigKey<String> VAULT_PODS = ConfigKey.ofString("coordinator.vault.pods", "none",
+            "The vault's n pods as host:port, comma-separated, in shard order.");
+    public static final ConfigKey<String> STASH_SERVERS = ConfigKey.ofString("coordinator.stash.servers", "none",
+            "The stash servers as host:port, comma-separated, in cluster-map order (the pods must list the same);"
+                    + " none: every write is durable.");
+    public static final ConfigKey<Duration> REAPER_INTERVAL = ConfigKey.ofDuration("coordinator.reaper.interval",
+            Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofHours(24),
+            "How often the catalog's queue of released files is checked for shards to delete.");
+    public static final ConfigKey<Integer> FILE_ID_BATCH = ConfigKey.ofInt("coordinator.fileIdBatch", 64, 1, 1_000_000,
+            "File ids taken from the catalog per allocation.");
+    public static final ConfigKey<String> ACCESS_KEY = ConfigKey.ofString("coordinator.accessKey", "none",
+            "A bootstrap S3 access key id accepted besides the catalog's keys (owner 'admin'); none for none.");
+    public static final ConfigKey<String> SECRET_KEY = ConfigKey.ofString("coordinator.secretKey", "none",
+            "The bootstrap access key's secret.");
+    public static final ConfigKey<Duration> STARTUP_TIMEOUT = ConfigKey.ofDuration("coordinator.startupTimeout",
+            Duration.ofSeconds(120), Duration.ofSeconds(1), Duration.ofHours(1),
+            "How long start-up waits for the catalog to elect a leader and answer.");
+
+    public static List<ConfigKey<?>> all() {
+        return List.of(VAULT_ID, VAULT_LAYOUT, VAULT_CHUNK_BYTES, VAULT_PODS, STASH_SERVERS, REAPER_INTERVAL,
+                FILE_ID_BATCH, ACCESS_KEY, SECRET_KEY, STARTUP_TIMEOUT);
+    }
+}

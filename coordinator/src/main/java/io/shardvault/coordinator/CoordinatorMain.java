@@ -1,0 +1,92 @@
+package io.shardvault.coordinator;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.shardvault.common.config.ConfigException;
+import io.shardvault.common.config.ConfigKey;
+import io.shardvault.common.config.Settings;
+import io.shardvault.common.erasure.ErasureConfigKeys;
+import io.shardvault.common.rpc.RpcConfigKeys;
+import io.shardvault.coordinator.catalog.CatalogConfigKeys;
+import io.shardvault.coordinator.data.DataPathConfigKeys;
+import io.shardvault.s3.S3ConfigKeys;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The coordinator process: {@code coordinator [--config FILE] [--set key=value]...}. Prints
+ * {@code coordinator S3 endpoint ready on http://HOST:PORT} once the catalog answers and the
+ * endpoint listens, then runs until terminated; SIGTERM closes everything in order.
+ */
+@Command(name = "coordinator", mixinStandardHelpOptions = true,
+        description = "Runs a shardvault coordinator: the S3 endpoint, a catalog peer, and the write and read paths.")
+public final class CoordinatorMain implements Callable<Integer> {
+
+    @Option(names = {"-c", "--config"}, paramLabel = "FILE", description = "A HOCON settings file.")
+    private Path config;
+
+    @Option(names = {"-s", "--set"}, paramLabel = "KEY=VALUE", description = "A setting; overrides the file.")
+    private List<String> overrides = new ArrayList<>();
+
+    public static void main(String[] args) {
+        CommandLine cli = new CommandLine(new CoordinatorMain());
+        cli.getCommandSpec().usageMessage().footer("", "Settings (HOCON file or --set key=value):", keysHelp());
+        System.exit(cli.execute(args));
+    }
+
+    /** Every key the coordinator reads, with its default and description. */
+    static List<ConfigKey<?>> allKeys() {
+        List<ConfigKey<?>> keys = new ArrayList<>();
+        keys.addAll(CoordinatorConfigKeys.all());
+        keys.addAll(CatalogConfigKeys.all());
+        keys.addAll(DataPathConfigKeys.all());
+        keys.addAll(ErasureConfigKeys.all());
+        keys.addAll(RpcConfigKeys.all());
+        keys.addAll(S3ConfigKeys.all());
+        return keys;
+    }
+
+    private static String keysHelp() {
+        StringBuilder out = new StringBuilder();
+        for (ConfigKey<?> k : allKeys()) {
+            out.append(String.format("  %-34s default %s%n      %s%n", k.name(), k.defaultValue(), k.description()));
+        }
+        // Picocli formats footers: a literal percent sign must be doubled.
+        return out.toString().replace("%", "%%");
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Coordinator coordinator;
+        try {
+            Settings settings = Settings.load(Optional.ofNullable(config), overrides);
+            settings.rejectUnknown(allKeys());
+            // Meters stay in memory here: no JMX or Prometheus registry is on the classpath yet.
+            coordinator = Coordinator.start(settings, new SimpleMeterRegistry());
+        } catch (ConfigException e) {
+            System.err.println("coordinator: " + e.getMessage());
+            return 2;
+        } catch (java.io.IOException e) {
+            System.err.println("coordinator: cannot start: " + e.getMessage());
+            return 1;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            coordinator.close();
+            stopped.countDown();
+        }, "coordinator-shutdown"));
+        InetSocketAddress s3 = coordinator.s3Address();
+        System.out.println("coordinator S3 endpoint ready on http://" + s3.getHostString() + ":" + s3.getPort());
+        System.out.flush();
+        stopped.await();
+        return 0;
+    }
+}

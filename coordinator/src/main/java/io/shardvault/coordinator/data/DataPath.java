@@ -1,0 +1,49 @@
+package io.shardvault.coordinator.data;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The coordinator's write, read and delete paths over the vaults' pods and the stash.
+ *
+ * <h2>Write</h2>
+ * Takes a file id, cuts the body into stripes, encodes each into n chunks (each with its CRC32C)
+ * and sends chunk i to pod i, stripes in parallel up to a bound, so memory per upload is a few
+ * stripes and a slow pod slows the body's producer. A file of at most {@code stash.threshold}
+ * bytes, while the stash is healthy, goes to the pods in buffered mode and to the stash (synced)
+ * at once, and needs the write quorum on both sides; any other file goes to the pods in durable
+ * mode. When the stash cannot take a small file (full, unreachable) it is written again, durably,
+ * under a new id. The returned {@link StoredFile} lists the shards that missed the quorum; the
+ * caller commits it to the catalog, and only then answers its client.
+ *
+ * <h2>Read</h2>
+ * Maps a byte range to stripes and chunks, reads the needed data chunks first, and when a pod is
+ * down, answers CORRUPT or is slower than a hedge delay derived from observed latency, reads other
+ * shards (parity, or the stash's copy of a small file) and decodes. Every chunk used was verified
+ * against its CRC32C (by the pod before sending, by the stash client on receipt).
+ *
+ * <h2>Delete</h2>
+ * Deletes a file's shards from every pod (and its stash copies), idempotently, retrying each until
+ * done or out of attempts. Call it after the catalog dropped the file.
+ *
+ * <p>Implementations are thread-safe. Every failure arrives through the returned future, as a
+ * {@link DataPathException} where the data paths decided it.
+ */
+public interface DataPath extends AutoCloseable {
+
+    /** Writes a new file from {@code body} into the vault the directory chooses. */
+    CompletableFuture<StoredFile> write(ByteSource body);
+
+    /**
+     * The bytes {@code [offset, offset + length)} of {@code file}.
+     *
+     * @throws IllegalArgumentException if the range is not inside the file
+     */
+    FileContent read(StoredFile file, long offset, long length);
+
+    /** Deletes the shards of {@code file}; idempotent. */
+    CompletableFuture<Void> delete(StoredFile file);
+
+    /** Stops timers and background work; calls in flight fail or finish. */
+    @Override
+    void close();
+}

@@ -1,0 +1,48 @@
+package io.shardvault.coordinator.data;
+
+import io.shardvault.common.config.ConfigKey;
+
+import java.time.Duration;
+import java.util.List;
+
+/** The settings of the coordinator's data paths (resolved into {@link DataPathConfig}). */
+public final class DataPathConfigKeys {
+    private DataPathConfigKeys() {
+    }
+
+    public static final ConfigKey<Long> STASH_THRESHOLD = ConfigKey.ofBytes("stash.threshold", 1L << 20, 0,
+            1L << 30, "Files up to this size go to buffered pods plus the stash when the stash is healthy;"
+                    + " larger ones to durable pods. Must fit in one stripe.");
+    public static final ConfigKey<Integer> WRITE_QUORUM = ConfigKey.ofInt("data.write.quorum", 0, 0, 255,
+            "Pod acknowledgements (and, in stash mode, stash syncs) a write needs; 0 means n-1."
+                    + " Must be at least k.");
+    public static final ConfigKey<Duration> RPC_TIMEOUT = ConfigKey.ofDuration("data.rpc.timeout",
+            Duration.ofSeconds(10), Duration.ofMillis(10), Duration.ofMinutes(10),
+            "Timeout of each chunk write, read and delete sent to a pod or stash server.");
+    public static final ConfigKey<Integer> MAX_IN_FLIGHT_STRIPES = ConfigKey.ofInt("data.write.maxInFlightStripes", 4,
+            1, 1024, "Stripes of one upload sent but not yet answered by every pod; the upload waits beyond this.");
+    public static final ConfigKey<Duration> STRAGGLER_GRACE = ConfigKey.ofDuration("data.write.stragglerGrace",
+            Duration.ofMillis(200), Duration.ZERO, Duration.ofMinutes(1),
+            "Once a write has its quorum, how long it still waits for the other pods before recording them missing.");
+    public static final ConfigKey<Integer> READ_AHEAD_STRIPES = ConfigKey.ofInt("data.read.aheadStripes", 2, 1, 64,
+            "Stripes a reader fetches ahead of its consumer.");
+    public static final ConfigKey<Duration> HEDGE_MIN = ConfigKey.ofDuration("data.read.hedge.min",
+            Duration.ofMillis(20), Duration.ZERO, Duration.ofMinutes(1),
+            "Shortest wait before a slow chunk read is hedged with parity or stash reads.");
+    public static final ConfigKey<Duration> HEDGE_MAX = ConfigKey.ofDuration("data.read.hedge.max",
+            Duration.ofSeconds(2), Duration.ZERO, Duration.ofMinutes(10),
+            "Longest wait before a slow chunk read is hedged, whatever the observed latency.");
+    public static final ConfigKey<Duration> STASH_BACKOFF = ConfigKey.ofDuration("data.stash.backoff",
+            Duration.ofSeconds(10), Duration.ZERO, Duration.ofHours(1),
+            "After the stash failed a write (full, unreachable), how long small writes go to durable pods instead.");
+    public static final ConfigKey<Integer> DELETE_ATTEMPTS = ConfigKey.ofInt("data.delete.attempts", 20, 1, 1_000_000,
+            "Attempts to delete one shard before a deletion is reported failed (it is retried later from the catalog).");
+    public static final ConfigKey<Duration> DELETE_RETRY_MIN = ConfigKey.ofDuration("data.delete.retry.min",
+            Duration.ofMillis(100), Duration.ofMillis(1), Duration.ofMinutes(10),
+            "First delay between delete attempts; it doubles up to 30 s.");
+
+    public static List<ConfigKey<?>> all() {
+        return List.of(STASH_THRESHOLD, WRITE_QUORUM, RPC_TIMEOUT, MAX_IN_FLIGHT_STRIPES, STRAGGLER_GRACE,
+                READ_AHEAD_STRIPES, HEDGE_MIN, HEDGE_MAX, STASH_BACKOFF, DELETE_ATTEMPTS, DELETE_RETRY_MIN);
+    }
+}

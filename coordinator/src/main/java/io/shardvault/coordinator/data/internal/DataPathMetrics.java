@@ -1,0 +1,43 @@
+package io.shardvault.coordinator.data.internal;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+/** The data paths' meters, declared and documented in one place. Thread-safe. */
+final class DataPathMetrics {
+    /** {@code shardvault.data.write{mode=stash|durable}}: whole-file write latency, quorum reached. */
+    final Timer writeStash;
+    final Timer writeDurable;
+    /** {@code shardvault.data.write.fallbacks}: small writes the stash refused, redone durably. */
+    final Counter stashFallbacks;
+    /** {@code shardvault.data.write.missingShards}: shards recorded missing by successful writes. */
+    final Counter missingShards;
+    /** {@code shardvault.data.write.failures}: writes that did not reach their quorum. */
+    final Counter writeFailures;
+    /** {@code shardvault.data.read.stripe}: latency of one stripe read, decode included. */
+    final Timer stripeRead;
+    /** {@code shardvault.data.read.decodes}: stripes rebuilt from parity or stash copies. */
+    final Counter decodes;
+    /** {@code shardvault.data.read.hedges}: stripes whose slow reads were hedged. */
+    final Counter hedges;
+    /** {@code shardvault.data.read.chunkFailures}: chunk reads that failed (down, CORRUPT, timeout). */
+    final Counter chunkFailures;
+    /** {@code shardvault.data.delete.retries}: shard delete attempts retried. */
+    final Counter deleteRetries;
+
+    DataPathMetrics(MeterRegistry registry) {
+        writeStash = Timer.builder("shardvault.data.write").tag("mode", "stash")
+                .publishPercentiles(0.5, 0.99).register(registry);
+        writeDurable = Timer.builder("shardvault.data.write").tag("mode", "durable")
+                .publishPercentiles(0.5, 0.99).register(registry);
+        stashFallbacks = registry.counter("shardvault.data.write.fallbacks");
+        missingShards = registry.counter("shardvault.data.write.missingShards");
+        writeFailures = registry.counter("shardvault.data.write.failures");
+        stripeRead = Timer.builder("shardvault.data.read.stripe").publishPercentiles(0.5, 0.99).register(registry);
+        decodes = registry.counter("shardvault.data.read.decodes");
+        hedges = registry.counter("shardvault.data.read.hedges");
+        chunkFailures = registry.counter("shardvault.data.read.chunkFailures");
+        deleteRetries = registry.counter("shardvault.data.delete.retries");
+    }
+}

@@ -1,0 +1,324 @@
+package io.shardvault.coordinator.data.internal;
+
+import io.micrometer.core.instrument.Timer;
+import io.netty.buffer.ByteBuf;
+import io.shardvault.common.ErrorCode;
+import io.shardvault.common.crc.Crc32c;
+import io.shardvault.common.erasure.AlignedBuffers;
+import io.shardvault.common.erasure.ErasureCodec;
+import io.shardvault.common.erasure.ErasureStripes;
+import io.shardvault.coordinator.data.ByteSource;
+import io.shardvault.coordinator.data.DataPathException;
+import io.shardvault.coordinator.data.StoredFile;
+import io.shardvault.coordinator.data.Vault;
+import io.shardvault.coordinator.data.VaultLayout;
+import io.shardvault.pod.WriteMode;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One file being written. Pulls the body into a stripe buffer, encodes each full stripe and hands
+ * it to a {@link StripeFanOut}; at most {@code maxInFlightStripes} stripes are unsettled at a time,
+ * and the body is not read while the window is full, so memory is bounded by the window and a slow
+ * pod slows the producer.
+ *
+ * <p>A small file (one stripe, at most {@code stash.threshold}) with a usable stash is sent to
+ * buffered pods and the stash. If the stash side cannot reach its quorum, the stash is marked down
+ * for a while and the same encoded stripe is written again, durably, under a fresh file id: the
+ * pods would acknowledge a repeated chunk without syncing it, so reusing the id could not make it
+ * durable. The abandoned id's shards are deleted in the background.
+ *
+ * <p>All state is guarded by {@code this}; body and RPC callbacks hop to the worker pool.
+ */
+final class FileWrite {
+    private final ShardDataPath ctx;
+    private final Vault vault;
+    private final VaultLayout layout;
+    private final ByteSource body;
+    private final long size;
+    private final int quorum;
+    private final ErasureCodec codec;
+    private final CompletableFuture<StoredFile> result = new CompletableFuture<>();
+    private final long startNanos = System.nanoTime();
+
+    private boolean stashMode;
+    private long fileId;
+    private final boolean[] failed;
+    private final String[] failCauses;
+    private boolean[] stashOk;
+    private long decidedCount;
+    private boolean awaitingRetryId;
+
+    private long received;
+    private long nextStripe;
+    private ByteBuffer block;
+    private int blockLength;
+    private int blockFilled;
+    private ByteBuf pending;
+    private boolean reading;
+    private boolean sourceDone;
+    private int inFlight;
+    private boolean finished;
+    /** The last encoded stripe, kept for a durable retry of a small file the stash refused. */
+    private ByteBuffer[] lastChunks;
+    private int[] lastCrcs;
+
+    FileWrite(ShardDataPath ctx, Vault vault, ByteSource body) {
+        this.ctx = ctx;
+        this.vault = vault;
+        this.layout = vault.layout();
+        this.body = body;
+        this.size = body.length();
+        this.quorum = ctx.config.writeQuorum(layout);
+        this.codec = ctx.codecs.codec(layout.erasure());
+        this.failed = new boolean[layout.n()];
+        this.failCauses = new String[layout.n()];
+    }
+
+    CompletableFuture<StoredFile> start() {
+        stashMode = size > 0 && size <= ctx.config.stashThreshold() && size <= layout.stripeBytes()
+                && ctx.stashHealth.usable();
+        ctx.fileIds.nextFileId(vault.vaultId()).whenCompleteAsync((id, failure) -> {
+            if (failure != null) {
+                fail(failure);
+                return;
+            }
+            synchronized (this) {
+                fileId = id;
+            }
+            pump();
+        }, ctx.workers);
+        return result;
+    }
+
+    private synchronized void pump() {
+        if (finished || awaitingRetryId) {
+            return;
+        }
+        while (pending != null) {
+            if (block == null) {
+                if (inFlight >= ctx.config.maxInFlightStripes()) {
+                    return;
+                }
+                newStripe();
+            }
+            int copy = Math.min(pending.readableBytes(), blockLength - blockFilled);
+            pending.readBytes(block.duplicate().position(blockFilled).limit(blockFilled + copy));
+            blockFilled += copy;
+            if (blockFilled == blockLength) {
+                dispatch();
+            }
+            if (!pending.isReadable()) {
+                pending.release();
+                pending = null;
+            }
+        }
+        if (sourceDone) {
+            long stripes = layout.stripeCount(size);
+            if (nextStripe == stripes && decidedCount == stripes) {
+                complete();
+            }
+            return;
+        }
+        if (!reading) {
+            reading = true;
+            CompletableFuture<ByteBuf> next;
+            try {
+                next = body.read();
+            } catch (RuntimeException e) {
+                next = CompletableFuture.failedFuture(e);
+            }
+            next.whenCompleteAsync(this::onRead, ctx.workers);
+        }
+    }
+
+    private void onRead(ByteBuf buf, Throwable failure) {
+        synchronized (this) {
+            reading = false;
+            if (failure != null || finished) {
+                if (buf != null) {
+                    buf.release();
+                }
+                if (failure != null) {
+                    fail(failure);
+                }
+                return;
+            }
+            if (buf == null) {
+                if (received != size) {
+                    fail(new DataPathException(ErrorCode.BAD_REQUEST, "body ended after " + received
+                            + " of " + size + " bytes"));
+                    return;
+                }
+                sourceDone = true;
+            } else {
+                received += buf.readableBytes();
+                if (received > size) {
+                    buf.release();
+                    fail(new DataPathException(ErrorCode.BAD_REQUEST, "body longer than its declared " + size
+                            + " bytes"));
+                    return;
+                }
+                pending = buf;
+            }
+        }
+        pump();
+    }
+
+    private void newStripe() {
+        int stripeLength = layout.stripeLength(size, nextStripe);
+        int chunk = layout.chunkLength(size, nextStripe);
+        blockLength = stripeLength;
+        blockFilled = 0;
+        // Data chunks back to back, zero padding after the stripe's bytes, then the parity chunks.
+        block = AlignedBuffers.allocate(layout.n() * chunk);
+    }
+
+    private void dispatch() {
+        long stripe = nextStripe++;
+        int chunk = layout.chunkLength(size, stripe);
+        ByteBuffer[] chunks = ErasureStripes.slices(block, layout.n(), chunk);
+        ByteBuffer[] data = new ByteBuffer[layout.k()];
+        ByteBuffer[] parity = new ByteBuffer[layout.m()];
+        System.arraycopy(chunks, 0, data, 0, layout.k());
+        System.arraycopy(chunks, layout.k(), parity, 0, layout.m());
+        codec.encode(data, parity, chunk);
+        int[] crcs = new int[chunks.length];
+        for (int i = 0; i < chunks.length; i++) {
+            crcs[i] = Crc32c.of(chunks[i]);
+        }
+        block = null;
+        lastChunks = chunks;
+        lastCrcs = crcs;
+        send(stripe, chunks, crcs);
+    }
+
+    private void send(long stripe, ByteBuffer[] chunks, int[] crcs) {
+        inFlight++;
+        WriteMode mode = stashMode ? WriteMode.BUFFERED : WriteMode.DURABLE;
+        StripeFanOut fanOut = new StripeFanOut(ctx, vault, fileId, stripe, chunks, crcs, mode, stashMode, quorum)
+                .start(failed.clone(), failCauses.clone());
+        long id = fileId;
+        // The window slot is freed only after the outcome was taken in, so completion never races it.
+        CompletableFuture<Void> handled = fanOut.decided.thenAcceptAsync(outcome -> onDecided(id, outcome),
+                ctx.workers);
+        handled.runAfterBoth(fanOut.settled, () -> onSettled(id));
+    }
+
+    private void onDecided(long id, StripeOutcome outcome) {
+        synchronized (this) {
+            if (finished || id != fileId) {
+                return;
+            }
+            if (stashMode && !outcome.stashQuorum()) {
+                // Decided early because the stash side cannot make it, whatever the pods say: go durable.
+                fallBackToDurable();
+                return;
+            }
+            decidedCount++;
+            if (stashMode) {
+                stashOk = outcome.stashOk();
+            }
+            for (int i = 0; i < failed.length; i++) {
+                if (!outcome.podOk()[i] && !failed[i]) {
+                    failed[i] = true;
+                    failCauses[i] = outcome.causes()[i] == null ? "no answer within the straggler grace"
+                            : outcome.causes()[i];
+                }
+            }
+            if (!outcome.podQuorum()) {
+                fail(new DataPathException(ErrorCode.UNAVAILABLE, "file " + vault.vaultId() + "/" + fileId
+                        + ": fewer than " + quorum + " of " + layout.n() + " pods acknowledged; " + causes()));
+                return;
+            }
+        }
+        pump();
+    }
+
+    private synchronized void onSettled(long id) {
+        if (id == fileId) {
+            inFlight--;
+        }
+        if (!finished) {
+            pump();
+        }
+    }
+
+    /** The stash refused a small file: mark it down and write the kept stripe again, durably, as a new file. */
+    private void fallBackToDurable() {
+        ctx.stashHealth.markDown();
+        ctx.metrics.stashFallbacks.increment();
+        long abandoned = fileId;
+        new ShardDeleter(ctx, vault, abandoned, true).start();
+        stashMode = false;
+        Arrays.fill(failed, false);
+        Arrays.fill(failCauses, null);
+        decidedCount = 0;
+        ByteBuffer[] chunks = lastChunks;
+        int[] crcs = lastCrcs;
+        // The old fan-out's settle must not release the new one's window slot.
+        inFlight = 0;
+        fileId = -1;
+        awaitingRetryId = true;
+        ctx.fileIds.nextFileId(vault.vaultId()).whenCompleteAsync((id, failure) -> {
+            if (failure != null) {
+                fail(failure);
+                return;
+            }
+            synchronized (this) {
+                fileId = id;
+                awaitingRetryId = false;
+                send(0, chunks, crcs);
+            }
+        }, ctx.workers);
+    }
+
+    private void complete() {
+        finished = true;
+        List<Integer> missing = new ArrayList<>();
+        for (int i = 0; i < failed.length; i++) {
+            // In stash mode a buffered pod copy without its stash copy is durable nowhere yet: repair it.
+            if (failed[i] || (stashMode && !stashOk[i])) {
+                missing.add(i);
+            }
+        }
+        ctx.metrics.missingShards.increment(missing.size());
+        Timer timer = stashMode ? ctx.metrics.writeStash : ctx.metrics.writeDurable;
+        timer.record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+        result.complete(new StoredFile(vault.vaultId(), fileId, size, layout, missing, stashMode));
+    }
+
+    private synchronized void fail(Throwable failure) {
+        if (finished) {
+            return;
+        }
+        finished = true;
+        if (pending != null) {
+            pending.release();
+            pending = null;
+        }
+        ctx.metrics.writeFailures.increment();
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        result.completeExceptionally(cause);
+        if (nextStripe > 0 && fileId >= 0) {
+            new ShardDeleter(ctx, vault, fileId, stashMode).start();
+        }
+    }
+
+    private String causes() {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < failCauses.length; i++) {
+            if (failCauses[i] != null) {
+                out.append("shard ").append(i).append(": ").append(failCauses[i]).append("; ");
+            }
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,170 @@
+package io.shardvault.coordinator.data.internal;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.shardvault.common.ErrorCode;
+import io.shardvault.common.erasure.ErasureCodecs;
+import io.shardvault.common.rpc.RpcClient;
+import io.shardvault.common.rpc.RpcClientConfig;
+import io.shardvault.common.rpc.RpcTransport;
+import io.shardvault.coordinator.data.ByteSource;
+import io.shardvault.coordinator.data.DataPath;
+import io.shardvault.coordinator.data.DataPathConfig;
+import io.shardvault.coordinator.data.DataPathException;
+import io.shardvault.coordinator.data.FileContent;
+import io.shardvault.coordinator.data.FileIdSource;
+import io.shardvault.coordinator.data.StoredFile;
+import io.shardvault.coordinator.data.Vault;
+import io.shardvault.coordinator.data.VaultDirectory;
+import io.shardvault.pod.PodClient;
+import io.shardvault.stash.StashClient;
+import io.shardvault.stash.StashPlacement;
+
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The data paths over real pods and stash servers. Owns an RPC client (whose request timeout is
+ * {@code data.rpc.timeout}, the per-RPC timeout of every chunk call), a small worker pool that
+ * copies, encodes and decodes off the event loops, and one timer thread (hedges, straggler grace,
+ * delete retries).
+ *
+ * <p>Thread-safe. {@link #close()} stops the pools and the RPC client; the transport stays open.
+ */
+public final class ShardDataPath implements DataPath {
+    final DataPathConfig config;
+    final VaultDirectory vaults;
+    final FileIdSource fileIds;
+    final ErasureCodecs codecs;
+    final PodClient pods;
+    final StashClient stash;
+    final StashPlacement placement;
+    final StashHealth stashHealth;
+    final LatencyTracker readLatency;
+    final DataPathMetrics metrics;
+    final ExecutorService workers;
+    final ScheduledExecutorService timer;
+    private final RpcClient rpc;
+    /** Pods a read recently had to hedge around, until when (nanoTime): new stripe reads skip them. */
+    private final java.util.concurrent.ConcurrentHashMap<InetSocketAddress, Long> slowUntil =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private static final long SLOW_POD_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+
+    private ShardDataPath(DataPathConfig config, VaultDirectory vaults, FileIdSource fileIds, ErasureCodecs codecs,
+                          RpcClient rpc, List<InetSocketAddress> stashServers, MeterRegistry registry) {
+        this.config = config;
+        this.vaults = vaults;
+        this.fileIds = fileIds;
+        this.codecs = codecs;
+        this.rpc = rpc;
+        this.pods = new PodClient(rpc);
+        this.stash = new StashClient(rpc);
+        this.placement = stashServers.isEmpty() ? null : new StashPlacement(stashServers);
+        this.stashHealth = new StashHealth(placement, config.stashBackoff());
+        this.readLatency = new LatencyTracker(config.hedgeMin(), config.hedgeMax());
+        this.metrics = new DataPathMetrics(registry);
+        AtomicInteger threads = new AtomicInteger();
+        this.workers = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()), r -> {
+            Thread t = new Thread(r, "data-path-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "data-path-timer");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /**
+     * Creates the data paths.
+     *
+     * @param transport    the process's RPC transport (not owned)
+     * @param clientConfig the RPC client settings; the request timeout is replaced by {@code data.rpc.timeout}
+     * @param stashServers the stash servers, in cluster-map order (empty: no stash, every write durable)
+     */
+    public static ShardDataPath create(DataPathConfig config, VaultDirectory vaults, FileIdSource fileIds,
+                                       ErasureCodecs codecs, RpcTransport transport, RpcClientConfig clientConfig,
+                                       List<InetSocketAddress> stashServers, MeterRegistry registry) {
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(vaults, "vaults");
+        Objects.requireNonNull(fileIds, "fileIds");
+        Objects.requireNonNull(codecs, "codecs");
+        Objects.requireNonNull(registry, "registry");
+        RpcClient rpc = RpcClient.create(transport, clientConfig.withRequestTimeout(config.rpcTimeout()));
+        return new ShardDataPath(config, vaults, fileIds, codecs, rpc, List.copyOf(stashServers), registry);
+    }
+
+    @Override
+    public CompletableFuture<StoredFile> write(ByteSource body) {
+        Objects.requireNonNull(body, "body");
+        try {
+            Vault vault = vaults.vaultForWrite(body.length());
+            return new FileWrite(this, vault, body).start();
+        } catch (Exception e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public FileContent read(StoredFile file, long offset, long length) {
+        Objects.requireNonNull(file, "file");
+        if (offset < 0 || length < 0 || offset > file.size() || length > file.size() - offset) {
+            throw new IllegalArgumentException("range [" + offset + ", +" + length + ") is outside file "
+                    + file.fileId() + " of " + file.size() + " bytes");
+        }
+        Vault vault = vault(file.vaultId());
+        return new FileRead(this, vault, file, offset, length);
+    }
+
+    @Override
+    public CompletableFuture<Void> delete(StoredFile file) {
+        Objects.requireNonNull(file, "file");
+        Vault vault;
+        try {
+            vault = vault(file.vaultId());
+        } catch (IllegalStateException e) {
+            return CompletableFuture.failedFuture(e.getCause());
+        }
+        return new ShardDeleter(this, vault, file.fileId(), file.stashed()).start();
+    }
+
+    private Vault vault(int vaultId) {
+        return vaults.vault(vaultId).orElseThrow(() -> new IllegalStateException(
+                new DataPathException(ErrorCode.NOT_FOUND, "vault " + vaultId + " is not in the cluster map")));
+    }
+
+    /** Remembers that reads had to hedge around {@code pod}: for a few seconds, reads go around it at once. */
+    void markSlow(InetSocketAddress pod) {
+        slowUntil.put(pod, System.nanoTime() + SLOW_POD_NANOS);
+    }
+
+    boolean recentlySlow(InetSocketAddress pod) {
+        Long until = slowUntil.get(pod);
+        if (until == null) {
+            return false;
+        }
+        if (System.nanoTime() - until >= 0) {
+            slowUntil.remove(pod, until);
+            return false;
+        }
+        return true;
+    }
+
+    /** The stash server for shard {@code shardIndex} of a vault; only when a stash is configured. */
+    InetSocketAddress stashFor(int vaultId, int shardIndex) {
+        return placement.serverFor(vaultId, shardIndex);
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        workers.shutdown();
+        rpc.close();
+    }
+}

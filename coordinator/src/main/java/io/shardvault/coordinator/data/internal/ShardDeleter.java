@@ -1,0 +1,73 @@
+package io.shardvault.coordinator.data.internal;
+
+import io.shardvault.common.ShardId;
+import io.shardvault.coordinator.data.Vault;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Deletes every shard of one file from its pods (and its stash copies), each call retried with
+ * doubling delays up to {@code data.delete.attempts}. Pod deletes and stash purges are idempotent,
+ * so retries and repeated deletions are harmless. Completes when all succeeded, or fails with the
+ * last error of the first shard that ran out of attempts (the catalog keeps the deletion queued).
+ *
+ * <p>Thread-safe; stateless beyond its arguments.
+ */
+final class ShardDeleter {
+    private static final long MAX_DELAY_NANOS = TimeUnit.SECONDS.toNanos(30);
+
+    private final ShardDataPath ctx;
+    private final Vault vault;
+    private final long fileId;
+    private final boolean stashed;
+
+    ShardDeleter(ShardDataPath ctx, Vault vault, long fileId, boolean stashed) {
+        this.ctx = ctx;
+        this.vault = vault;
+        this.fileId = fileId;
+        this.stashed = stashed;
+    }
+
+    CompletableFuture<Void> start() {
+        List<CompletableFuture<?>> all = new ArrayList<>();
+        for (int i = 0; i < vault.layout().n(); i++) {
+            ShardId id = new ShardId(vault.vaultId(), fileId, i);
+            int shard = i;
+            all.add(retry(() -> ctx.pods.delete(vault.pod(shard), id)));
+            if (stashed && ctx.placement != null) {
+                all.add(retry(() -> ctx.stash.purge(ctx.stashFor(vault.vaultId(), shard), Set.of(id))));
+            }
+        }
+        return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
+    }
+
+    private <T> CompletableFuture<T> retry(Supplier<CompletableFuture<T>> call) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        attempt(call, result, 1, ctx.config.deleteRetryMin().toNanos());
+        return result;
+    }
+
+    private <T> void attempt(Supplier<CompletableFuture<T>> call, CompletableFuture<T> result, int attempt,
+                             long delayNanos) {
+        call.get().whenComplete((value, failure) -> {
+            if (failure == null) {
+                result.complete(value);
+            } else if (attempt >= ctx.config.deleteAttempts()) {
+                result.completeExceptionally(failure);
+            } else {
+                ctx.metrics.deleteRetries.increment();
+                try {
+                    ctx.timer.schedule(() -> attempt(call, result, attempt + 1,
+                            Math.min(MAX_DELAY_NANOS, delayNanos * 2)), delayNanos, TimeUnit.NANOSECONDS);
+                } catch (java.util.concurrent.RejectedExecutionException closed) {
+                    result.completeExceptionally(failure);
+                }
+            }
+        });
+    }
+}

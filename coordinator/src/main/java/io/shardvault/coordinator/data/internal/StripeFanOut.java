@@ -1,0 +1,168 @@
+package io.shardvault.coordinator.data.internal;
+
+import io.netty.buffer.Unpooled;
+import io.shardvault.common.ShardId;
+import io.shardvault.common.rpc.RpcException;
+import io.shardvault.coordinator.data.Vault;
+import io.shardvault.pod.WriteMode;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Sends the n chunks of one encoded stripe to the vault's pods (and to the stash), all at once,
+ * and tells two things apart: when the stripe is <em>decided</em> (every call answered; or both
+ * quorums reached and the straggler grace over; or a quorum became impossible) and when it is
+ * <em>settled</em> (every call answered, so its buffers are free and it leaves the upload's in-flight
+ * window).
+ *
+ * <p>Thread-safe; callbacks may come from any thread.
+ */
+final class StripeFanOut {
+    private final ShardDataPath ctx;
+    private final Vault vault;
+    private final long fileId;
+    private final long stripe;
+    private final ByteBuffer[] chunks;
+    private final int[] crcs;
+    private final WriteMode mode;
+    private final boolean toStash;
+    private final int quorum;
+    private final int n;
+
+    private final boolean[] podOk;
+    private final boolean[] stashOk;
+    private final String[] causes;
+    private int podAcks;
+    private int podFails;
+    private int stashAcks;
+    private int stashFails;
+    private int outstanding;
+    private boolean graceScheduled;
+
+    final CompletableFuture<StripeOutcome> decided = new CompletableFuture<>();
+    final CompletableFuture<Void> settled = new CompletableFuture<>();
+
+    StripeFanOut(ShardDataPath ctx, Vault vault, long fileId, long stripe, ByteBuffer[] chunks, int[] crcs,
+                 WriteMode mode, boolean toStash, int quorum) {
+        this.ctx = ctx;
+        this.vault = vault;
+        this.fileId = fileId;
+        this.stripe = stripe;
+        this.chunks = chunks;
+        this.crcs = crcs;
+        this.mode = mode;
+        this.toStash = toStash;
+        this.quorum = quorum;
+        this.n = chunks.length;
+        this.podOk = new boolean[n];
+        this.stashOk = new boolean[n];
+        this.causes = new String[n];
+    }
+
+    /**
+     * Sends every chunk except those of shards in {@code skip} (which failed an earlier stripe of the
+     * file and count as failed here without a call).
+     */
+    StripeFanOut start(boolean[] skip, String[] skipCauses) {
+        synchronized (this) {
+            for (int i = 0; i < n; i++) {
+                if (skip[i]) {
+                    podFails++;
+                    causes[i] = skipCauses[i];
+                    if (toStash) {
+                        stashFails++;
+                    }
+                } else {
+                    outstanding += toStash ? 2 : 1;
+                }
+            }
+        }
+        long offset = vault.layout().shardOffset(stripe);
+        for (int i = 0; i < n; i++) {
+            if (skip[i]) {
+                continue;
+            }
+            int shard = i;
+            ShardId id = new ShardId(vault.vaultId(), fileId, i);
+            ctx.pods.write(vault.pod(i), id, offset, crcs[i], mode, Unpooled.wrappedBuffer(chunks[i].duplicate()))
+                    .whenComplete((ok, failure) -> onPod(shard, failure));
+            if (toStash) {
+                ctx.stash.put(ctx.stashFor(vault.vaultId(), i), id, offset, crcs[i],
+                        Unpooled.wrappedBuffer(chunks[i].duplicate()))
+                        .whenComplete((ok, failure) -> onStash(shard, failure));
+            }
+        }
+        check();
+        return this;
+    }
+
+    private synchronized void onPod(int shard, Throwable failure) {
+        outstanding--;
+        if (failure == null) {
+            podOk[shard] = true;
+            podAcks++;
+        } else {
+            podFails++;
+            causes[shard] = "pod " + vault.pod(shard) + ": " + describe(failure);
+        }
+        check();
+    }
+
+    private synchronized void onStash(int shard, Throwable failure) {
+        outstanding--;
+        if (failure == null) {
+            stashOk[shard] = true;
+            stashAcks++;
+        } else {
+            stashFails++;
+            String cause = "stash " + ctx.stashFor(vault.vaultId(), shard) + ": " + describe(failure);
+            causes[shard] = causes[shard] == null ? cause : causes[shard] + "; " + cause;
+        }
+        check();
+    }
+
+    private synchronized void check() {
+        boolean podQuorum = podAcks >= quorum;
+        boolean stashQuorum = !toStash || stashAcks >= quorum;
+        if (outstanding == 0) {
+            decide();
+            settled.complete(null);
+            return;
+        }
+        if (podFails > n - quorum || (toStash && stashFails > n - quorum)) {
+            decide();
+        } else if (podQuorum && stashQuorum && !graceScheduled) {
+            graceScheduled = true;
+            long grace = ctx.config.stragglerGrace().toNanos();
+            if (grace == 0) {
+                decide();
+            } else {
+                ctx.timer.schedule(this::decideNow, grace, TimeUnit.NANOSECONDS);
+            }
+        }
+    }
+
+    private synchronized void decideNow() {
+        decide();
+    }
+
+    private void decide() {
+        if (decided.isDone()) {
+            return;
+        }
+        boolean[] stashCopy = toStash ? stashOk.clone() : new boolean[n];
+        decided.complete(new StripeOutcome(podOk.clone(), stashCopy, causes.clone(), podAcks >= quorum,
+                !toStash || stashAcks >= quorum));
+    }
+
+    static String describe(Throwable failure) {
+        Throwable t = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (t instanceof RpcException rpc) {
+            return rpc.code() + " " + rpc.getMessage();
+        }
+        return t.toString();
+    }
+}

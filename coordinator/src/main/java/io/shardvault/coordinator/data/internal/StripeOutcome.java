@@ -1,0 +1,14 @@
+package io.shardvault.coordinator.data.internal;
+
+/**
+ * What one stripe's fan-out achieved when it was decided. Arrays are indexed by shard and owned by
+ * the outcome (copies).
+ *
+ * @param podOk       pod i acknowledged its chunk
+ * @param stashOk     the stash synced chunk i (all false when the stripe did not go to the stash)
+ * @param causes      why shard i failed, or null
+ * @param podQuorum   at least the write quorum of pods acknowledged
+ * @param stashQuorum at least the write quorum of stash copies synced (true when not stashing)
+ */
+record StripeOutcome(boolean[] podOk, boolean[] stashOk, String[] causes, boolean podQuorum, boolean stashQuorum) {
+}

@@ -1,0 +1,271 @@
+package io.shardvault.coordinator.data.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.shardvault.common.ErrorCode;
+import io.shardvault.common.ShardId;
+import io.shardvault.common.erasure.AlignedBuffers;
+import io.shardvault.coordinator.data.DataPathException;
+import io.shardvault.coordinator.data.StoredFile;
+import io.shardvault.coordinator.data.Vault;
+import io.shardvault.coordinator.data.VaultLayout;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Reads the bytes {@code [from, to)} of one stripe (stripe-relative). First the data chunks that
+ * hold them, from their pods, in parallel. A chunk that fails (pod down, CORRUPT, NOT_FOUND,
+ * timeout) is replaced by the stash's copy when the file was stashed, else by enough other chunks
+ * (parity first) to decode from any k; chunks still missing after the hedge delay are hedged the
+ * same way. Whichever completes first wins: all wanted data chunks, or any k chunks, then decoded.
+ * Shards the catalog recorded missing are never asked.
+ *
+ * <p>Every chunk is checked against its stored CRC32C before it is used: pods verify each chunk
+ * before answering (CORRUPT otherwise) and the stash client checks the stash's CRC on receipt.
+ *
+ * <p>Thread-safe; state guarded by {@code this}.
+ */
+final class StripeRead {
+    /** One place a chunk can come from. */
+    private record Source(int shard, boolean stash) {
+    }
+
+    private final ShardDataPath ctx;
+    private final Vault vault;
+    private final StoredFile file;
+    private final VaultLayout layout;
+    private final long stripe;
+    private final int from;
+    private final int to;
+    private final int chunk;
+    private final int firstWanted;
+    private final int lastWanted;
+    private final boolean stashable;
+    private final long startNanos = System.nanoTime();
+    private final CompletableFuture<ByteBuf> result = new CompletableFuture<>();
+
+    private final ByteBuffer[] chunks;
+    private final boolean[] present;
+    private final boolean[] asked;
+    private final Set<Integer> dead = new HashSet<>();
+    private final Deque<Source> backlog = new ArrayDeque<>();
+    private final List<String> failures = new ArrayList<>();
+    private int presentCount;
+    private int outstanding;
+
+    StripeRead(ShardDataPath ctx, Vault vault, StoredFile file, long stripe, int from, int to) {
+        this.ctx = ctx;
+        this.vault = vault;
+        this.file = file;
+        this.layout = file.layout();
+        this.stripe = stripe;
+        this.from = from;
+        this.to = to;
+        this.chunk = layout.chunkLength(file.size(), stripe);
+        this.firstWanted = from / chunk;
+        this.lastWanted = (to - 1) / chunk;
+        this.stashable = file.stashed() && ctx.placement != null && layout.stripeCount(file.size()) == 1;
+        int n = layout.n();
+        this.chunks = new ByteBuffer[n];
+        this.present = new boolean[n];
+        this.asked = new boolean[n];
+    }
+
+    CompletableFuture<ByteBuf> start() {
+        synchronized (this) {
+            // Parity first (it decodes anything), then the data chunks not wanted; recorded-missing shards last.
+            int recentlySlow = 0;
+            List<Integer> later = new ArrayList<>();
+            for (int i = layout.k(); i < layout.n(); i++) {
+                later.add(i);
+            }
+            for (int i = 0; i < layout.k(); i++) {
+                if (i < firstWanted || i > lastWanted) {
+                    later.add(i);
+                }
+            }
+            for (int i : later) {
+                if (!file.missingShards().contains(i)) {
+                    backlog.add(new Source(i, false));
+                }
+            }
+            for (int i = firstWanted; i <= lastWanted; i++) {
+                if (file.missingShards().contains(i)) {
+                    failures.add("shard " + i + ": recorded missing");
+                    dead.add(i);
+                    replace(i);
+                } else if (ctx.recentlySlow(vault.pod(i))) {
+                    // Asked too, in case it recovered, but not waited for: enough others are read at once.
+                    launch(new Source(i, false));
+                    recentlySlow++;
+                } else {
+                    launch(new Source(i, false));
+                }
+            }
+            if (recentlySlow > 0) {
+                expand(recentlySlow);
+            }
+            check();
+        }
+        if (!result.isDone()) {
+            try {
+                ctx.timer.schedule(this::hedge, ctx.readLatency.hedgeDelayNanos(), TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException closed) {
+                // The data path is closing; the reads in flight decide.
+            }
+        }
+        return result;
+    }
+
+    private void launch(Source source) {
+        int shard = source.shard();
+        asked[shard] = true;
+        outstanding++;
+        ShardId id = new ShardId(vault.vaultId(), file.fileId(), shard);
+        long sent = System.nanoTime();
+        CompletableFuture<ByteBuf> read = source.stash()
+                ? ctx.stash.get(ctx.stashFor(vault.vaultId(), shard), id).thenApply(entry -> {
+                    ByteBuf data = entry.data().retain();
+                    entry.close();
+                    return data;
+                })
+                : ctx.pods.read(vault.pod(shard), id, layout.shardOffset(stripe), chunk);
+        read.whenCompleteAsync((data, failure) -> onChunk(source, sent, data, failure), ctx.workers);
+    }
+
+    private synchronized void onChunk(Source source, long sentNanos, ByteBuf data, Throwable failure) {
+        outstanding--;
+        int shard = source.shard();
+        if (result.isDone()) {
+            if (data != null) {
+                data.release();
+            }
+            return;
+        }
+        if (failure == null && data.readableBytes() != chunk) {
+            failure = new DataPathException(ErrorCode.CORRUPT, data.readableBytes() + " bytes, expected " + chunk);
+        }
+        if (failure != null) {
+            if (data != null) {
+                data.release();
+            }
+            ctx.metrics.chunkFailures.increment();
+            failures.add("shard " + shard + (source.stash() ? " (stash)" : "") + ": "
+                    + StripeFanOut.describe(failure));
+            if (!present[shard]) {
+                dead.add(shard);
+                replace(shard);
+            }
+        } else {
+            if (!source.stash()) {
+                ctx.readLatency.record(System.nanoTime() - sentNanos);
+            }
+            if (!present[shard]) {
+                ByteBuffer copy = AlignedBuffers.allocate(chunk);
+                data.getBytes(data.readerIndex(), copy.duplicate());
+                chunks[shard] = copy;
+                present[shard] = true;
+                presentCount++;
+            }
+            data.release();
+        }
+        check();
+    }
+
+    /** Shard {@code shard} failed: try its stash copy, else widen the read to a decodable set. */
+    private void replace(int shard) {
+        if (stashable && dead.contains(shard) && !stashAsked.contains(shard)) {
+            stashAsked.add(shard);
+            launch(new Source(shard, true));
+            return;
+        }
+        expand(0);
+    }
+
+    private final Set<Integer> stashAsked = new HashSet<>();
+
+    /** Launches reads until {@code k + extra} chunks are present or on the way. */
+    private void expand(int extra) {
+        while (presentCount + outstanding < layout.k() + extra && !backlog.isEmpty()) {
+            Source next = backlog.poll();
+            if (!asked[next.shard()] || next.stash()) {
+                launch(next);
+            }
+        }
+    }
+
+    private synchronized void hedge() {
+        if (result.isDone()) {
+            return;
+        }
+        int slow = 0;
+        for (int i = firstWanted; i <= lastWanted; i++) {
+            if (!present[i] && !dead.contains(i)) {
+                slow++;
+            }
+        }
+        if (slow > 0) {
+            ctx.metrics.hedges.increment();
+            for (int i = firstWanted; i <= lastWanted; i++) {
+                if (!present[i] && !dead.contains(i)) {
+                    ctx.markSlow(vault.pod(i));
+                }
+            }
+            expand(slow);
+        }
+    }
+
+    private void check() {
+        if (result.isDone()) {
+            return;
+        }
+        boolean allWanted = true;
+        for (int i = firstWanted; i <= lastWanted; i++) {
+            allWanted &= present[i];
+        }
+        if (allWanted) {
+            finish();
+            return;
+        }
+        if (presentCount >= layout.k()) {
+            decode();
+            finish();
+            return;
+        }
+        if (outstanding == 0 && backlog.isEmpty()) {
+            result.completeExceptionally(new DataPathException(ErrorCode.UNAVAILABLE, "file " + vault.vaultId()
+                    + "/" + file.fileId() + " stripe " + stripe + ": only " + presentCount + " of the "
+                    + layout.k() + " chunks needed to decode (layout " + layout + ") could be read: "
+                    + String.join("; ", failures)));
+        }
+    }
+
+    private void decode() {
+        ctx.metrics.decodes.increment();
+        for (int i = firstWanted; i <= lastWanted; i++) {
+            if (!present[i]) {
+                chunks[i] = AlignedBuffers.allocate(chunk);
+            }
+        }
+        ctx.codecs.codec(layout.erasure()).decode(chunks, present.clone(), chunk);
+    }
+
+    private void finish() {
+        ByteBuffer[] parts = new ByteBuffer[lastWanted - firstWanted + 1];
+        for (int j = firstWanted; j <= lastWanted; j++) {
+            int start = Math.max(from, j * chunk) - j * chunk;
+            int end = Math.min(to, (j + 1) * chunk) - j * chunk;
+            parts[j - firstWanted] = chunks[j].slice(start, end - start);
+        }
+        ctx.metrics.stripeRead.record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+        result.complete(Unpooled.wrappedBuffer(parts));
+    }
+}

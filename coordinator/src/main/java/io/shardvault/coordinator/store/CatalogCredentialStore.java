@@ -1,0 +1,36 @@
+package io.shardvault.coordinator.store;
+
+import io.shardvault.common.ErrorCode;
+import io.shardvault.coordinator.catalog.Catalog;
+import io.shardvault.coordinator.catalog.CatalogException;
+import io.shardvault.s3.Credential;
+import io.shardvault.s3.CredentialStore;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/** The S3 server's access keys, from the catalog. Thread-safe. */
+public final class CatalogCredentialStore implements CredentialStore {
+    private final Catalog catalog;
+
+    public CatalogCredentialStore(Catalog catalog) {
+        this.catalog = Objects.requireNonNull(catalog, "catalog");
+    }
+
+    @Override
+    public CompletableFuture<Optional<Credential>> find(String accessKeyId) {
+        return catalog.lookupAccessKey(accessKeyId).handle((key, failure) -> {
+            if (failure == null) {
+                return Optional.of(new Credential(key.accessKeyId(), key.secretKey(), key.enabled(), key.owner()));
+            }
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            if (cause instanceof CatalogException c && c.code() == ErrorCode.INVALID_ACCESS_KEY) {
+                return Optional.empty();
+            }
+            throw new CompletionException(cause);
+        });
+    }
+}

@@ -1,0 +1,568 @@
+package io.shardvault.coordinator.store;
+
+import io.shardvault.common.ErrorCode;
+import io.shardvault.coordinator.catalog.Bucket;
+import io.shardvault.coordinator.catalog.Catalog;
+import io.shardvault.coordinator.catalog.CatalogException;
+import io.shardvault.coordinator.catalog.FilePart;
+import io.shardvault.coordinator.catalog.FileRef;
+import io.shardvault.coordinator.catalog.ListObjectsQuery;
+import io.shardvault.coordinator.catalog.MultipartUpload;
+import io.shardvault.coordinator.catalog.ObjectVersion;
+import io.shardvault.coordinator.catalog.PutObjectVersion;
+import io.shardvault.coordinator.catalog.Retention;
+import io.shardvault.coordinator.catalog.UploadedPart;
+import io.shardvault.coordinator.catalog.VersioningState;
+import io.shardvault.coordinator.data.ByteSource;
+import io.shardvault.coordinator.data.DataPath;
+import io.shardvault.coordinator.data.DataPathException;
+import io.shardvault.coordinator.data.StoredFile;
+import io.shardvault.s3.BodySource;
+import io.shardvault.s3.BucketInfo;
+import io.shardvault.s3.Caller;
+import io.shardvault.s3.Checksum;
+import io.shardvault.s3.ChecksumAlgorithm;
+import io.shardvault.s3.ChecksumType;
+import io.shardvault.s3.CompleteMultipartUploadRequest;
+import io.shardvault.s3.CopyObjectRequest;
+import io.shardvault.s3.CopyResult;
+import io.shardvault.s3.CreateMultipartUploadRequest;
+import io.shardvault.s3.DeleteOutcome;
+import io.shardvault.s3.DeleteResult;
+import io.shardvault.s3.ListObjectsPage;
+import io.shardvault.s3.ListObjectsRequest;
+import io.shardvault.s3.ListUploadsRequest;
+import io.shardvault.s3.MetadataDirective;
+import io.shardvault.s3.ObjectContent;
+import io.shardvault.s3.ObjectIdentifier;
+import io.shardvault.s3.ObjectInfo;
+import io.shardvault.s3.ObjectLock;
+import io.shardvault.s3.ObjectMetadata;
+import io.shardvault.s3.ObjectStore;
+import io.shardvault.s3.ObjectStoreException;
+import io.shardvault.s3.ObjectSummary;
+import io.shardvault.s3.PartInfo;
+import io.shardvault.s3.PartsPage;
+import io.shardvault.s3.PutObjectRequest;
+import io.shardvault.s3.RetentionMode;
+import io.shardvault.s3.StoredObject;
+import io.shardvault.s3.UploadInfo;
+import io.shardvault.s3.UploadPartCopyRequest;
+import io.shardvault.s3.UploadPartRequest;
+import io.shardvault.s3.UploadsPage;
+import io.shardvault.s3.VersioningStatus;
+import io.shardvault.s3.WriteCondition;
+import io.shardvault.s3.WriteResult;
+import io.netty.buffer.ByteBuf;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Function;
+
+/**
+ * The S3 layer's storage, over the catalog and the data paths.
+ *
+ * <ul>
+ *   <li><b>Writes</b> (PutObject, UploadPart, copies): the bytes go through the write path to a new
+ *       file; only after its quorum, and after the body's last read vouched for it, is the version
+ *       or part committed to the catalog. A commit that fails (a condition, a vanished bucket or
+ *       upload) deletes the new file's shards at once.</li>
+ *   <li><b>Reads</b> resolve the version in the catalog (linearizable) and open the data paths on
+ *       the range asked, part after part.</li>
+ *   <li><b>Deletes</b> change the catalog only; the files it releases are queued there and the
+ *       {@link FileReaper} deletes their shards.</li>
+ * </ul>
+ * Bucket ownership is by the caller's owner. Catalog and data-path failures keep their stable codes
+ * (the S3 edge maps them); an unknown failure becomes {@code INTERNAL}.
+ *
+ * <p>Thread-safe; never blocks the caller.
+ */
+public final class CatalogObjectStore implements ObjectStore {
+    /** S3's smallest part but the last. */
+    public static final long MIN_PART_BYTES = 5L << 20;
+    private static final String REGION = "us-east-1";
+
+    private final Catalog catalog;
+    private final DataPath data;
+    private final FileReaper reaper;
+    private final long minPartBytes;
+
+    /**
+     * @param reaper       woken after deletes so released shards go soon (may be null)
+     * @param minPartBytes the smallest multipart part but the last ({@link #MIN_PART_BYTES} in production)
+     */
+    public CatalogObjectStore(Catalog catalog, DataPath data, FileReaper reaper, long minPartBytes) {
+        this.catalog = Objects.requireNonNull(catalog, "catalog");
+        this.data = Objects.requireNonNull(data, "data");
+        this.reaper = reaper;
+        this.minPartBytes = minPartBytes;
+    }
+
+    // ---- buckets
+
+    @Override
+    public CompletableFuture<List<BucketInfo>> listBuckets(Caller caller) {
+        return map(catalog.listBuckets().thenApply(buckets -> buckets.stream()
+                .filter(b -> b.ownerAccessKeyId().equals(caller.owner())).map(CatalogObjectStore::bucketInfo).toList()));
+    }
+
+    @Override
+    public CompletableFuture<BucketInfo> createBucket(Caller caller, String bucket, String region,
+                                                      boolean objectLockEnabled) {
+        CompletableFuture<BucketInfo> created = catalog.createBucket(bucket, caller.owner(), objectLockEnabled)
+                .thenApply(CatalogObjectStore::bucketInfo);
+        return map(created).exceptionallyCompose(failure -> {
+            Throwable cause = unwrap(failure);
+            if (cause instanceof ObjectStoreException e && e.code() == ErrorCode.BUCKET_ALREADY_EXISTS) {
+                return catalog.getBucket(bucket).thenCompose(b -> CompletableFuture.<BucketInfo>failedFuture(
+                        b.ownerAccessKeyId().equals(caller.owner())
+                                ? new ObjectStoreException(ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU, e.getMessage())
+                                : e));
+            }
+            return CompletableFuture.failedFuture(cause);
+        });
+    }
+
+    @Override
+    public CompletableFuture<Void> deleteBucket(Caller caller, String bucket) {
+        return map(owned(caller, bucket).thenCompose(b -> catalog.deleteBucket(bucket)));
+    }
+
+    @Override
+    public CompletableFuture<BucketInfo> headBucket(Caller caller, String bucket) {
+        return map(owned(caller, bucket).thenApply(CatalogObjectStore::bucketInfo));
+    }
+
+    @Override
+    public CompletableFuture<VersioningStatus> getBucketVersioning(Caller caller, String bucket) {
+        return map(owned(caller, bucket).thenApply(b -> VersioningStatus.valueOf(b.versioning().name())));
+    }
+
+    @Override
+    public CompletableFuture<Void> putBucketVersioning(Caller caller, String bucket, VersioningStatus status) {
+        return map(owned(caller, bucket).thenCompose(b -> catalog.setVersioning(bucket,
+                VersioningState.valueOf(status.name()))).thenApply(b -> null));
+    }
+
+    private CompletableFuture<Bucket> owned(Caller caller, String bucket) {
+        return catalog.getBucket(bucket).thenCompose(b -> b.ownerAccessKeyId().equals(caller.owner())
+                ? CompletableFuture.completedFuture(b)
+                : CompletableFuture.failedFuture(new ObjectStoreException(ErrorCode.ACCESS_DENIED,
+                "bucket " + bucket + " belongs to another owner")));
+    }
+
+    // ---- objects
+
+    @Override
+    public CompletableFuture<WriteResult> putObject(Caller caller, PutObjectRequest request) {
+        BodySource body = request.body();
+        return map(owned(caller, request.bucket())
+                .thenCompose(b -> data.write(new BodyByteSource(body)))
+                .whenComplete((f, failure) -> {
+                    if (failure != null) {
+                        body.discard();
+                    }
+                })
+                .thenCompose(file -> {
+                    String etag = body.digests().md5Hex();
+                    Checksum checksum = body.digests().checksum();
+                    PutObjectVersion put = new PutObjectVersion(request.bucket(), request.key(), file.size(), etag,
+                            toCatalog(request.metadata(), checksum),
+                            List.of(new FilePart(0, etag, StoredFiles.toRef(file))), condition(request.condition()),
+                            retention(request.lock()), request.lock().legalHold());
+                    return commitOrDelete(file, catalog.putObjectVersion(put)).thenApply(r -> {
+                        wakeReaper(r.releasedFiles());
+                        return new WriteResult(r.etag(), versionOrNull(r.versionId()), r.lastModified(), checksum,
+                                file.size());
+                    });
+                }));
+    }
+
+    @Override
+    public CompletableFuture<StoredObject> getObject(Caller caller, String bucket, String key, String versionId) {
+        return map(version(caller, bucket, key, versionId).thenApply(v -> new StoredObject() {
+            @Override
+            public ObjectInfo info() {
+                return objectInfo(v);
+            }
+
+            @Override
+            public ObjectContent open(long offset, long length) {
+                return new PartsContent(data, v.parts(), offset, length);
+            }
+        }));
+    }
+
+    @Override
+    public CompletableFuture<ObjectInfo> headObject(Caller caller, String bucket, String key, String versionId) {
+        return map(version(caller, bucket, key, versionId).thenApply(CatalogObjectStore::objectInfo));
+    }
+
+    private CompletableFuture<ObjectVersion> version(Caller caller, String bucket, String key, String versionId) {
+        return owned(caller, bucket).thenCompose(b -> catalog.getObjectVersion(bucket, key,
+                Optional.ofNullable(versionId))).thenCompose(v -> v.deleteMarker() && versionId == null
+                ? CompletableFuture.failedFuture(new ObjectStoreException(ErrorCode.NO_SUCH_KEY, key))
+                : CompletableFuture.completedFuture(v));
+    }
+
+    @Override
+    public CompletableFuture<DeleteResult> deleteObject(Caller caller, String bucket, String key, String versionId,
+                                                        boolean bypassGovernance) {
+        return map(owned(caller, bucket).thenCompose(b -> catalog.deleteObject(
+                new io.shardvault.coordinator.catalog.DeleteObjectVersion(bucket, key, Optional.ofNullable(versionId),
+                        bypassGovernance))).thenApply(r -> {
+                            wakeReaper(r.releasedFiles());
+                            return new DeleteResult(key, r.versionId().map(CatalogObjectStore::versionOrNull)
+                                    .orElse(null), r.deleteMarker());
+                        }));
+    }
+
+    @Override
+    public CompletableFuture<List<DeleteOutcome>> deleteObjects(Caller caller, String bucket,
+                                                                List<ObjectIdentifier> targets,
+                                                                boolean bypassGovernance) {
+        return map(owned(caller, bucket).thenCompose(b -> {
+            List<CompletableFuture<DeleteOutcome>> outcomes = new ArrayList<>();
+            for (ObjectIdentifier target : targets) {
+                outcomes.add(deleteObject(caller, bucket, target.key(), target.versionId(), bypassGovernance)
+                        .handle((r, failure) -> failure == null ? DeleteOutcome.deleted(target, r)
+                                : DeleteOutcome.failed(target, asStoreException(unwrap(failure)))));
+            }
+            return CompletableFuture.allOf(outcomes.toArray(CompletableFuture[]::new))
+                    .thenApply(v -> outcomes.stream().map(CompletableFuture::join).toList());
+        }));
+    }
+
+    @Override
+    public CompletableFuture<CopyResult> copyObject(Caller caller, CopyObjectRequest request) {
+        return map(owned(caller, request.bucket()).thenCompose(d -> version(caller, request.source().bucket(),
+                request.source().key(), request.source().versionId())).thenCompose(source -> {
+                    ObjectInfo info = objectInfo(source);
+                    try {
+                        request.source().check(info);
+                    } catch (ObjectStoreException e) {
+                        return CompletableFuture.failedFuture(e);
+                    }
+                    ObjectMetadata metadata = request.directive() == MetadataDirective.REPLACE ? request.metadata()
+                            : info.metadata();
+                    return copyBytes(source, 0, source.size()).thenCompose(copied -> {
+                        PutObjectVersion put = new PutObjectVersion(request.bucket(), request.key(),
+                                copied.file().size(), copied.md5(), toCatalog(metadata, info.checksum()),
+                                List.of(new FilePart(0, copied.md5(), StoredFiles.toRef(copied.file()))),
+                                condition(request.condition()), retention(request.lock()), request.lock().legalHold());
+                        return commitOrDelete(copied.file(), catalog.putObjectVersion(put)).thenApply(r -> {
+                            wakeReaper(r.releasedFiles());
+                            return new CopyResult(new WriteResult(r.etag(), versionOrNull(r.versionId()),
+                                    r.lastModified(), info.checksum(), copied.file().size()),
+                                    versionOrNull(source.versionId()));
+                        });
+                    });
+                }));
+    }
+
+    @Override
+    public CompletableFuture<ListObjectsPage> listObjects(Caller caller, ListObjectsRequest request) {
+        ListObjectsQuery query = new ListObjectsQuery(request.bucket(), request.prefix(),
+                request.delimiter() == null ? "" : request.delimiter(), request.after() == null ? "" : request.after(),
+                Optional.empty(), request.maxKeys());
+        return map(owned(caller, request.bucket()).thenCompose(b -> catalog.listObjects(query).thenApply(listing ->
+                new ListObjectsPage(listing.objects().stream().map(v -> new ObjectSummary(v.key(), v.size(),
+                        v.etag(), v.lastModified(), b.ownerAccessKeyId(), checksum(v.metadata())
+                        .map(Checksum::algorithm).orElse(null), checksum(v.metadata()).map(Checksum::type)
+                        .orElse(null))).toList(), listing.commonPrefixes(), listing.truncated(),
+                        listing.nextMarker().orElse(null)))));
+    }
+
+    // ---- multipart
+
+    @Override
+    public CompletableFuture<UploadInfo> createMultipartUpload(Caller caller, CreateMultipartUploadRequest request) {
+        Map<String, String> extra = new HashMap<>();
+        if (request.checksumAlgorithm() != null) {
+            extra.put(UPLOAD_ALGORITHM, request.checksumAlgorithm().name());
+        }
+        if (request.checksumType() != null) {
+            extra.put(UPLOAD_CHECKSUM_TYPE, request.checksumType().name());
+        }
+        io.shardvault.coordinator.catalog.ObjectMetadata metadata = toCatalog(request.metadata(), null);
+        Map<String, String> system = new HashMap<>(metadata.system());
+        system.putAll(extra);
+        io.shardvault.coordinator.catalog.ObjectMetadata withExtra = new io.shardvault.coordinator.catalog.ObjectMetadata(
+                metadata.contentType(), system, metadata.user(), metadata.checksums(), metadata.checksumType());
+        return map(owned(caller, request.bucket()).thenCompose(b -> catalog.createMultipartUpload(request.bucket(),
+                request.key(), withExtra, retention(request.lock()), request.lock().legalHold()))
+                .thenApply(u -> uploadInfo(u, caller.owner())));
+    }
+
+    private static final String UPLOAD_ALGORITHM = "x-shardvault-upload-checksum-algorithm";
+    private static final String UPLOAD_CHECKSUM_TYPE = "x-shardvault-upload-checksum-type";
+
+    @Override
+    public CompletableFuture<PartInfo> uploadPart(Caller caller, UploadPartRequest request) {
+        BodySource body = request.body();
+        return map(owned(caller, request.bucket())
+                .thenCompose(b -> data.write(new BodyByteSource(body)))
+                .whenComplete((f, failure) -> {
+                    if (failure != null) {
+                        body.discard();
+                    }
+                })
+                .thenCompose(file -> {
+                    String etag = body.digests().md5Hex();
+                    return commitOrDelete(file, catalog.putPart(request.bucket(), request.key(), request.uploadId(),
+                            request.partNumber(), etag, StoredFiles.toRef(file))).thenApply(released -> {
+                                wakeReaper(released);
+                                return new PartInfo(request.partNumber(), etag, file.size(), java.time.Instant.now(),
+                                        body.digests().checksum());
+                            });
+                }));
+    }
+
+    @Override
+    public CompletableFuture<PartInfo> uploadPartCopy(Caller caller, UploadPartCopyRequest request) {
+        return map(owned(caller, request.bucket()).thenCompose(d -> version(caller, request.source().bucket(),
+                request.source().key(), request.source().versionId())).thenCompose(source -> {
+                    try {
+                        request.source().check(objectInfo(source));
+                    } catch (ObjectStoreException e) {
+                        return CompletableFuture.failedFuture(e);
+                    }
+                    long from = request.rangeStart() < 0 ? 0 : request.rangeStart();
+                    long to = request.rangeEnd() < 0 ? source.size() - 1 : request.rangeEnd();
+                    if (from > to + 1 || to >= source.size() && source.size() > 0) {
+                        return CompletableFuture.failedFuture(new ObjectStoreException(ErrorCode.INVALID_ARGUMENT,
+                                "range " + from + "-" + to + " is outside the source's " + source.size() + " bytes"));
+                    }
+                    return copyBytes(source, from, to - from + 1).thenCompose(copied ->
+                            commitOrDelete(copied.file(), catalog.putPart(request.bucket(), request.key(),
+                                    request.uploadId(), request.partNumber(), copied.md5(),
+                                    StoredFiles.toRef(copied.file()))).thenApply(released -> {
+                                        wakeReaper(released);
+                                        return new PartInfo(request.partNumber(), copied.md5(), copied.file().size(),
+                                                java.time.Instant.now(), null);
+                                    }));
+                }));
+    }
+
+    @Override
+    public CompletableFuture<WriteResult> completeMultipartUpload(Caller caller,
+                                                                  CompleteMultipartUploadRequest request) {
+        List<io.shardvault.coordinator.catalog.CompletedPart> parts = request.parts().stream()
+                .map(p -> new io.shardvault.coordinator.catalog.CompletedPart(p.partNumber(),
+                        io.shardvault.s3.Etags.unquote(p.etag()))).toList();
+        return map(owned(caller, request.bucket()).thenCompose(b -> catalog.completeMultipartUpload(request.bucket(),
+                request.key(), request.uploadId(), parts, minPartBytes, condition(request.condition())))
+                .thenCompose(r -> {
+                    wakeReaper(r.releasedFiles());
+                    return catalog.getObjectVersion(request.bucket(), request.key(), Optional.of(r.versionId()))
+                            .thenApply(v -> new WriteResult(r.etag(), versionOrNull(r.versionId()), r.lastModified(),
+                                    request.fullObjectChecksum(), v.size()));
+                }));
+    }
+
+    @Override
+    public CompletableFuture<Void> abortMultipartUpload(Caller caller, String bucket, String key, String uploadId) {
+        return map(owned(caller, bucket).thenCompose(b -> catalog.abortMultipartUpload(bucket, key, uploadId))
+                .thenApply(released -> {
+                    wakeReaper(released);
+                    return null;
+                }));
+    }
+
+    @Override
+    public CompletableFuture<PartsPage> listParts(Caller caller, String bucket, String key, String uploadId,
+                                                  int partNumberMarker, int maxParts) {
+        return map(owned(caller, bucket).thenCompose(b -> catalog.listParts(bucket, key, uploadId, partNumberMarker,
+                maxParts)).thenApply(listing -> new PartsPage(uploadInfo(listing.upload(), caller.owner()),
+                listing.parts().stream().map(CatalogObjectStore::partInfo).toList(), listing.truncated(),
+                listing.nextPartNumberMarker())));
+    }
+
+    @Override
+    public CompletableFuture<UploadsPage> listMultipartUploads(Caller caller, ListUploadsRequest request) {
+        // TODO(#8): the catalog's upload listing has no delimiter; common prefixes are not grouped yet.
+        return map(owned(caller, request.bucket()).thenCompose(b -> catalog.listMultipartUploads(request.bucket(),
+                request.prefix(), request.keyMarker() == null ? "" : request.keyMarker(),
+                request.uploadIdMarker() == null ? "" : request.uploadIdMarker(), request.maxUploads()))
+                .thenApply(listing -> new UploadsPage(listing.uploads().stream()
+                        .map(u -> uploadInfo(u, caller.owner())).toList(), List.of(), listing.truncated(),
+                        listing.nextKeyMarker(), listing.nextUploadIdMarker())));
+    }
+
+    // ---- helpers
+
+    /** A copy's new file and its MD5. */
+    private record Copied(StoredFile file, String md5) {
+    }
+
+    /** Streams {@code [offset, offset+length)} of a version into a new file, computing its MD5 on the way. */
+    private CompletableFuture<Copied> copyBytes(ObjectVersion source, long offset, long length) {
+        MessageDigest md5;
+        try {
+            md5 = MessageDigest.getInstance("MD5");
+        } catch (NoSuchAlgorithmException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        PartsContent content = new PartsContent(data, source.parts(), offset, length);
+        ByteSource from = new ByteSource() {
+            @Override
+            public long length() {
+                return length;
+            }
+
+            @Override
+            public CompletableFuture<ByteBuf> read() {
+                return content.read().thenApply(buf -> {
+                    if (buf != null) {
+                        md5.update(buf.nioBuffer());
+                    }
+                    return buf;
+                });
+            }
+        };
+        return data.write(from).whenComplete((f, failure) -> content.close())
+                .thenApply(file -> new Copied(file, HexFormat.of().formatHex(md5.digest())));
+    }
+
+    /** Commits through {@code commit}; when the commit fails, the new file is unreferenced: delete its shards. */
+    private <T> CompletableFuture<T> commitOrDelete(StoredFile file, CompletableFuture<T> commit) {
+        return commit.whenComplete((r, failure) -> {
+            if (failure != null) {
+                data.delete(file);
+            }
+        });
+    }
+
+    private void wakeReaper(List<FileRef> released) {
+        if (reaper != null && !released.isEmpty()) {
+            reaper.wake();
+        }
+    }
+
+    private static BucketInfo bucketInfo(Bucket b) {
+        return new BucketInfo(b.name(), b.ownerAccessKeyId(), b.createdAt(), REGION, b.objectLockEnabled());
+    }
+
+    private static String versionOrNull(String versionId) {
+        return versionId == null || ObjectVersion.NULL_VERSION_ID.equals(versionId) ? null : versionId;
+    }
+
+    private static io.shardvault.coordinator.catalog.WriteCondition condition(WriteCondition c) {
+        if (c.ifMatch() != null) {
+            return io.shardvault.coordinator.catalog.WriteCondition.ifMatch(io.shardvault.s3.Etags.unquote(c.ifMatch()));
+        }
+        return c.ifNoneMatchAny() ? io.shardvault.coordinator.catalog.WriteCondition.IF_NONE_MATCH_ANY
+                : io.shardvault.coordinator.catalog.WriteCondition.NONE;
+    }
+
+    private static Optional<Retention> retention(ObjectLock lock) {
+        return lock.mode() == null ? Optional.empty() : Optional.of(new Retention(
+                io.shardvault.coordinator.catalog.RetentionMode.valueOf(lock.mode().name()), lock.retainUntil()));
+    }
+
+    private static final String CACHE_CONTROL = "Cache-Control";
+    private static final String CONTENT_DISPOSITION = "Content-Disposition";
+    private static final String CONTENT_ENCODING = "Content-Encoding";
+    private static final String CONTENT_LANGUAGE = "Content-Language";
+    private static final String EXPIRES = "Expires";
+
+    private static io.shardvault.coordinator.catalog.ObjectMetadata toCatalog(ObjectMetadata m, Checksum checksum) {
+        Map<String, String> system = new HashMap<>();
+        putIfSet(system, CACHE_CONTROL, m.cacheControl());
+        putIfSet(system, CONTENT_DISPOSITION, m.contentDisposition());
+        putIfSet(system, CONTENT_ENCODING, m.contentEncoding());
+        putIfSet(system, CONTENT_LANGUAGE, m.contentLanguage());
+        putIfSet(system, EXPIRES, m.expires());
+        Map<String, String> checksums = checksum == null ? Map.of()
+                : Map.of(checksum.algorithm().name(), checksum.value());
+        return new io.shardvault.coordinator.catalog.ObjectMetadata(m.contentType() == null ? "" : m.contentType(),
+                system, m.userMetadata(), checksums, checksum == null ? "" : checksum.type().name());
+    }
+
+    private static void putIfSet(Map<String, String> map, String key, String value) {
+        if (value != null) {
+            map.put(key, value);
+        }
+    }
+
+    private static ObjectMetadata fromCatalog(io.shardvault.coordinator.catalog.ObjectMetadata m) {
+        Function<String, String> sys = m.system()::get;
+        return new ObjectMetadata(m.contentType().isEmpty() ? null : m.contentType(), sys.apply(CACHE_CONTROL),
+                sys.apply(CONTENT_DISPOSITION), sys.apply(CONTENT_ENCODING), sys.apply(CONTENT_LANGUAGE),
+                sys.apply(EXPIRES), m.user());
+    }
+
+    private static Optional<Checksum> checksum(io.shardvault.coordinator.catalog.ObjectMetadata m) {
+        if (m.checksums().isEmpty() || m.checksumType().isEmpty()) {
+            return Optional.empty();
+        }
+        Map.Entry<String, String> e = m.checksums().entrySet().iterator().next();
+        ChecksumAlgorithm algorithm = ChecksumAlgorithm.fromS3Name(e.getKey());
+        return algorithm == null ? Optional.empty()
+                : Optional.of(new Checksum(algorithm, e.getValue(), ChecksumType.valueOf(m.checksumType())));
+    }
+
+    private static ObjectInfo objectInfo(ObjectVersion v) {
+        ObjectLock lock = new ObjectLock(v.retention().map(r -> RetentionMode.valueOf(r.mode().name())).orElse(null),
+                v.retention().map(Retention::retainUntil).orElse(null), v.legalHold());
+        int partsCount = v.parts().size() == 1 && v.parts().get(0).partNumber() == 0 ? 0 : v.parts().size();
+        return new ObjectInfo(v.key(), versionOrNull(v.versionId()), v.size(), v.etag(), v.lastModified(),
+                fromCatalog(v.metadata()), checksum(v.metadata()).orElse(null), partsCount, lock, v.deleteMarker());
+    }
+
+    private static UploadInfo uploadInfo(MultipartUpload u, String owner) {
+        Map<String, String> system = u.metadata().system();
+        String algorithm = system.get(UPLOAD_ALGORITHM);
+        String type = system.get(UPLOAD_CHECKSUM_TYPE);
+        return new UploadInfo(u.bucket(), u.key(), u.uploadId(), u.initiated(), owner,
+                algorithm == null ? null : ChecksumAlgorithm.valueOf(algorithm),
+                type == null ? null : ChecksumType.valueOf(type));
+    }
+
+    private static PartInfo partInfo(UploadedPart p) {
+        return new PartInfo(p.partNumber(), p.etag(), p.file().size(), p.lastModified(), null);
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        Throwable t = failure;
+        while (t instanceof CompletionException && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    private static ObjectStoreException asStoreException(Throwable t) {
+        if (t instanceof ObjectStoreException e) {
+            return e;
+        }
+        if (t instanceof CatalogException e) {
+            return new ObjectStoreException(e.code(), e.getMessage(), e);
+        }
+        if (t instanceof DataPathException e) {
+            return new ObjectStoreException(e.code(), e.getMessage(), e);
+        }
+        if (t instanceof io.shardvault.common.rpc.RpcException e) {
+            return new ObjectStoreException(e.code(), e.getMessage(), e);
+        }
+        return new ObjectStoreException(ErrorCode.INTERNAL, String.valueOf(t), t);
+    }
+
+    /** Every failure leaves as an {@link ObjectStoreException} with the code it had. */
+    private static <T> CompletableFuture<T> map(CompletableFuture<T> future) {
+        return future.handle((value, failure) -> {
+            if (failure == null) {
+                return CompletableFuture.completedFuture(value);
+            }
+            return CompletableFuture.<T>failedFuture(asStoreException(unwrap(failure)));
+        }).thenCompose(Function.identity());
+    }
+}

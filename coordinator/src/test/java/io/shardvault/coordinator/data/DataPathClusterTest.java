@@ -1,0 +1,219 @@
+package io.shardvault.coordinator.data;
+
+import io.shardvault.common.ErrorCode;
+import io.shardvault.coordinator.testing.MiniCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+
+import static io.shardvault.coordinator.data.DataPathTesting.randomBytes;
+import static io.shardvault.coordinator.data.DataPathTesting.read;
+import static io.shardvault.coordinator.data.DataPathTesting.write;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The write and read paths end to end over a real vault: 20 pods (16+4) and 2 stash servers on
+ * loopback. One cluster serves the class; each test leaves every node up again.
+ */
+@Timeout(300)
+class DataPathClusterTest {
+    private static final Logger LOG = LoggerFactory.getLogger(DataPathClusterTest.class);
+    private static final int MIB = 1 << 20;
+
+    @TempDir
+    static Path dir;
+    static MiniCluster cluster;
+    static DataPath path;
+    static long seed;
+    static Random random;
+
+    @BeforeAll
+    static void startCluster() throws IOException {
+        seed = Long.getLong("test.seed", System.nanoTime());
+        LOG.info("seed {} (rerun with -Dtest.seed={})", seed, seed);
+        random = new Random(seed);
+        cluster = MiniCluster.start(dir, MiniCluster.Options.defaults());
+        path = cluster.dataPath();
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @AfterEach
+    void everyNodeUpAgain() throws IOException {
+        for (int i = 0; i < cluster.podCount(); i++) {
+            if (!cluster.podUp(i)) {
+                cluster.restartPod(i);
+            }
+        }
+    }
+
+    @Test
+    void everySizeRoundTrips() throws Exception {
+        // Its own data paths: an earlier test's stash restart may have put the shared ones in stash backoff.
+        DataPath path = cluster.newDataPath(MiniCluster.Options.defaults().dataPath());
+        int[] sizes = {0, 1, 16 * 1024, 256 * 1024, MIB - 1, MIB, MIB + 1};
+        for (int size : sizes) {
+            byte[] data = randomBytes(random, size);
+            StoredFile file = write(path, data);
+            assertThat(file.size()).isEqualTo(size);
+            assertThat(file.missingShards()).as("size %d", size).isEmpty();
+            assertThat(file.stashed()).as("size %d goes to the stash", size).isEqualTo(size > 0 && size <= MIB);
+            assertThat(read(path, file)).as("size %d", size).isEqualTo(data);
+        }
+    }
+
+    @Test
+    void fiftyMebibytesRoundTrip() throws Exception {
+        byte[] data = randomBytes(random, 50 * MIB);
+        long start = System.nanoTime();
+        StoredFile file = write(path, data);
+        LOG.info("50 MiB written in {} ms", (System.nanoTime() - start) / 1_000_000);
+        assertThat(file.stashed()).isFalse();
+        assertThat(file.missingShards()).isEmpty();
+        assertThat(read(path, file)).isEqualTo(data);
+        assertThat(read(path, file, 17 * MIB - 3, 5 * MIB + 7))
+                .isEqualTo(java.util.Arrays.copyOfRange(data, 17 * MIB - 3, 22 * MIB + 4));
+    }
+
+    @Test
+    void rangesAcrossStripeAndChunkBorders() throws Exception {
+        int size = 3 * MIB + MIB / 2 + 5;
+        byte[] data = randomBytes(random, size);
+        StoredFile file = write(path, data);
+        int chunk = 64 * 1024;
+        long[][] ranges = {
+                {0, 1}, {MIB - 10, 20}, {MIB - 1, 2}, {2L * MIB - 1, MIB + 2}, {chunk - 5, 10},
+                {MIB + 15L * chunk - 1, 2}, {3L * MIB, size - 3L * MIB}, {size - 1, 1}, {size, 0}, {0, size},
+        };
+        for (long[] r : ranges) {
+            assertThat(read(path, file, r[0], r[1])).as("range %d+%d", r[0], r[1])
+                    .isEqualTo(java.util.Arrays.copyOfRange(data, (int) r[0], (int) (r[0] + r[1])));
+        }
+        for (int i = 0; i < 20; i++) {
+            int from = random.nextInt(size);
+            int length = random.nextInt(size - from + 1);
+            assertThat(read(path, file, from, length)).as("range %d+%d", from, length)
+                    .isEqualTo(java.util.Arrays.copyOfRange(data, from, from + length));
+        }
+        assertThatThrownBy(() -> path.read(file, size - 1, 2)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void onePodDownWritesSucceedAndReadsAreExact() throws Exception {
+        cluster.stopPod(7);
+        for (int size : new int[] {1, 256 * 1024, MIB, 3 * MIB + 1}) {
+            byte[] data = randomBytes(random, size);
+            StoredFile file = write(path, data);
+            assertThat(file.missingShards()).as("size %d", size).containsExactly(7);
+            assertThat(read(path, file)).as("size %d", size).isEqualTo(data);
+        }
+    }
+
+    @Test
+    void fourPodsDownReadsAreExact() throws Exception {
+        List<byte[]> data = List.of(randomBytes(random, 100), randomBytes(random, 300 * 1024),
+                randomBytes(random, 2 * MIB + 12_345));
+        List<StoredFile> files = new java.util.ArrayList<>();
+        for (byte[] d : data) {
+            files.add(write(path, d));
+        }
+        for (int i : new int[] {0, 5, 15, 18}) {
+            cluster.stopPod(i);
+        }
+        for (int f = 0; f < files.size(); f++) {
+            assertThat(read(path, files.get(f))).isEqualTo(data.get(f));
+            assertThat(read(path, files.get(f), 1, data.get(f).length - 2))
+                    .isEqualTo(java.util.Arrays.copyOfRange(data.get(f), 1, data.get(f).length - 1));
+        }
+    }
+
+    @Test
+    void fivePodsDownFailReadsWithAClearError() throws Exception {
+        byte[] data = randomBytes(random, 2 * MIB);
+        StoredFile file = write(path, data);
+        // The stash copies would rescue a small file; this one is large, so nothing can.
+        for (int i = 0; i < 5; i++) {
+            cluster.stopPod(i);
+        }
+        assertThatThrownBy(() -> read(path, file))
+                .isInstanceOfSatisfying(DataPathException.class,
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.UNAVAILABLE))
+                .hasMessageContaining("only 15 of the 16 chunks");
+        assertThatThrownBy(() -> write(path, randomBytes(random, 1000)))
+                .isInstanceOfSatisfying(DataPathException.class,
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.UNAVAILABLE))
+                .hasMessageContaining("fewer than 19 of 20 pods acknowledged");
+    }
+
+    @Test
+    void stashDownSmallWritesGoDurable() throws Exception {
+        DataPath own = cluster.newDataPath(MiniCluster.Options.defaults().dataPath());
+        cluster.stopStash(0);
+        cluster.stopStash(1);
+        try {
+            for (int size : new int[] {1, 16 * 1024, MIB}) {
+                byte[] data = randomBytes(random, size);
+                StoredFile file = write(own, data);
+                assertThat(file.stashed()).as("size %d", size).isFalse();
+                assertThat(file.missingShards()).isEmpty();
+                assertThat(read(own, file)).isEqualTo(data);
+            }
+        } finally {
+            cluster.restartStash(0);
+            cluster.restartStash(1);
+        }
+    }
+
+    @Test
+    void aCorruptChunkIsRebuiltFromTheOthers() throws Exception {
+        byte[] data = randomBytes(random, 5 * MIB);
+        StoredFile file = write(path, data);
+        Path shard = shardFile(2, file.fileId());
+        try (RandomAccessFile raf = new RandomAccessFile(shard.toFile(), "rw")) {
+            long at = raf.length() - 100;
+            raf.seek(at);
+            int b = raf.read();
+            raf.seek(at);
+            raf.write(b ^ 0x10);
+        }
+        assertThat(read(path, file)).isEqualTo(data);
+        assertThat(cluster.metrics().counter("shardvault.data.read.decodes").count()).isPositive();
+    }
+
+    @Test
+    void deleteRemovesEveryShardAndIsIdempotent() throws Exception {
+        StoredFile file = write(path, randomBytes(random, 10_000));
+        assertThat(shardFile(4, file.fileId())).exists();
+        path.delete(file).get();
+        path.delete(file).get();
+        assertThat(shardFile(4, file.fileId())).doesNotExist();
+        assertThatThrownBy(() -> read(path, file)).isInstanceOf(DataPathException.class);
+    }
+
+    private static Path shardFile(int pod, long fileId) throws IOException {
+        String name = String.format("%016x.shard", fileId);
+        try (Stream<Path> files = Files.walk(dir.resolve("pod-" + pod))) {
+            return files.filter(p -> p.getFileName().toString().equals(name)).findFirst()
+                    .orElse(dir.resolve("pod-" + pod).resolve(name));
+        }
+    }
+}

@@ -1,0 +1,240 @@
+package io.shardvault.coordinator.store;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.ByteBuf;
+import io.shardvault.common.ErrorCode;
+import io.shardvault.common.config.Settings;
+import io.shardvault.coordinator.catalog.CatalogConfig;
+import io.shardvault.coordinator.catalog.CatalogServer;
+import io.shardvault.coordinator.data.DataPath;
+import io.shardvault.coordinator.testing.MiniCluster;
+import io.shardvault.s3.Caller;
+import io.shardvault.s3.CompleteMultipartUploadRequest;
+import io.shardvault.s3.CompletedPart;
+import io.shardvault.s3.CopyObjectRequest;
+import io.shardvault.s3.CopySource;
+import io.shardvault.s3.CreateMultipartUploadRequest;
+import io.shardvault.s3.ListObjectsRequest;
+import io.shardvault.s3.MetadataDirective;
+import io.shardvault.s3.ObjectContent;
+import io.shardvault.s3.ObjectLock;
+import io.shardvault.s3.ObjectMetadata;
+import io.shardvault.s3.ObjectStoreException;
+import io.shardvault.s3.PutObjectRequest;
+import io.shardvault.s3.UploadPartRequest;
+import io.shardvault.s3.WriteCondition;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The S3 layer's storage over a real single-peer catalog and a real vault. */
+@Timeout(300)
+class CatalogObjectStoreTest {
+    private static final Logger LOG = LoggerFactory.getLogger(CatalogObjectStoreTest.class);
+    private static final Caller ALICE = new Caller("AKALICE", "alice");
+    private static final Caller BOB = new Caller("AKBOB", "bob");
+
+    @TempDir
+    static Path dir;
+    static MiniCluster cluster;
+    static CatalogServer catalogServer;
+    static FileReaper reaper;
+    static CatalogObjectStore store;
+    static Random random;
+
+    @BeforeAll
+    static void start() throws IOException {
+        long seed = Long.getLong("test.seed", System.nanoTime());
+        LOG.info("seed {} (rerun with -Dtest.seed={})", seed, seed);
+        random = new Random(seed);
+        cluster = MiniCluster.start(dir.resolve("vault"), MiniCluster.Options.defaults());
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        catalogServer = CatalogServer.start(CatalogConfig.from(Settings.of(Map.of(
+                "catalog.peerId", "c1", "catalog.peers", "c1=127.0.0.1:" + port,
+                "catalog.dataDir", dir.resolve("catalog").toString(),
+                "catalog.election.timeoutMin", "300ms", "catalog.election.timeoutMax", "600ms"))),
+                new SimpleMeterRegistry());
+        DataPath data = cluster.newDataPath(MiniCluster.Options.defaults().dataPath(),
+                new CatalogFileIdSource(catalogServer.catalog(), 16));
+        reaper = new FileReaper(catalogServer.catalog(), data, Duration.ofHours(1));
+        store = new CatalogObjectStore(catalogServer.catalog(), data, null, 1024);
+        join(store.createBucket(ALICE, "photos", "us-east-1", false));
+    }
+
+    @AfterAll
+    static void stop() throws IOException {
+        if (reaper != null) {
+            reaper.close();
+        }
+        if (catalogServer != null) {
+            catalogServer.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    static <T> T join(CompletableFuture<T> f) {
+        return f.join();
+    }
+
+    static ErrorCode codeOf(CompletableFuture<?> f) {
+        try {
+            f.join();
+        } catch (CompletionException e) {
+            assertThat(e.getCause()).isInstanceOf(ObjectStoreException.class);
+            return ((ObjectStoreException) e.getCause()).code();
+        }
+        throw new AssertionError("expected an ObjectStoreException");
+    }
+
+    static byte[] get(String bucket, String key, long offset, long length) {
+        try (ObjectContent content = join(store.getObject(ALICE, bucket, key, null)).open(offset, length)) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            for (int i = 0; i < 100_000; i++) {
+                ByteBuf b = join(content.read());
+                if (b == null) {
+                    break;
+                }
+                byte[] bytes = new byte[b.readableBytes()];
+                b.readBytes(bytes);
+                b.release();
+                out.writeBytes(bytes);
+            }
+            return out.toByteArray();
+        }
+    }
+
+    static PutObjectRequest put(String bucket, String key, byte[] data) {
+        return new PutObjectRequest(bucket, key, new ObjectMetadata("text/plain", null, null, null, null, null,
+                Map.of("color", "blue")), TestBodies.of(data), WriteCondition.NONE, ObjectLock.NONE);
+    }
+
+    @Test
+    void putGetHeadListDeleteAndReap() throws Exception {
+        byte[] data = new byte[3 * (1 << 20) + 77];
+        random.nextBytes(data);
+        var written = join(store.putObject(ALICE, put("photos", "a/b.jpg", data)));
+        assertThat(written.etag()).isEqualTo(TestBodies.md5(data));
+        assertThat(get("photos", "a/b.jpg", 0, data.length)).isEqualTo(data);
+        assertThat(get("photos", "a/b.jpg", (1 << 20) - 3, 10))
+                .isEqualTo(Arrays.copyOfRange(data, (1 << 20) - 3, (1 << 20) + 7));
+        var info = join(store.headObject(ALICE, "photos", "a/b.jpg", null));
+        assertThat(info.size()).isEqualTo(data.length);
+        assertThat(info.metadata().contentType()).isEqualTo("text/plain");
+        assertThat(info.metadata().userMetadata()).containsEntry("color", "blue");
+        var page = join(store.listObjects(ALICE, new ListObjectsRequest("photos", "a/", null, null, 100, false)));
+        assertThat(page.objects()).extracting(o -> o.key()).contains("a/b.jpg");
+
+        long fileId = join(catalogServer.catalog().getObjectVersion("photos", "a/b.jpg", java.util.Optional.empty()))
+                .parts().get(0).file().fileId();
+        join(store.deleteObject(ALICE, "photos", "a/b.jpg", null, false));
+        assertThat(codeOf(store.headObject(ALICE, "photos", "a/b.jpg", null))).isEqualTo(ErrorCode.NO_SUCH_KEY);
+        assertThat(shardFiles(fileId)).isPositive();
+        for (int pass = 0; pass < 10 && join(reaper.pass()) > 0; pass++) {
+            // Drains the deletion queue.
+        }
+        assertThat(shardFiles(fileId)).isZero();
+        assertThat(join(catalogServer.catalog().pendingFileDeletions(10))).isEmpty();
+    }
+
+    @Test
+    void replacingAnObjectReleasesTheOldFile() {
+        byte[] one = "first".getBytes();
+        byte[] two = "second version".getBytes();
+        join(store.putObject(ALICE, put("photos", "same", one)));
+        join(store.putObject(ALICE, put("photos", "same", two)));
+        assertThat(get("photos", "same", 0, two.length)).isEqualTo(two);
+        assertThat(join(catalogServer.catalog().pendingFileDeletions(100))).isNotEmpty();
+    }
+
+    @Test
+    void multipartUploadAssemblesItsParts() {
+        var upload = join(store.createMultipartUpload(ALICE, new CreateMultipartUploadRequest("photos", "big",
+                ObjectMetadata.EMPTY, null, null, ObjectLock.NONE)));
+        byte[] p1 = new byte[1_500_000];
+        byte[] p2 = new byte[2_000];
+        random.nextBytes(p1);
+        random.nextBytes(p2);
+        var i1 = join(store.uploadPart(ALICE, new UploadPartRequest("photos", "big", upload.uploadId(), 1,
+                TestBodies.of(p1))));
+        var i2 = join(store.uploadPart(ALICE, new UploadPartRequest("photos", "big", upload.uploadId(), 2,
+                TestBodies.of(p2))));
+        assertThat(join(store.listParts(ALICE, "photos", "big", upload.uploadId(), 0, 10)).parts()).hasSize(2);
+        var done = join(store.completeMultipartUpload(ALICE, new CompleteMultipartUploadRequest("photos", "big",
+                upload.uploadId(), List.of(new CompletedPart(1, i1.etag(), null),
+                new CompletedPart(2, "\"" + i2.etag() + "\"", null)), WriteCondition.NONE, null)));
+        assertThat(done.etag()).endsWith("-2");
+        byte[] all = new byte[p1.length + p2.length];
+        System.arraycopy(p1, 0, all, 0, p1.length);
+        System.arraycopy(p2, 0, all, p1.length, p2.length);
+        assertThat(get("photos", "big", 0, all.length)).isEqualTo(all);
+        assertThat(get("photos", "big", p1.length - 5, 10)).isEqualTo(Arrays.copyOfRange(all, p1.length - 5,
+                p1.length + 5));
+        assertThat(join(store.headObject(ALICE, "photos", "big", null)).partsCount()).isEqualTo(2);
+    }
+
+    @Test
+    void copyObjectCopiesBytesAndMetadata() {
+        byte[] data = new byte[200_000];
+        random.nextBytes(data);
+        join(store.putObject(ALICE, put("photos", "src", data)));
+        var copied = join(store.copyObject(ALICE, new CopyObjectRequest(new CopySource("photos", "src", null, null,
+                null, null, null), "photos", "dst", MetadataDirective.COPY, ObjectMetadata.EMPTY, WriteCondition.NONE,
+                ObjectLock.NONE)));
+        assertThat(copied.result().etag()).isEqualTo(TestBodies.md5(data));
+        assertThat(get("photos", "dst", 0, data.length)).isEqualTo(data);
+        assertThat(join(store.headObject(ALICE, "photos", "dst", null)).metadata().userMetadata())
+                .containsEntry("color", "blue");
+    }
+
+    @Test
+    void errorsKeepTheirCodes() {
+        TestBodies.Body body = TestBodies.of(new byte[10]);
+        assertThat(codeOf(store.putObject(ALICE, new PutObjectRequest("nope", "k", ObjectMetadata.EMPTY, body,
+                WriteCondition.NONE, ObjectLock.NONE)))).isEqualTo(ErrorCode.NO_SUCH_BUCKET);
+        assertThat(body.discarded).isTrue();
+        assertThat(codeOf(store.headBucket(BOB, "photos"))).isEqualTo(ErrorCode.ACCESS_DENIED);
+        assertThat(codeOf(store.createBucket(ALICE, "photos", "us-east-1", false)))
+                .isEqualTo(ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU);
+        assertThat(codeOf(store.createBucket(BOB, "photos", "us-east-1", false)))
+                .isEqualTo(ErrorCode.BUCKET_ALREADY_EXISTS);
+        join(store.putObject(ALICE, put("photos", "cond", new byte[] {1})));
+        assertThat(codeOf(store.putObject(ALICE, new PutObjectRequest("photos", "cond", ObjectMetadata.EMPTY,
+                TestBodies.of(new byte[] {2}), new WriteCondition(null, true), ObjectLock.NONE))))
+                .isEqualTo(ErrorCode.PRECONDITION_FAILED);
+        assertThatThrownBy(() -> join(store.getObject(ALICE, "photos", "missing", null)))
+                .hasCauseInstanceOf(ObjectStoreException.class);
+    }
+
+    private static long shardFiles(long fileId) throws IOException {
+        String name = String.format("%016x.shard", fileId);
+        try (Stream<Path> files = Files.walk(dir.resolve("vault"))) {
+            return files.filter(p -> p.getFileName().toString().equals(name)).count();
+        }
+    }
+}
