@@ -10,6 +10,8 @@ import io.micrometer.jmx.JmxConfig;
 import io.micrometer.jmx.JmxMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.util.Objects;
 
 /**
@@ -104,6 +106,22 @@ public final class ProcessMetrics implements AutoCloseable {
                 return config;
             }
         };
+    }
+
+    /**
+     * This host's name, for the {@code node} tag: {@code $HOSTNAME} when set, else the name the
+     * resolver gives the local host, else {@code localhost}.
+     */
+    public static String hostName() {
+        String env = System.getenv("HOSTNAME");
+        if (env != null && !env.isBlank()) {
+            return env;
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "localhost";
+        }
     }
 
     private static void requireNonBlank(String value, String name) {
