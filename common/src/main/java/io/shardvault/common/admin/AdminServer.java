@@ -91,10 +91,13 @@ public final class AdminServer implements AutoCloseable {
         return http.getAddress();
     }
 
-    /** Stops listening, waits up to a second for answers being written, and stops the threads. */
+    /**
+     * Stops listening and stops the threads. Answers being written are cut off: a scraper retries,
+     * and the JDK server's stop(delay) would otherwise hold shutdown for the whole delay.
+     */
     @Override
     public void close() {
-        http.stop(1);
+        http.stop(0);
         executor.shutdownNow();
     }
 
