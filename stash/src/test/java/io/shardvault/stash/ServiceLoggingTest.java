@@ -79,7 +79,6 @@ class ServiceLoggingTest {
             }
         }
         String out = captured.toString(StandardCharsets.UTF_8);
-        System.out.print(out);
         return out.lines().toList();
     }
 }
