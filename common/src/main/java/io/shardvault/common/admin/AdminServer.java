@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>/health/ready</td><td>200 {@code ready}, or 503 with the reason, from the {@link ReadinessCheck}</td></tr>
  * </table>
  * Other paths answer 404, other methods 405. Requests are served by {@link AdminConfig#threads()}
- * threads with a short queue; when the queue is full the connection is refused rather than
- * letting scrapes pile up.
+ * threads with a short queue; when the queue is full the server's accepting thread answers the
+ * request itself, which slows down accepting new connections instead of queueing without bound.
  *
  * <pre>
  *  start() ──▶ SERVING ──close()──▶ CLOSED
@@ -64,7 +64,7 @@ public final class AdminServer implements AutoCloseable {
                     Thread t = new Thread(r, "admin-http-" + threadIds.incrementAndGet());
                     t.setDaemon(true);
                     return t;
-                });
+                }, new ThreadPoolExecutor.CallerRunsPolicy());
         http.setExecutor(executor);
         http.createContext("/metrics", get(exchange ->
                 new Answer(200, ProcessMetrics.scrapeContentType(), metrics.scrape())));
