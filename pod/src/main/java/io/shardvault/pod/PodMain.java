@@ -1,8 +1,13 @@
 package io.shardvault.pod;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.shardvault.common.admin.AdminConfig;
+import io.shardvault.common.admin.AdminConfigKeys;
+import io.shardvault.common.admin.AdminServer;
+import io.shardvault.common.admin.Readiness;
 import io.shardvault.common.config.ConfigException;
+import io.shardvault.common.config.ConfigKey;
 import io.shardvault.common.config.Settings;
+import io.shardvault.common.metrics.ProcessMetrics;
 import io.shardvault.common.rpc.RpcClientConfig;
 import io.shardvault.common.rpc.RpcTransportConfig;
 import picocli.CommandLine;
@@ -15,13 +20,17 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The pod process: {@code pod [--config FILE]... [--set key=value]...}. Each {@code --config}
  * file is one pod instance (HOCON, keys of {@link PodConfigKeys}); without one, a single instance
- * runs on defaults. {@code --set} overrides apply to every instance. Prints one line
- * {@code pod <name> listening <host:port>} per instance once all have recovered and listen, then
- * runs until terminated.
+ * runs on defaults. {@code --set} overrides apply to every instance. Prints
+ * {@code admin listening on host:port} once the admin HTTP port ({@code /metrics},
+ * {@code /health/live}, {@code /health/ready}; setting {@code admin.bind}, taken from the first
+ * instance's settings) serves, then one line {@code pod <name> listening <host:port>} per instance
+ * once all have recovered from the stash and listen (from then on {@code /health/ready} answers
+ * 200), then runs until terminated.
  */
 @Command(name = "pod", mixinStandardHelpOptions = true,
         description = "Runs one or more shardvault storage pod instances.")
@@ -40,6 +49,8 @@ public final class PodMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         List<Settings> perInstance = new ArrayList<>();
+        List<PodConfig> pods = new ArrayList<>();
+        AdminConfig adminConfig;
         try {
             if (configs.isEmpty()) {
                 perInstance.add(Settings.load(Optional.empty(), overrides));
@@ -47,30 +58,56 @@ public final class PodMain implements Callable<Integer> {
             for (Path file : configs) {
                 perInstance.add(Settings.load(Optional.of(file), overrides));
             }
-            List<PodConfig> pods = new ArrayList<>();
+            List<ConfigKey<?>> known = new ArrayList<>(PodConfigKeys.all());
+            known.addAll(AdminConfigKeys.all());
             for (Settings s : perInstance) {
-                s.rejectUnknown(PodConfigKeys.all());
+                s.rejectUnknown(known);
                 pods.add(PodConfig.from(s));
             }
-            Settings first = perInstance.get(0);
-            // Meters stay in memory here: no JMX or Prometheus registry is on the classpath yet.
-            PodHost host = PodHost.start(pods, RpcTransportConfig.from(first), RpcClientConfig.from(first),
-                    new SimpleMeterRegistry());
-            CountDownLatch stopped = new CountDownLatch(1);
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                host.close();
-                stopped.countDown();
-            }, "pod-shutdown"));
-            for (PodServer p : host.pods()) {
-                System.out.println("pod " + p.config().name() + " listening " + p.localAddress().getHostString() + ":"
-                        + p.localAddress().getPort());
-            }
-            System.out.flush();
-            stopped.await();
-            return 0;
+            adminConfig = AdminConfig.from(perInstance.get(0));
         } catch (ConfigException e) {
             System.err.println("pod: " + e.getMessage());
             return 2;
         }
+        Settings first = perInstance.get(0);
+        ProcessMetrics metrics = ProcessMetrics.create("pod", ProcessMetrics.hostName());
+        // PodHost.start returns once every instance has recovered from the stash and listens.
+        AtomicReference<PodHost> serving = new AtomicReference<>();
+        AdminServer admin;
+        try {
+            admin = AdminServer.start(adminConfig, metrics, () -> serving.get() != null ? Readiness.ready()
+                    : Readiness.notReady("pods not serving (recovering from the stash, or stopping)"));
+        } catch (Exception e) {
+            metrics.close();
+            System.err.println("pod: cannot start the admin port on " + adminConfig.bind() + ": " + e.getMessage());
+            return 1;
+        }
+        System.out.println("admin listening on " + admin.localAddress().getHostString() + ":"
+                + admin.localAddress().getPort());
+        System.out.flush();
+        PodHost host;
+        try {
+            host = PodHost.start(pods, RpcTransportConfig.from(first), RpcClientConfig.from(first), metrics.registry());
+        } catch (Exception e) {
+            admin.close();
+            metrics.close();
+            throw e;
+        }
+        serving.set(host);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            serving.set(null);
+            host.close();
+            admin.close();
+            metrics.close();
+            stopped.countDown();
+        }, "pod-shutdown"));
+        for (PodServer p : host.pods()) {
+            System.out.println("pod " + p.config().name() + " listening " + p.localAddress().getHostString() + ":"
+                    + p.localAddress().getPort());
+        }
+        System.out.flush();
+        stopped.await();
+        return 0;
     }
 }

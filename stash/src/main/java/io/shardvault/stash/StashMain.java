@@ -1,8 +1,13 @@
 package io.shardvault.stash;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.shardvault.common.admin.AdminConfig;
+import io.shardvault.common.admin.AdminConfigKeys;
+import io.shardvault.common.admin.AdminServer;
+import io.shardvault.common.admin.Readiness;
 import io.shardvault.common.config.ConfigException;
+import io.shardvault.common.config.ConfigKey;
 import io.shardvault.common.config.Settings;
+import io.shardvault.common.metrics.ProcessMetrics;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.common.rpc.RpcTransportConfig;
 import java.net.InetSocketAddress;
@@ -12,14 +17,17 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The stash server program. Prints {@code stash listening on host:port} on standard output once
- * it serves, then runs until it is stopped (SIGTERM or SIGINT close it cleanly; SIGKILL loses
- * nothing acknowledged).
+ * The stash server program. Prints {@code admin listening on host:port} as soon as its admin HTTP
+ * port ({@code /metrics}, {@code /health/live}, {@code /health/ready}; setting {@code admin.bind})
+ * serves, then {@code stash listening on host:port} on standard output once the stash is open and
+ * serves (from then on {@code /health/ready} answers 200), then runs until it is stopped (SIGTERM
+ * or SIGINT close it cleanly; SIGKILL loses nothing acknowledged).
  *
  * <pre>
  *  java -cp ... io.shardvault.stash.StashMain --bind 0.0.0.0:7400 --data /ssd/stash \
@@ -54,11 +62,15 @@ public final class StashMain implements Callable<Integer> {
     public Integer call() throws Exception {
         Settings settings;
         StashConfig config;
+        AdminConfig adminConfig;
         InetSocketAddress bindAddress;
         try {
             settings = Settings.load(Optional.ofNullable(configFile), overrides);
-            settings.rejectUnknown(StashConfigKeys.all());
+            List<ConfigKey<?>> known = new ArrayList<>(StashConfigKeys.all());
+            known.addAll(AdminConfigKeys.all());
+            settings.rejectUnknown(known);
             config = StashConfig.from(settings);
+            adminConfig = AdminConfig.from(settings);
             if (dataDir != null) {
                 config = config.withDataDir(dataDir);
             }
@@ -67,21 +79,41 @@ public final class StashMain implements Callable<Integer> {
             System.err.println("stash: " + e.getMessage());
             return 2;
         }
+        ProcessMetrics metrics = ProcessMetrics.create("stash", ProcessMetrics.hostName());
+        // Ready once the database is open and serving; not ready again once shutdown begins.
+        AtomicReference<StashServer> serving = new AtomicReference<>();
+        AdminServer admin;
+        try {
+            admin = AdminServer.start(adminConfig, metrics, () -> serving.get() != null ? Readiness.ready()
+                    : Readiness.notReady("stash not serving (opening the database, or stopping)"));
+        } catch (Exception e) {
+            metrics.close();
+            System.err.println("stash: cannot start the admin port on " + adminConfig.bind() + ": " + e.getMessage());
+            return 1;
+        }
+        InetSocketAddress adminAddress = admin.localAddress();
+        System.out.println("admin listening on " + adminAddress.getHostString() + ":" + adminAddress.getPort());
+        System.out.flush();
         RpcTransport transport = RpcTransport.create(RpcTransportConfig.from(settings));
         StashServer server;
         try {
-            // Meters stay in this process's memory; publishing them (JMX, Prometheus) is the observability work.
-            server = StashServer.start(transport, config, bindAddress, new SimpleMeterRegistry());
+            server = StashServer.start(transport, config, bindAddress, metrics.registry());
         } catch (Exception e) {
             transport.close();
+            admin.close();
+            metrics.close();
             System.err.println("stash: cannot start: " + e.getMessage());
             e.printStackTrace(System.err);
             return 1;
         }
+        serving.set(server);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            serving.set(null);
             server.close();
             transport.close();
+            admin.close();
+            metrics.close();
             stopped.countDown();
         }, "stash-shutdown"));
         InetSocketAddress local = server.localAddress();

@@ -1,0 +1,141 @@
+package io.shardvault.common.admin;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import com.sun.net.httpserver.HttpServer;
+import io.shardvault.common.metrics.ProcessMetrics;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A service's admin HTTP port.
+ *
+ * <table>
+ *   <caption>Endpoints (GET or HEAD)</caption>
+ *   <tr><th>path</th><th>answer</th></tr>
+ *   <tr><td>/metrics</td><td>200, every meter in the Prometheus text format</td></tr>
+ *   <tr><td>/health/live</td><td>200 {@code live} while the process runs</td></tr>
+ *   <tr><td>/health/ready</td><td>200 {@code ready}, or 503 with the reason, from the {@link ReadinessCheck}</td></tr>
+ * </table>
+ * Other paths answer 404, other methods 405. Requests are served by {@link AdminConfig#threads()}
+ * threads with a short queue; when the queue is full the server's accepting thread answers the
+ * request itself, which slows down accepting new connections instead of queueing without bound.
+ *
+ * <pre>
+ *  start() ──▶ SERVING ──close()──▶ CLOSED
+ * </pre>
+ * <p>Thread-safe. Not usable after {@link #close()}.
+ */
+public final class AdminServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(AdminServer.class);
+    private static final int QUEUED_REQUESTS = 32;
+
+    private final HttpServer http;
+    private final ThreadPoolExecutor executor;
+
+    private AdminServer(HttpServer http, ThreadPoolExecutor executor) {
+        this.http = http;
+        this.executor = executor;
+    }
+
+    /**
+     * Binds and starts serving.
+     *
+     * @throws IOException when the address cannot be bound
+     */
+    public static AdminServer start(AdminConfig config, ProcessMetrics metrics, ReadinessCheck readiness)
+            throws IOException {
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(metrics, "metrics");
+        Objects.requireNonNull(readiness, "readiness");
+        HttpServer http = HttpServer.create(config.bind(), QUEUED_REQUESTS);
+        AtomicInteger threadIds = new AtomicInteger();
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(config.threads(), config.threads(), 60, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(QUEUED_REQUESTS), r -> {
+                    Thread t = new Thread(r, "admin-http-" + threadIds.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                }, new ThreadPoolExecutor.CallerRunsPolicy());
+        http.setExecutor(executor);
+        http.createContext("/metrics", get(exchange ->
+                new Answer(200, ProcessMetrics.scrapeContentType(), metrics.scrape())));
+        http.createContext("/health/live", get(exchange -> Answer.text(200, "live")));
+        http.createContext("/health/ready", get(exchange -> {
+            Readiness r;
+            try {
+                r = readiness.check();
+            } catch (RuntimeException e) {
+                r = Readiness.notReady("readiness check failed: " + e);
+            }
+            return Answer.text(r.isReady() ? 200 : 503, r.reason());
+        }));
+        http.createContext("/", get(exchange -> Answer.text(404, "no such admin endpoint: "
+                + exchange.getRequestURI().getPath())));
+        http.start();
+        AdminServer server = new AdminServer(http, executor);
+        LOG.info("admin serving address={}", server.localAddress());
+        return server;
+    }
+
+    /** The bound address, with the real port when 0 was asked for. */
+    public InetSocketAddress localAddress() {
+        return http.getAddress();
+    }
+
+    /**
+     * Stops listening and stops the threads. Answers being written are cut off: a scraper retries,
+     * and the JDK server's stop(delay) would otherwise hold shutdown for the whole delay.
+     */
+    @Override
+    public void close() {
+        http.stop(0);
+        executor.shutdownNow();
+    }
+
+    private record Answer(int status, String contentType, String body) {
+        static Answer text(int status, String body) {
+            return new Answer(status, "text/plain; charset=utf-8", body + "\n");
+        }
+    }
+
+    private interface Endpoint {
+        Answer answer(HttpExchange exchange);
+    }
+
+    private static HttpHandler get(Endpoint endpoint) {
+        return exchange -> {
+            try (exchange) {
+                String method = exchange.getRequestMethod();
+                boolean head = "HEAD".equals(method);
+                Answer answer = head || "GET".equals(method) ? endpoint.answer(exchange)
+                        : Answer.text(405, "method not allowed: " + method);
+                if (answer.status() == 405) {
+                    exchange.getResponseHeaders().set("Allow", "GET, HEAD");
+                }
+                byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().set("Content-Type", answer.contentType());
+                exchange.getResponseHeaders().set("Cache-Control", "no-store");
+                if (head) {
+                    exchange.sendResponseHeaders(answer.status(), -1);
+                    return;
+                }
+                exchange.sendResponseHeaders(answer.status(), body.length);
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(body);
+                }
+            } catch (IOException | RuntimeException e) {
+                // A scraper that hangs up mid-answer is not the service's problem; log and move on.
+                LOG.debug("admin request failed path={} error={}", exchange.getRequestURI().getPath(), e.toString());
+            }
+        };
+    }
+}

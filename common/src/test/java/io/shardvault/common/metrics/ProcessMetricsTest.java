@@ -1,0 +1,57 @@
+package io.shardvault.common.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
+import io.shardvault.common.admin.PrometheusText;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ProcessMetricsTest {
+
+    @Test
+    void metersArePublishedToPrometheusWithCommonTagsAndHistogramsForShardvaultTimers() {
+        try (ProcessMetrics metrics = ProcessMetrics.create("stash", "node-a")) {
+            Timer ours = Timer.builder("shardvault.test.latency").tag("op", "put").register(metrics.registry());
+            Timer theirs = Timer.builder("other.latency").register(metrics.registry());
+            Counter counter = Counter.builder("shardvault.test.things").register(metrics.registry());
+            ours.record(Duration.ofMillis(3));
+            theirs.record(Duration.ofMillis(3));
+            counter.increment(5);
+
+            PrometheusText text = PrometheusText.parse(metrics.scrape());
+            assertThat(text.sum("shardvault_test_things_total", "service", "stash", "node", "node-a")).contains(5.0);
+            assertThat(text.sum("shardvault_test_latency_seconds_count", "op", "put", "service", "stash"))
+                    .contains(1.0);
+            assertThat(text.find("shardvault_test_latency_seconds_bucket", "op", "put")).hasSizeGreaterThan(10);
+            assertThat(text.find("other_latency_seconds_bucket")).isEmpty();
+            assertThat(text.sum("other_latency_seconds_count", "node", "node-a")).contains(1.0);
+        }
+    }
+
+    @Test
+    void metersAreMBeansUnderTheShardvaultDomainUntilClosed() throws Exception {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        ObjectName query = new ObjectName(ProcessMetrics.JMX_DOMAIN + ":*");
+        Counter counter;
+        try (ProcessMetrics metrics = ProcessMetrics.create("pod", "node-b")) {
+            counter = Counter.builder("shardvault.jmx.probe").register(metrics.registry());
+            counter.increment(7);
+            Set<ObjectName> names = server.queryNames(query, null);
+            ObjectName probe = names.stream().filter(n -> n.toString().contains("shardvaultJmxProbe"))
+                    .findFirst().orElseThrow(() -> new AssertionError("no probe MBean among " + names));
+            assertThat(probe.getDomain()).isEqualTo("io.shardvault");
+            assertThat(probe.toString()).contains("node-b").contains("pod");
+            assertThat(((Number) server.getAttribute(probe, "Count")).longValue()).isEqualTo(7);
+        }
+        assertThat(server.queryNames(query, null)).noneMatch(n -> n.toString().contains("shardvaultJmxProbe"));
+    }
+}
