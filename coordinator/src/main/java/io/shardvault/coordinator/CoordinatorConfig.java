@@ -1,6 +1,7 @@
 package io.shardvault.coordinator;
 
 import io.shardvault.common.config.ConfigException;
+import io.shardvault.common.config.HostPort;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.erasure.ErasureLayout;
 import io.shardvault.coordinator.data.Vault;
@@ -38,7 +39,7 @@ public record CoordinatorConfig(Vault vault, List<InetSocketAddress> stashServer
             ErasureLayout erasure = ErasureLayout.parse(s.get(CoordinatorConfigKeys.VAULT_LAYOUT));
             long chunk = s.get(CoordinatorConfigKeys.VAULT_CHUNK_BYTES);
             VaultLayout layout = new VaultLayout(erasure, Math.toIntExact(chunk));
-            List<InetSocketAddress> pods = addresses(s.get(CoordinatorConfigKeys.VAULT_PODS));
+            List<InetSocketAddress> pods = HostPort.parseList(s.get(CoordinatorConfigKeys.VAULT_PODS));
             Vault vault = new Vault(s.get(CoordinatorConfigKeys.VAULT_ID), layout, pods);
             String access = noneAsEmpty(s.get(CoordinatorConfigKeys.ACCESS_KEY));
             String secret = noneAsEmpty(s.get(CoordinatorConfigKeys.SECRET_KEY));
@@ -46,7 +47,7 @@ public record CoordinatorConfig(Vault vault, List<InetSocketAddress> stashServer
                 throw new IllegalArgumentException(CoordinatorConfigKeys.ACCESS_KEY.name() + " and "
                         + CoordinatorConfigKeys.SECRET_KEY.name() + " go together");
             }
-            return new CoordinatorConfig(vault, addresses(s.get(CoordinatorConfigKeys.STASH_SERVERS)),
+            return new CoordinatorConfig(vault, HostPort.parseList(s.get(CoordinatorConfigKeys.STASH_SERVERS)),
                     s.get(CoordinatorConfigKeys.REAPER_INTERVAL), s.get(CoordinatorConfigKeys.FILE_ID_BATCH),
                     access.isEmpty() ? Optional.empty() : Optional.of(new Credential(access, secret, true, "admin")),
                     s.get(CoordinatorConfigKeys.STARTUP_TIMEOUT));
@@ -59,20 +60,4 @@ public record CoordinatorConfig(Vault vault, List<InetSocketAddress> stashServer
         return value.trim().equalsIgnoreCase("none") ? "" : value.trim();
     }
 
-    /** Parses {@code host:port,host:port}; {@code none} or empty is no address. */
-    static List<InetSocketAddress> addresses(String list) {
-        List<InetSocketAddress> out = new ArrayList<>();
-        if (list.isBlank() || list.trim().equalsIgnoreCase("none")) {
-            return out;
-        }
-        for (String part : list.split(",")) {
-            String p = part.trim();
-            int colon = p.lastIndexOf(':');
-            if (colon <= 0) {
-                throw new IllegalArgumentException("expected host:port, got '" + p + "'");
-            }
-            out.add(new InetSocketAddress(p.substring(0, colon), Integer.parseInt(p.substring(colon + 1))));
-        }
-        return out;
-    }
 }

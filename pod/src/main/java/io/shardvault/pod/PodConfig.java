@@ -1,6 +1,7 @@
 package io.shardvault.pod;
 
 import io.shardvault.common.config.ConfigException;
+import io.shardvault.common.config.HostPort;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.rpc.RpcServerConfig;
 
@@ -65,11 +66,8 @@ public record PodConfig(String name, InetSocketAddress bind, Path stateDir, List
             for (String slot : splitList(s.get(PodConfigKeys.SLOTS))) {
                 slots.add(PodSlot.parse(slot));
             }
-            List<InetSocketAddress> stash = new ArrayList<>();
-            for (String server : splitList(s.get(PodConfigKeys.STASH_SERVERS))) {
-                stash.add(parseAddress(server));
-            }
-            return new PodConfig(s.get(PodConfigKeys.NAME), parseAddress(s.get(PodConfigKeys.BIND)),
+            List<InetSocketAddress> stash = HostPort.parseList(s.get(PodConfigKeys.STASH_SERVERS));
+            return new PodConfig(s.get(PodConfigKeys.NAME), HostPort.parse(s.get(PodConfigKeys.BIND)),
                     s.get(PodConfigKeys.STATE_DIR), tomes, slots, stash, s.get(PodConfigKeys.FLUSH_INTERVAL),
                     s.get(PodConfigKeys.FLUSH_BATCH_SHARDS), s.get(PodConfigKeys.MAX_UNFLUSHED_BYTES),
                     s.get(PodConfigKeys.PURGE_SEGMENT_BYTES), s.get(PodConfigKeys.PURGE_BATCH),
@@ -112,12 +110,4 @@ public record PodConfig(String name, InetSocketAddress bind, Path stateDir, List
         return out;
     }
 
-    /** Parses {@code host:port}. */
-    public static InetSocketAddress parseAddress(String hostPort) {
-        int colon = hostPort.lastIndexOf(':');
-        if (colon <= 0) {
-            throw new IllegalArgumentException("expected host:port, got '" + hostPort + "'");
-        }
-        return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
-    }
 }

@@ -57,7 +57,7 @@ class PodKillTest {
             if (Files.exists(out)) {
                 for (String line : Files.readAllLines(out)) {
                     if (line.startsWith("pod p3 listening ")) {
-                        return PodConfig.parseAddress(line.substring("pod p3 listening ".length()).trim());
+                        return io.shardvault.common.config.HostPort.parse(line.substring("pod p3 listening ".length()).trim());
                     }
                 }
             }

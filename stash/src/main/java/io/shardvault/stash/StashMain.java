@@ -6,6 +6,7 @@ import io.shardvault.common.admin.AdminServer;
 import io.shardvault.common.admin.Readiness;
 import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.ConfigKey;
+import io.shardvault.common.config.HostPort;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.metrics.ProcessMetrics;
 import io.shardvault.common.rpc.RpcTransport;
@@ -74,7 +75,7 @@ public final class StashMain implements Callable<Integer> {
             if (dataDir != null) {
                 config = config.withDataDir(dataDir);
             }
-            bindAddress = parseHostPort(bind);
+            bindAddress = HostPort.parse(bind);
         } catch (ConfigException | IllegalArgumentException e) {
             System.err.println("stash: " + e.getMessage());
             return 2;
@@ -123,25 +124,4 @@ public final class StashMain implements Callable<Integer> {
         return 0;
     }
 
-    /** Parses {@code host:port}, {@code [v6]:port} or {@code :port} (all interfaces), without resolving. */
-    static InetSocketAddress parseHostPort(String value) {
-        int colon = value.lastIndexOf(':');
-        if (colon < 0) {
-            throw new IllegalArgumentException("--bind must be host:port, got '" + value + "'");
-        }
-        String host = value.substring(0, colon);
-        if (host.startsWith("[") && host.endsWith("]")) {
-            host = host.substring(1, host.length() - 1);
-        }
-        int port;
-        try {
-            port = Integer.parseInt(value.substring(colon + 1));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--bind port is not a number in '" + value + "'", e);
-        }
-        if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("--bind port out of range in '" + value + "'");
-        }
-        return host.isEmpty() ? new InetSocketAddress(port) : new InetSocketAddress(host, port);
-    }
 }

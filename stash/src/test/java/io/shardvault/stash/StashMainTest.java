@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.shardvault.common.config.Settings;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -15,16 +14,6 @@ import picocli.CommandLine;
 
 @Timeout(30)
 class StashMainTest {
-
-    @Test
-    void parsesBindAddresses() {
-        assertThat(StashMain.parseHostPort("127.0.0.1:7400")).isEqualTo(new InetSocketAddress("127.0.0.1", 7400));
-        assertThat(StashMain.parseHostPort(":0").getPort()).isZero();
-        assertThat(StashMain.parseHostPort("[::1]:9").getPort()).isEqualTo(9);
-        assertThatThrownBy(() -> StashMain.parseHostPort("localhost")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> StashMain.parseHostPort("h:x")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> StashMain.parseHostPort("h:70000")).isInstanceOf(IllegalArgumentException.class);
-    }
 
     @Test
     void rejectsUnknownSettingsAndBadBindWithoutStarting() {

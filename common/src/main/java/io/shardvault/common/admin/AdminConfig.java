@@ -1,6 +1,7 @@
 package io.shardvault.common.admin;
 
 import io.shardvault.common.config.ConfigException;
+import io.shardvault.common.config.HostPort;
 import io.shardvault.common.config.Settings;
 import java.net.InetSocketAddress;
 import java.util.Objects;
@@ -26,7 +27,7 @@ public record AdminConfig(InetSocketAddress bind, int threads) {
     public static AdminConfig from(Settings settings) {
         String bind = settings.get(AdminConfigKeys.BIND);
         try {
-            return new AdminConfig(parseHostPort(bind), settings.get(AdminConfigKeys.THREADS));
+            return new AdminConfig(HostPort.parse(bind), settings.get(AdminConfigKeys.THREADS));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(AdminConfigKeys.BIND.name() + ": " + e.getMessage());
         }
@@ -41,25 +42,4 @@ public record AdminConfig(InetSocketAddress bind, int threads) {
         return new AdminConfig(newBind, threads);
     }
 
-    /** Parses {@code host:port}, {@code [v6]:port} or {@code :port} (all interfaces), without resolving names. */
-    public static InetSocketAddress parseHostPort(String value) {
-        int colon = value.lastIndexOf(':');
-        if (colon < 0) {
-            throw new IllegalArgumentException("expected host:port, got '" + value + "'");
-        }
-        String host = value.substring(0, colon);
-        if (host.startsWith("[") && host.endsWith("]")) {
-            host = host.substring(1, host.length() - 1);
-        }
-        int port;
-        try {
-            port = Integer.parseInt(value.substring(colon + 1));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("port is not a number in '" + value + "'", e);
-        }
-        if (port < 0 || port > 65535) {
-            throw new IllegalArgumentException("port out of range in '" + value + "'");
-        }
-        return host.isEmpty() ? new InetSocketAddress(port) : new InetSocketAddress(host, port);
-    }
 }
