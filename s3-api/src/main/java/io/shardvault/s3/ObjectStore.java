@@ -131,6 +131,12 @@ public interface ObjectStore {
                 new ObjectStoreException(ErrorCode.NOT_IMPLEMENTED, "bucket versioning is not implemented"));
     }
 
-    // TODO(#9): ListObjectVersions, Put/GetObjectLockConfiguration, Put/GetObjectRetention,
+    /** One page of ListObjectVersions. The default: {@code NOT_IMPLEMENTED}. */
+    default CompletableFuture<VersionsPage> listObjectVersions(Caller caller, ListVersionsRequest request) {
+        return CompletableFuture.failedFuture(
+                new ObjectStoreException(ErrorCode.NOT_IMPLEMENTED, "ListObjectVersions is not implemented"));
+    }
+
+    // TODO(#9): Put/GetObjectLockConfiguration, Put/GetObjectRetention,
     // Put/GetObjectLegalHold join here as default methods answering NOT_IMPLEMENTED.
 }

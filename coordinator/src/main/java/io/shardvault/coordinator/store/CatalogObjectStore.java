@@ -7,6 +7,7 @@ import io.shardvault.coordinator.catalog.CatalogException;
 import io.shardvault.coordinator.catalog.FilePart;
 import io.shardvault.coordinator.catalog.FileRef;
 import io.shardvault.coordinator.catalog.ListObjectsQuery;
+import io.shardvault.coordinator.catalog.ListVersionsQuery;
 import io.shardvault.coordinator.catalog.MultipartUpload;
 import io.shardvault.coordinator.catalog.ObjectVersion;
 import io.shardvault.coordinator.catalog.PutObjectVersion;
@@ -32,6 +33,7 @@ import io.shardvault.s3.DeleteResult;
 import io.shardvault.s3.ListObjectsPage;
 import io.shardvault.s3.ListObjectsRequest;
 import io.shardvault.s3.ListUploadsRequest;
+import io.shardvault.s3.ListVersionsRequest;
 import io.shardvault.s3.MetadataDirective;
 import io.shardvault.s3.ObjectContent;
 import io.shardvault.s3.ObjectIdentifier;
@@ -51,6 +53,8 @@ import io.shardvault.s3.UploadPartCopyRequest;
 import io.shardvault.s3.UploadPartRequest;
 import io.shardvault.s3.UploadsPage;
 import io.shardvault.s3.VersioningStatus;
+import io.shardvault.s3.VersionSummary;
+import io.shardvault.s3.VersionsPage;
 import io.shardvault.s3.WriteCondition;
 import io.shardvault.s3.WriteResult;
 import io.netty.buffer.ByteBuf;
@@ -280,6 +284,25 @@ public final class CatalogObjectStore implements ObjectStore {
                         .map(Checksum::algorithm).orElse(null), checksum(v.metadata()).map(Checksum::type)
                         .orElse(null))).toList(), listing.commonPrefixes(), listing.truncated(),
                         listing.nextMarker().orElse(null)))));
+    }
+
+    @Override
+    public CompletableFuture<VersionsPage> listObjectVersions(Caller caller, ListVersionsRequest request) {
+        String keyMarker = request.keyMarker() == null ? "" : request.keyMarker();
+        ListVersionsQuery query = new ListVersionsQuery(request.bucket(), request.prefix(),
+                request.delimiter() == null ? "" : request.delimiter(), keyMarker,
+                keyMarker.isEmpty() || request.versionIdMarker() == null ? "" : request.versionIdMarker(),
+                request.maxKeys());
+        return map(owned(caller, request.bucket()).thenCompose(b -> catalog.listObjectVersions(query).thenApply(
+                listing -> new VersionsPage(listing.versions().stream().map(v -> new VersionSummary(v.key(),
+                        v.versionId(), v.latest(), v.deleteMarker(), v.size(), v.etag(), v.lastModified(),
+                        b.ownerAccessKeyId())).toList(), listing.commonPrefixes(), listing.truncated(),
+                        listing.truncated() ? listing.nextKeyMarker() : null,
+                        listing.truncated() ? emptyToNull(listing.nextVersionIdMarker()) : null))));
+    }
+
+    private static String emptyToNull(String s) {
+        return s == null || s.isEmpty() ? null : s;
     }
 
     // ---- multipart

@@ -15,13 +15,16 @@ import io.shardvault.s3.CopyObjectRequest;
 import io.shardvault.s3.CopySource;
 import io.shardvault.s3.CreateMultipartUploadRequest;
 import io.shardvault.s3.ListObjectsRequest;
+import io.shardvault.s3.ListVersionsRequest;
 import io.shardvault.s3.MetadataDirective;
 import io.shardvault.s3.ObjectContent;
+import io.shardvault.s3.ObjectIdentifier;
 import io.shardvault.s3.ObjectLock;
 import io.shardvault.s3.ObjectMetadata;
 import io.shardvault.s3.ObjectStoreException;
 import io.shardvault.s3.PutObjectRequest;
 import io.shardvault.s3.UploadPartRequest;
+import io.shardvault.s3.VersioningStatus;
 import io.shardvault.s3.WriteCondition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -229,6 +232,62 @@ class CatalogObjectStoreTest {
                 .isEqualTo(ErrorCode.PRECONDITION_FAILED);
         assertThatThrownBy(() -> join(store.getObject(ALICE, "photos", "missing", null)))
                 .hasCauseInstanceOf(ObjectStoreException.class);
+    }
+
+    @Test
+    void versionedBucketListsEveryVersionAndDeletesByVersion() {
+        join(store.createBucket(ALICE, "versioned", "us-east-1", false));
+        join(store.putObject(ALICE, put("versioned", "k/a", "unversioned".getBytes())));
+        join(store.putBucketVersioning(ALICE, "versioned", VersioningStatus.ENABLED));
+        assertThat(join(store.getBucketVersioning(ALICE, "versioned"))).isEqualTo(VersioningStatus.ENABLED);
+        var v1 = join(store.putObject(ALICE, put("versioned", "k/a", "one".getBytes())));
+        var v2 = join(store.putObject(ALICE, put("versioned", "k/a", "two".getBytes())));
+        join(store.putObject(ALICE, put("versioned", "k/b", "b".getBytes())));
+        join(store.putObject(ALICE, put("versioned", "z/c", "c".getBytes())));
+        assertThat(v1.versionId()).isNotNull().isNotEqualTo(v2.versionId());
+        var marker = join(store.deleteObject(ALICE, "versioned", "k/b", null, false));
+        assertThat(marker.deleteMarker()).isTrue();
+
+        var all = join(store.listObjectVersions(ALICE, new ListVersionsRequest("versioned", "k/", null, null, null,
+                1000)));
+        assertThat(all.truncated()).isFalse();
+        assertThat(all.versions()).extracting(v -> v.key() + "@" + v.versionId() + (v.latest() ? "*" : "")
+                + (v.deleteMarker() ? "x" : "")).containsExactly("k/a@" + v2.versionId() + "*",
+                "k/a@" + v1.versionId(), "k/a@null", "k/b@" + marker.versionId() + "*x", all.versions().get(4).key()
+                + "@" + all.versions().get(4).versionId());
+        assertThat(all.versions().get(4).key()).isEqualTo("k/b");
+
+        // Pages of 2 resume exactly where the previous one stopped, across the version-id marker.
+        List<String> paged = new java.util.ArrayList<>();
+        String keyMarker = null;
+        String versionMarker = null;
+        for (int i = 0; i < 10; i++) {
+            var page = join(store.listObjectVersions(ALICE, new ListVersionsRequest("versioned", "k/", null,
+                    keyMarker, versionMarker, 2)));
+            page.versions().forEach(v -> paged.add(v.key() + "@" + v.versionId()));
+            if (!page.truncated()) {
+                break;
+            }
+            keyMarker = page.nextKeyMarker();
+            versionMarker = page.nextVersionIdMarker();
+        }
+        assertThat(paged).containsExactlyElementsOf(all.versions().stream().map(v -> v.key() + "@" + v.versionId())
+                .toList());
+
+        var rolled = join(store.listObjectVersions(ALICE, new ListVersionsRequest("versioned", "", "/", null, null,
+                1000)));
+        assertThat(rolled.versions()).isEmpty();
+        assertThat(rolled.commonPrefixes()).containsExactly("k/", "z/");
+
+        assertThat(get("versioned", "k/a", 0, 3)).isEqualTo("two".getBytes());
+        assertThat(join(store.headObject(ALICE, "versioned", "k/a", v1.versionId())).size()).isEqualTo(3);
+        var outcomes = join(store.deleteObjects(ALICE, "versioned", List.of(new ObjectIdentifier("k/a",
+                v2.versionId()), new ObjectIdentifier("k/a", "null")), false));
+        assertThat(outcomes).allSatisfy(o -> assertThat(o.error()).isNull());
+        assertThat(get("versioned", "k/a", 0, 3)).isEqualTo("one".getBytes());
+        assertThat(codeOf(store.headObject(ALICE, "versioned", "k/a", "null"))).isEqualTo(ErrorCode.NO_SUCH_VERSION);
+        assertThat(codeOf(store.listObjectVersions(BOB, new ListVersionsRequest("versioned", "", null, null, null,
+                10)))).isEqualTo(ErrorCode.ACCESS_DENIED);
     }
 
     private static long shardFiles(long fileId) throws IOException {

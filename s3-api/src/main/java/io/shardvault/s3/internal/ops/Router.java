@@ -16,7 +16,7 @@ public final class Router {
     private static final Set<String> UNSUPPORTED = Set.of("accelerate", "acl", "analytics", "cors", "encryption",
             "intelligent-tiering", "inventory", "lifecycle", "logging", "metrics", "notification",
             "ownershipControls", "policy", "policyStatus", "publicAccessBlock", "replication", "requestPayment",
-            "tagging", "website", "versions", "legal-hold", "retention", "torrent", "restore", "select",
+            "tagging", "website", "legal-hold", "retention", "torrent", "restore", "select",
             "attributes", "session", "metadataConfiguration", "metadataTable", "renameObject");
 
     private Router() {
@@ -68,6 +68,9 @@ public final class Router {
                     }
                     if (r.hasParam("versioning")) {
                         return new Route("GetBucketVersioning", BucketOperations::getVersioning);
+                    }
+                    if (r.hasParam("versions")) {
+                        return new Route("ListObjectVersions", ListOperations::listVersions);
                     }
                     if (r.hasParam("uploads")) {
                         return new Route("ListMultipartUploads", MultipartOperations::listUploads);
