@@ -39,6 +39,7 @@ import io.shardvault.s3.ObjectContent;
 import io.shardvault.s3.ObjectIdentifier;
 import io.shardvault.s3.ObjectInfo;
 import io.shardvault.s3.ObjectLock;
+import io.shardvault.s3.ObjectLockConfiguration;
 import io.shardvault.s3.ObjectMetadata;
 import io.shardvault.s3.ObjectStore;
 import io.shardvault.s3.ObjectStoreException;
@@ -157,6 +158,56 @@ public final class CatalogObjectStore implements ObjectStore {
                 VersioningState.valueOf(status.name()))).thenApply(b -> null));
     }
 
+    @Override
+    public CompletableFuture<ObjectLockConfiguration> getObjectLockConfiguration(Caller caller, String bucket) {
+        return map(owned(caller, bucket).thenApply(b -> !b.objectLockEnabled() ? ObjectLockConfiguration.DISABLED
+                : b.defaultRetentionMode().map(m -> new ObjectLockConfiguration(true,
+                        RetentionMode.valueOf(m.name()), b.defaultRetentionDays(), 0))
+                        .orElse(new ObjectLockConfiguration(true, null, 0, 0))));
+    }
+
+    /**
+     * The catalog keeps a default retention in days, so a rule given in years is stored as 365 days
+     * a year (S3's own rule for years) and read back in days.
+     */
+    @Override
+    public CompletableFuture<Void> putObjectLockConfiguration(Caller caller, String bucket,
+                                                              ObjectLockConfiguration configuration) {
+        int days = configuration.defaultDays() + 365 * configuration.defaultYears();
+        return map(owned(caller, bucket).thenCompose(b -> catalog.setDefaultRetention(bucket,
+                Optional.ofNullable(configuration.defaultMode())
+                        .map(m -> io.shardvault.coordinator.catalog.RetentionMode.valueOf(m.name())), days))
+                .thenApply(b -> null));
+    }
+
+    @Override
+    public CompletableFuture<Void> putObjectRetention(Caller caller, String bucket, String key, String versionId,
+                                                      ObjectLock retention, boolean bypassGovernance) {
+        return map(owned(caller, bucket).thenCompose(b -> bypassAllowed(caller, bypassGovernance))
+                .thenCompose(bypass -> catalog.setRetention(bucket, key, Optional.ofNullable(versionId),
+                        retention(retention), bypass)).thenApply(v -> null));
+    }
+
+    @Override
+    public CompletableFuture<Void> putObjectLegalHold(Caller caller, String bucket, String key, String versionId,
+                                                      boolean on) {
+        return map(owned(caller, bucket).thenCompose(b -> catalog.setLegalHold(bucket, key,
+                Optional.ofNullable(versionId), on)).thenApply(v -> null));
+    }
+
+    /**
+     * Whether a requested GOVERNANCE bypass is granted: only for a key the catalog marks as allowed.
+     * A key that may not bypass is treated as not asking, so the catalog refuses what the retention
+     * protects with {@code ACCESS_DENIED}, as S3 does.
+     */
+    private CompletableFuture<Boolean> bypassAllowed(Caller caller, boolean requested) {
+        if (!requested) {
+            return CompletableFuture.completedFuture(false);
+        }
+        return catalog.lookupAccessKey(caller.accessKeyId()).handle((k, failure) -> failure == null
+                && k.enabled() && k.bypassGovernanceAllowed());
+    }
+
     private CompletableFuture<Bucket> owned(Caller caller, String bucket) {
         return catalog.getBucket(bucket).thenCompose(b -> b.ownerAccessKeyId().equals(caller.owner())
                 ? CompletableFuture.completedFuture(b)
@@ -221,9 +272,9 @@ public final class CatalogObjectStore implements ObjectStore {
     @Override
     public CompletableFuture<DeleteResult> deleteObject(Caller caller, String bucket, String key, String versionId,
                                                         boolean bypassGovernance) {
-        return map(owned(caller, bucket).thenCompose(b -> catalog.deleteObject(
-                new io.shardvault.coordinator.catalog.DeleteObjectVersion(bucket, key, Optional.ofNullable(versionId),
-                        bypassGovernance))).thenApply(r -> {
+        return map(owned(caller, bucket).thenCompose(b -> bypassAllowed(caller, bypassGovernance))
+                .thenCompose(bypass -> catalog.deleteObject(new io.shardvault.coordinator.catalog.DeleteObjectVersion(
+                        bucket, key, Optional.ofNullable(versionId), bypass))).thenApply(r -> {
                             wakeReaper(r.releasedFiles());
                             return new DeleteResult(key, r.versionId().map(CatalogObjectStore::versionOrNull)
                                     .orElse(null), r.deleteMarker());

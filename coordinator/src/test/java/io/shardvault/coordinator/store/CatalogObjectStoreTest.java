@@ -20,9 +20,11 @@ import io.shardvault.s3.MetadataDirective;
 import io.shardvault.s3.ObjectContent;
 import io.shardvault.s3.ObjectIdentifier;
 import io.shardvault.s3.ObjectLock;
+import io.shardvault.s3.ObjectLockConfiguration;
 import io.shardvault.s3.ObjectMetadata;
 import io.shardvault.s3.ObjectStoreException;
 import io.shardvault.s3.PutObjectRequest;
+import io.shardvault.s3.RetentionMode;
 import io.shardvault.s3.UploadPartRequest;
 import io.shardvault.s3.VersioningStatus;
 import io.shardvault.s3.WriteCondition;
@@ -40,6 +42,8 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -288,6 +292,53 @@ class CatalogObjectStoreTest {
         assertThat(codeOf(store.headObject(ALICE, "versioned", "k/a", "null"))).isEqualTo(ErrorCode.NO_SUCH_VERSION);
         assertThat(codeOf(store.listObjectVersions(BOB, new ListVersionsRequest("versioned", "", null, null, null,
                 10)))).isEqualTo(ErrorCode.ACCESS_DENIED);
+    }
+
+    @Test
+    void complianceLockedVersionCannotBeDeletedOrShortened() {
+        join(store.createBucket(ALICE, "locked", "us-east-1", true));
+        assertThat(join(store.getBucketVersioning(ALICE, "locked"))).isEqualTo(VersioningStatus.ENABLED);
+        join(store.putObjectLockConfiguration(ALICE, "locked", new ObjectLockConfiguration(true,
+                RetentionMode.GOVERNANCE, 3, 0)));
+        assertThat(join(store.getObjectLockConfiguration(ALICE, "locked")))
+                .isEqualTo(new ObjectLockConfiguration(true, RetentionMode.GOVERNANCE, 3, 0));
+        Instant until = Instant.now().plus(Duration.ofDays(1)).truncatedTo(ChronoUnit.SECONDS);
+        var w = join(store.putObject(ALICE, new PutObjectRequest("locked", "backup.vbk", ObjectMetadata.EMPTY,
+                TestBodies.of("data".getBytes()), WriteCondition.NONE, new ObjectLock(RetentionMode.COMPLIANCE,
+                until, false))));
+        var info = join(store.headObject(ALICE, "locked", "backup.vbk", w.versionId()));
+        assertThat(info.lock().mode()).isEqualTo(RetentionMode.COMPLIANCE);
+        assertThat(info.lock().retainUntil()).isEqualTo(until);
+
+        assertThat(codeOf(store.deleteObject(ALICE, "locked", "backup.vbk", w.versionId(), true)))
+                .isEqualTo(ErrorCode.ACCESS_DENIED);
+        var outcomes = join(store.deleteObjects(ALICE, "locked", List.of(new ObjectIdentifier("backup.vbk",
+                w.versionId())), true));
+        assertThat(outcomes.get(0).error().code()).isEqualTo(ErrorCode.ACCESS_DENIED);
+        assertThat(codeOf(store.putObjectRetention(ALICE, "locked", "backup.vbk", w.versionId(),
+                new ObjectLock(RetentionMode.COMPLIANCE, until.minusSeconds(60), false), true)))
+                .isEqualTo(ErrorCode.ACCESS_DENIED);
+        assertThat(codeOf(store.putObjectRetention(ALICE, "locked", "backup.vbk", w.versionId(), ObjectLock.NONE,
+                true))).isEqualTo(ErrorCode.ACCESS_DENIED);
+        join(store.putObjectRetention(ALICE, "locked", "backup.vbk", w.versionId(),
+                new ObjectLock(RetentionMode.COMPLIANCE, until.plus(Duration.ofDays(7)), false), false));
+        assertThat(join(store.headObject(ALICE, "locked", "backup.vbk", null)).lock().retainUntil())
+                .isEqualTo(until.plus(Duration.ofDays(7)));
+        join(store.putObjectLegalHold(ALICE, "locked", "backup.vbk", w.versionId(), true));
+        assertThat(join(store.headObject(ALICE, "locked", "backup.vbk", null)).lock().legalHold()).isTrue();
+
+        // Deleting without a version only adds a marker; the locked version and its bytes stay.
+        assertThat(join(store.deleteObject(ALICE, "locked", "backup.vbk", null, false)).deleteMarker()).isTrue();
+        assertThat(join(store.headObject(ALICE, "locked", "backup.vbk", w.versionId())).size()).isEqualTo(4);
+        assertThat(codeOf(store.deleteBucket(ALICE, "locked"))).isEqualTo(ErrorCode.BUCKET_NOT_EMPTY);
+
+        // The bucket default applies to writes without their own retention.
+        var plain = join(store.putObject(ALICE, put("locked", "plain", new byte[] {1})));
+        assertThat(join(store.headObject(ALICE, "locked", "plain", plain.versionId())).lock().mode())
+                .isEqualTo(RetentionMode.GOVERNANCE);
+        // ALICE's key is not allowed to bypass GOVERNANCE, so asking for it changes nothing.
+        assertThat(codeOf(store.deleteObject(ALICE, "locked", "plain", plain.versionId(), true)))
+                .isEqualTo(ErrorCode.ACCESS_DENIED);
     }
 
     private static long shardFiles(long fileId) throws IOException {
