@@ -131,6 +131,47 @@ public interface ObjectStore {
                 new ObjectStoreException(ErrorCode.NOT_IMPLEMENTED, "bucket versioning is not implemented"));
     }
 
-    // TODO(#9): ListObjectVersions, Put/GetObjectLockConfiguration, Put/GetObjectRetention,
-    // Put/GetObjectLegalHold join here as default methods answering NOT_IMPLEMENTED.
+    /** One page of ListObjectVersions. The default: {@code NOT_IMPLEMENTED}. */
+    default CompletableFuture<VersionsPage> listObjectVersions(Caller caller, ListVersionsRequest request) {
+        return CompletableFuture.failedFuture(
+                new ObjectStoreException(ErrorCode.NOT_IMPLEMENTED, "ListObjectVersions is not implemented"));
+    }
+
+    /**
+     * GetObjectLockConfiguration. The default: whether the bucket was created with Object Lock, no
+     * default retention.
+     */
+    default CompletableFuture<ObjectLockConfiguration> getObjectLockConfiguration(Caller caller, String bucket) {
+        return headBucket(caller, bucket).thenApply(b -> b.objectLockEnabled()
+                ? new ObjectLockConfiguration(true, null, 0, 0) : ObjectLockConfiguration.DISABLED);
+    }
+
+    /**
+     * PutObjectLockConfiguration on a bucket created with Object Lock: sets or clears (mode
+     * {@code null}) its default retention. The default: {@code NOT_IMPLEMENTED}.
+     */
+    default CompletableFuture<Void> putObjectLockConfiguration(Caller caller, String bucket,
+                                                               ObjectLockConfiguration configuration) {
+        return CompletableFuture.failedFuture(
+                new ObjectStoreException(ErrorCode.NOT_IMPLEMENTED, "Object Lock is not implemented"));
+    }
+
+    /**
+     * PutObjectRetention: sets, extends, shortens or (mode {@code null}) removes one version's
+     * retention. COMPLIANCE is never shortened or removed; GOVERNANCE only with
+     * {@code bypassGovernance} by a key allowed to ({@code ACCESS_DENIED} otherwise). Only
+     * {@code retention.mode()} and {@code retainUntil()} are read. The default: {@code NOT_IMPLEMENTED}.
+     */
+    default CompletableFuture<Void> putObjectRetention(Caller caller, String bucket, String key, String versionId,
+                                                       ObjectLock retention, boolean bypassGovernance) {
+        return CompletableFuture.failedFuture(
+                new ObjectStoreException(ErrorCode.NOT_IMPLEMENTED, "Object Lock is not implemented"));
+    }
+
+    /** PutObjectLegalHold on one version. The default: {@code NOT_IMPLEMENTED}. */
+    default CompletableFuture<Void> putObjectLegalHold(Caller caller, String bucket, String key, String versionId,
+                                                       boolean on) {
+        return CompletableFuture.failedFuture(
+                new ObjectStoreException(ErrorCode.NOT_IMPLEMENTED, "Object Lock is not implemented"));
+    }
 }

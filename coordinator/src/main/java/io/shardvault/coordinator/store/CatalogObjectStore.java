@@ -7,6 +7,7 @@ import io.shardvault.coordinator.catalog.CatalogException;
 import io.shardvault.coordinator.catalog.FilePart;
 import io.shardvault.coordinator.catalog.FileRef;
 import io.shardvault.coordinator.catalog.ListObjectsQuery;
+import io.shardvault.coordinator.catalog.ListVersionsQuery;
 import io.shardvault.coordinator.catalog.MultipartUpload;
 import io.shardvault.coordinator.catalog.ObjectVersion;
 import io.shardvault.coordinator.catalog.PutObjectVersion;
@@ -32,11 +33,13 @@ import io.shardvault.s3.DeleteResult;
 import io.shardvault.s3.ListObjectsPage;
 import io.shardvault.s3.ListObjectsRequest;
 import io.shardvault.s3.ListUploadsRequest;
+import io.shardvault.s3.ListVersionsRequest;
 import io.shardvault.s3.MetadataDirective;
 import io.shardvault.s3.ObjectContent;
 import io.shardvault.s3.ObjectIdentifier;
 import io.shardvault.s3.ObjectInfo;
 import io.shardvault.s3.ObjectLock;
+import io.shardvault.s3.ObjectLockConfiguration;
 import io.shardvault.s3.ObjectMetadata;
 import io.shardvault.s3.ObjectStore;
 import io.shardvault.s3.ObjectStoreException;
@@ -51,6 +54,8 @@ import io.shardvault.s3.UploadPartCopyRequest;
 import io.shardvault.s3.UploadPartRequest;
 import io.shardvault.s3.UploadsPage;
 import io.shardvault.s3.VersioningStatus;
+import io.shardvault.s3.VersionSummary;
+import io.shardvault.s3.VersionsPage;
 import io.shardvault.s3.WriteCondition;
 import io.shardvault.s3.WriteResult;
 import io.netty.buffer.ByteBuf;
@@ -153,6 +158,56 @@ public final class CatalogObjectStore implements ObjectStore {
                 VersioningState.valueOf(status.name()))).thenApply(b -> null));
     }
 
+    @Override
+    public CompletableFuture<ObjectLockConfiguration> getObjectLockConfiguration(Caller caller, String bucket) {
+        return map(owned(caller, bucket).thenApply(b -> !b.objectLockEnabled() ? ObjectLockConfiguration.DISABLED
+                : b.defaultRetentionMode().map(m -> new ObjectLockConfiguration(true,
+                        RetentionMode.valueOf(m.name()), b.defaultRetentionDays(), 0))
+                        .orElse(new ObjectLockConfiguration(true, null, 0, 0))));
+    }
+
+    /**
+     * The catalog keeps a default retention in days, so a rule given in years is stored as 365 days
+     * a year (S3's own rule for years) and read back in days.
+     */
+    @Override
+    public CompletableFuture<Void> putObjectLockConfiguration(Caller caller, String bucket,
+                                                              ObjectLockConfiguration configuration) {
+        int days = configuration.defaultDays() + 365 * configuration.defaultYears();
+        return map(owned(caller, bucket).thenCompose(b -> catalog.setDefaultRetention(bucket,
+                Optional.ofNullable(configuration.defaultMode())
+                        .map(m -> io.shardvault.coordinator.catalog.RetentionMode.valueOf(m.name())), days))
+                .thenApply(b -> null));
+    }
+
+    @Override
+    public CompletableFuture<Void> putObjectRetention(Caller caller, String bucket, String key, String versionId,
+                                                      ObjectLock retention, boolean bypassGovernance) {
+        return map(owned(caller, bucket).thenCompose(b -> bypassAllowed(caller, bypassGovernance))
+                .thenCompose(bypass -> catalog.setRetention(bucket, key, Optional.ofNullable(versionId),
+                        retention(retention), bypass)).thenApply(v -> null));
+    }
+
+    @Override
+    public CompletableFuture<Void> putObjectLegalHold(Caller caller, String bucket, String key, String versionId,
+                                                      boolean on) {
+        return map(owned(caller, bucket).thenCompose(b -> catalog.setLegalHold(bucket, key,
+                Optional.ofNullable(versionId), on)).thenApply(v -> null));
+    }
+
+    /**
+     * Whether a requested GOVERNANCE bypass is granted: only for a key the catalog marks as allowed.
+     * A key that may not bypass is treated as not asking, so the catalog refuses what the retention
+     * protects with {@code ACCESS_DENIED}, as S3 does.
+     */
+    private CompletableFuture<Boolean> bypassAllowed(Caller caller, boolean requested) {
+        if (!requested) {
+            return CompletableFuture.completedFuture(false);
+        }
+        return catalog.lookupAccessKey(caller.accessKeyId()).handle((k, failure) -> failure == null
+                && k.enabled() && k.bypassGovernanceAllowed());
+    }
+
     private CompletableFuture<Bucket> owned(Caller caller, String bucket) {
         return catalog.getBucket(bucket).thenCompose(b -> b.ownerAccessKeyId().equals(caller.owner())
                 ? CompletableFuture.completedFuture(b)
@@ -217,9 +272,9 @@ public final class CatalogObjectStore implements ObjectStore {
     @Override
     public CompletableFuture<DeleteResult> deleteObject(Caller caller, String bucket, String key, String versionId,
                                                         boolean bypassGovernance) {
-        return map(owned(caller, bucket).thenCompose(b -> catalog.deleteObject(
-                new io.shardvault.coordinator.catalog.DeleteObjectVersion(bucket, key, Optional.ofNullable(versionId),
-                        bypassGovernance))).thenApply(r -> {
+        return map(owned(caller, bucket).thenCompose(b -> bypassAllowed(caller, bypassGovernance))
+                .thenCompose(bypass -> catalog.deleteObject(new io.shardvault.coordinator.catalog.DeleteObjectVersion(
+                        bucket, key, Optional.ofNullable(versionId), bypass))).thenApply(r -> {
                             wakeReaper(r.releasedFiles());
                             return new DeleteResult(key, r.versionId().map(CatalogObjectStore::versionOrNull)
                                     .orElse(null), r.deleteMarker());
@@ -280,6 +335,25 @@ public final class CatalogObjectStore implements ObjectStore {
                         .map(Checksum::algorithm).orElse(null), checksum(v.metadata()).map(Checksum::type)
                         .orElse(null))).toList(), listing.commonPrefixes(), listing.truncated(),
                         listing.nextMarker().orElse(null)))));
+    }
+
+    @Override
+    public CompletableFuture<VersionsPage> listObjectVersions(Caller caller, ListVersionsRequest request) {
+        String keyMarker = request.keyMarker() == null ? "" : request.keyMarker();
+        ListVersionsQuery query = new ListVersionsQuery(request.bucket(), request.prefix(),
+                request.delimiter() == null ? "" : request.delimiter(), keyMarker,
+                keyMarker.isEmpty() || request.versionIdMarker() == null ? "" : request.versionIdMarker(),
+                request.maxKeys());
+        return map(owned(caller, request.bucket()).thenCompose(b -> catalog.listObjectVersions(query).thenApply(
+                listing -> new VersionsPage(listing.versions().stream().map(v -> new VersionSummary(v.key(),
+                        v.versionId(), v.latest(), v.deleteMarker(), v.size(), v.etag(), v.lastModified(),
+                        b.ownerAccessKeyId())).toList(), listing.commonPrefixes(), listing.truncated(),
+                        listing.truncated() ? listing.nextKeyMarker() : null,
+                        listing.truncated() ? emptyToNull(listing.nextVersionIdMarker()) : null))));
+    }
+
+    private static String emptyToNull(String s) {
+        return s == null || s.isEmpty() ? null : s;
     }
 
     // ---- multipart

@@ -15,13 +15,18 @@ import io.shardvault.s3.CopyObjectRequest;
 import io.shardvault.s3.CopySource;
 import io.shardvault.s3.CreateMultipartUploadRequest;
 import io.shardvault.s3.ListObjectsRequest;
+import io.shardvault.s3.ListVersionsRequest;
 import io.shardvault.s3.MetadataDirective;
 import io.shardvault.s3.ObjectContent;
+import io.shardvault.s3.ObjectIdentifier;
 import io.shardvault.s3.ObjectLock;
+import io.shardvault.s3.ObjectLockConfiguration;
 import io.shardvault.s3.ObjectMetadata;
 import io.shardvault.s3.ObjectStoreException;
 import io.shardvault.s3.PutObjectRequest;
+import io.shardvault.s3.RetentionMode;
 import io.shardvault.s3.UploadPartRequest;
+import io.shardvault.s3.VersioningStatus;
 import io.shardvault.s3.WriteCondition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -37,6 +42,8 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -229,6 +236,109 @@ class CatalogObjectStoreTest {
                 .isEqualTo(ErrorCode.PRECONDITION_FAILED);
         assertThatThrownBy(() -> join(store.getObject(ALICE, "photos", "missing", null)))
                 .hasCauseInstanceOf(ObjectStoreException.class);
+    }
+
+    @Test
+    void versionedBucketListsEveryVersionAndDeletesByVersion() {
+        join(store.createBucket(ALICE, "versioned", "us-east-1", false));
+        join(store.putObject(ALICE, put("versioned", "k/a", "unversioned".getBytes())));
+        join(store.putBucketVersioning(ALICE, "versioned", VersioningStatus.ENABLED));
+        assertThat(join(store.getBucketVersioning(ALICE, "versioned"))).isEqualTo(VersioningStatus.ENABLED);
+        var v1 = join(store.putObject(ALICE, put("versioned", "k/a", "one".getBytes())));
+        var v2 = join(store.putObject(ALICE, put("versioned", "k/a", "two".getBytes())));
+        join(store.putObject(ALICE, put("versioned", "k/b", "b".getBytes())));
+        join(store.putObject(ALICE, put("versioned", "z/c", "c".getBytes())));
+        assertThat(v1.versionId()).isNotNull().isNotEqualTo(v2.versionId());
+        var marker = join(store.deleteObject(ALICE, "versioned", "k/b", null, false));
+        assertThat(marker.deleteMarker()).isTrue();
+
+        var all = join(store.listObjectVersions(ALICE, new ListVersionsRequest("versioned", "k/", null, null, null,
+                1000)));
+        assertThat(all.truncated()).isFalse();
+        assertThat(all.versions()).extracting(v -> v.key() + "@" + v.versionId() + (v.latest() ? "*" : "")
+                + (v.deleteMarker() ? "x" : "")).containsExactly("k/a@" + v2.versionId() + "*",
+                "k/a@" + v1.versionId(), "k/a@null", "k/b@" + marker.versionId() + "*x", all.versions().get(4).key()
+                + "@" + all.versions().get(4).versionId());
+        assertThat(all.versions().get(4).key()).isEqualTo("k/b");
+
+        // Pages of 2 resume exactly where the previous one stopped, across the version-id marker.
+        List<String> paged = new java.util.ArrayList<>();
+        String keyMarker = null;
+        String versionMarker = null;
+        for (int i = 0; i < 10; i++) {
+            var page = join(store.listObjectVersions(ALICE, new ListVersionsRequest("versioned", "k/", null,
+                    keyMarker, versionMarker, 2)));
+            page.versions().forEach(v -> paged.add(v.key() + "@" + v.versionId()));
+            if (!page.truncated()) {
+                break;
+            }
+            keyMarker = page.nextKeyMarker();
+            versionMarker = page.nextVersionIdMarker();
+        }
+        assertThat(paged).containsExactlyElementsOf(all.versions().stream().map(v -> v.key() + "@" + v.versionId())
+                .toList());
+
+        var rolled = join(store.listObjectVersions(ALICE, new ListVersionsRequest("versioned", "", "/", null, null,
+                1000)));
+        assertThat(rolled.versions()).isEmpty();
+        assertThat(rolled.commonPrefixes()).containsExactly("k/", "z/");
+
+        assertThat(get("versioned", "k/a", 0, 3)).isEqualTo("two".getBytes());
+        assertThat(join(store.headObject(ALICE, "versioned", "k/a", v1.versionId())).size()).isEqualTo(3);
+        var outcomes = join(store.deleteObjects(ALICE, "versioned", List.of(new ObjectIdentifier("k/a",
+                v2.versionId()), new ObjectIdentifier("k/a", "null")), false));
+        assertThat(outcomes).allSatisfy(o -> assertThat(o.error()).isNull());
+        assertThat(get("versioned", "k/a", 0, 3)).isEqualTo("one".getBytes());
+        assertThat(codeOf(store.headObject(ALICE, "versioned", "k/a", "null"))).isEqualTo(ErrorCode.NO_SUCH_VERSION);
+        assertThat(codeOf(store.listObjectVersions(BOB, new ListVersionsRequest("versioned", "", null, null, null,
+                10)))).isEqualTo(ErrorCode.ACCESS_DENIED);
+    }
+
+    @Test
+    void complianceLockedVersionCannotBeDeletedOrShortened() {
+        join(store.createBucket(ALICE, "locked", "us-east-1", true));
+        assertThat(join(store.getBucketVersioning(ALICE, "locked"))).isEqualTo(VersioningStatus.ENABLED);
+        join(store.putObjectLockConfiguration(ALICE, "locked", new ObjectLockConfiguration(true,
+                RetentionMode.GOVERNANCE, 3, 0)));
+        assertThat(join(store.getObjectLockConfiguration(ALICE, "locked")))
+                .isEqualTo(new ObjectLockConfiguration(true, RetentionMode.GOVERNANCE, 3, 0));
+        Instant until = Instant.now().plus(Duration.ofDays(1)).truncatedTo(ChronoUnit.SECONDS);
+        var w = join(store.putObject(ALICE, new PutObjectRequest("locked", "backup.vbk", ObjectMetadata.EMPTY,
+                TestBodies.of("data".getBytes()), WriteCondition.NONE, new ObjectLock(RetentionMode.COMPLIANCE,
+                until, false))));
+        var info = join(store.headObject(ALICE, "locked", "backup.vbk", w.versionId()));
+        assertThat(info.lock().mode()).isEqualTo(RetentionMode.COMPLIANCE);
+        assertThat(info.lock().retainUntil()).isEqualTo(until);
+
+        assertThat(codeOf(store.deleteObject(ALICE, "locked", "backup.vbk", w.versionId(), true)))
+                .isEqualTo(ErrorCode.ACCESS_DENIED);
+        var outcomes = join(store.deleteObjects(ALICE, "locked", List.of(new ObjectIdentifier("backup.vbk",
+                w.versionId())), true));
+        assertThat(outcomes.get(0).error().code()).isEqualTo(ErrorCode.ACCESS_DENIED);
+        assertThat(codeOf(store.putObjectRetention(ALICE, "locked", "backup.vbk", w.versionId(),
+                new ObjectLock(RetentionMode.COMPLIANCE, until.minusSeconds(60), false), true)))
+                .isEqualTo(ErrorCode.ACCESS_DENIED);
+        assertThat(codeOf(store.putObjectRetention(ALICE, "locked", "backup.vbk", w.versionId(), ObjectLock.NONE,
+                true))).isEqualTo(ErrorCode.ACCESS_DENIED);
+        join(store.putObjectRetention(ALICE, "locked", "backup.vbk", w.versionId(),
+                new ObjectLock(RetentionMode.COMPLIANCE, until.plus(Duration.ofDays(7)), false), false));
+        assertThat(join(store.headObject(ALICE, "locked", "backup.vbk", null)).lock().retainUntil())
+                .isEqualTo(until.plus(Duration.ofDays(7)));
+        join(store.putObjectLegalHold(ALICE, "locked", "backup.vbk", w.versionId(), true));
+        assertThat(join(store.headObject(ALICE, "locked", "backup.vbk", null)).lock().legalHold()).isTrue();
+
+        // Deleting without a version only adds a marker; the locked version and its bytes stay.
+        assertThat(join(store.deleteObject(ALICE, "locked", "backup.vbk", null, false)).deleteMarker()).isTrue();
+        assertThat(join(store.headObject(ALICE, "locked", "backup.vbk", w.versionId())).size()).isEqualTo(4);
+        assertThat(codeOf(store.deleteBucket(ALICE, "locked"))).isEqualTo(ErrorCode.BUCKET_NOT_EMPTY);
+
+        // The bucket default applies to writes without their own retention.
+        var plain = join(store.putObject(ALICE, put("locked", "plain", new byte[] {1})));
+        assertThat(join(store.headObject(ALICE, "locked", "plain", plain.versionId())).lock().mode())
+                .isEqualTo(RetentionMode.GOVERNANCE);
+        // ALICE's key is not allowed to bypass GOVERNANCE, so asking for it changes nothing.
+        assertThat(codeOf(store.deleteObject(ALICE, "locked", "plain", plain.versionId(), true)))
+                .isEqualTo(ErrorCode.ACCESS_DENIED);
     }
 
     private static long shardFiles(long fileId) throws IOException {

@@ -466,7 +466,8 @@ class RawHttpTest {
         assertError(signed("GET", "/raw", "acl", SigV4.EMPTY_SHA256, null), 501, "NotImplemented");
         assertError(signed("GET", "/raw", "object-lock", SigV4.EMPTY_SHA256, null), 404,
                 "ObjectLockConfigurationNotFoundError");
-        assertError(signed("PUT", "/raw", "object-lock", SigV4.EMPTY_SHA256, new byte[0]), 501, "NotImplemented");
+        assertError(signed("PUT", "/raw", "object-lock", SigV4.EMPTY_SHA256, new byte[0]), 400, "MalformedXML");
+        assertError(signed("GET", "/raw/alive", "retention", SigV4.EMPTY_SHA256, null), 400, "InvalidRequest");
         assertError(signed("PUT", "/raw/alive", "tagging", SigV4.EMPTY_SHA256, new byte[0]), 501, "NotImplemented");
         assertError(signed("GET", "/raw", "versions", SigV4.EMPTY_SHA256, null), 501, "NotImplemented");
         assertError(signed("PATCH", "/raw/alive", "", SigV4.EMPTY_SHA256, null), 405, "MethodNotAllowed");

@@ -77,21 +77,6 @@ final class BucketOperations {
         });
     }
 
-    /**
-     * GetObjectLockConfiguration: a bucket created without Object Lock has none (404, as S3 answers
-     * it). For a lock-enabled bucket, only "Enabled" until the store reports default retention.
-     */
-    static CompletableFuture<Void> getObjectLock(Op op) {
-        return op.store().headBucket(op.caller(), op.req().bucket()).thenAccept(b -> {
-            if (!b.objectLockEnabled()) {
-                throw new S3Error("ObjectLockConfigurationNotFoundError", HttpResponseStatus.NOT_FOUND,
-                        "Object Lock configuration does not exist for this bucket").with("BucketName", b.name());
-            }
-            // TODO(#9): the default retention rule, from the store.
-            op.respondXml(XmlWriter.document("ObjectLockConfiguration").element("ObjectLockEnabled", "Enabled"), null);
-        });
-    }
-
     static CompletableFuture<Void> getVersioning(Op op) {
         return op.store().getBucketVersioning(op.caller(), op.req().bucket()).thenAccept(status -> {
             XmlWriter xml = XmlWriter.document("VersioningConfiguration");

@@ -2,7 +2,9 @@ package io.shardvault.s3.internal.ops;
 
 import io.shardvault.s3.ListObjectsPage;
 import io.shardvault.s3.ListObjectsRequest;
+import io.shardvault.s3.ListVersionsRequest;
 import io.shardvault.s3.ObjectSummary;
+import io.shardvault.s3.VersionSummary;
 import io.shardvault.s3.internal.S3Error;
 import io.shardvault.s3.internal.S3Request;
 import io.shardvault.s3.internal.UriCodec;
@@ -11,7 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.concurrent.CompletableFuture;
 
-/** ListObjects (v1) and ListObjectsV2. */
+/** ListObjects (v1), ListObjectsV2 and ListObjectVersions. */
 final class ListOperations {
     private ListOperations() {
     }
@@ -70,6 +72,58 @@ final class ListOperations {
                         xml.element("EncodingType", "url");
                     }
                     contents(xml, page, url, true);
+                    op.respondXml(xml, null);
+                });
+    }
+
+    /**
+     * ListObjectVersions. A version-id-marker without a key-marker is rejected, as S3 does; the null
+     * version is listed and resumed from as {@code "null"}.
+     */
+    static CompletableFuture<Void> listVersions(Op op) {
+        S3Request r = op.req();
+        boolean url = encodingType(r);
+        int maxKeys = maxKeys(r, "max-keys");
+        String keyMarker = emptyToNull(r.param("key-marker"));
+        String versionIdMarker = emptyToNull(r.param("version-id-marker"));
+        if (keyMarker == null && versionIdMarker != null) {
+            throw S3Error.invalidArgument("A version-id marker cannot be specified without a key marker.",
+                    "version-id-marker", versionIdMarker);
+        }
+        String prefix = r.param("prefix") == null ? "" : r.param("prefix");
+        String delimiter = emptyToNull(r.param("delimiter"));
+        return op.store().listObjectVersions(op.caller(), new ListVersionsRequest(r.bucket(), prefix, delimiter,
+                keyMarker, versionIdMarker, maxKeys)).thenAccept(page -> {
+                    XmlWriter xml = XmlWriter.document("ListVersionsResult");
+                    xml.element("Name", r.bucket()).element("Prefix", enc(prefix, url))
+                            .element("KeyMarker", enc(keyMarker == null ? "" : keyMarker, url))
+                            .element("VersionIdMarker", versionIdMarker == null ? "" : versionIdMarker);
+                    if (page.truncated()) {
+                        xml.element("NextKeyMarker", enc(page.nextKeyMarker(), url));
+                        xml.element("NextVersionIdMarker", page.nextVersionIdMarker());
+                    }
+                    xml.element("MaxKeys", maxKeys).element("Delimiter", enc(delimiter, url))
+                            .element("IsTruncated", page.truncated());
+                    if (url) {
+                        xml.element("EncodingType", "url");
+                    }
+                    // S3 interleaves Version and DeleteMarker elements in key order; clients read both lists.
+                    for (VersionSummary v : page.versions()) {
+                        xml.start(v.deleteMarker() ? "DeleteMarker" : "Version").element("Key", enc(v.key(), url))
+                                .element("VersionId", v.versionId()).element("IsLatest", v.latest())
+                                .element("LastModified", v.lastModified());
+                        if (!v.deleteMarker()) {
+                            xml.element("ETag", S3Headers.quote(v.etag())).element("Size", v.size())
+                                    .element("StorageClass", "STANDARD");
+                        }
+                        if (v.owner() != null) {
+                            xml.start("Owner").element("ID", v.owner()).element("DisplayName", v.owner()).end();
+                        }
+                        xml.end();
+                    }
+                    for (String p : page.commonPrefixes()) {
+                        xml.start("CommonPrefixes").element("Prefix", enc(p, url)).end();
+                    }
                     op.respondXml(xml, null);
                 });
     }

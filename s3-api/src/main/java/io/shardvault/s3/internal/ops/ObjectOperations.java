@@ -213,7 +213,7 @@ final class ObjectOperations {
                 });
     }
 
-    private static boolean bypass(S3Request r) {
+    static boolean bypass(S3Request r) {
         String v = r.header("x-amz-bypass-governance-retention");
         return v != null && v.equalsIgnoreCase("true");
     }

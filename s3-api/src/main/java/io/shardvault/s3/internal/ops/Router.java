@@ -9,14 +9,13 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Maps method + addressing + query to an operation. Known S3 sub-resources that are not
  * implemented answer {@code NotImplemented} (after authentication), never a wrong success.
- * Versioning and Object Lock (issue #9) slot in here.
  */
 public final class Router {
     /** Sub-resources S3 defines that this server does not implement yet. */
     private static final Set<String> UNSUPPORTED = Set.of("accelerate", "acl", "analytics", "cors", "encryption",
             "intelligent-tiering", "inventory", "lifecycle", "logging", "metrics", "notification",
             "ownershipControls", "policy", "policyStatus", "publicAccessBlock", "replication", "requestPayment",
-            "tagging", "website", "versions", "legal-hold", "retention", "torrent", "restore", "select",
+            "tagging", "website", "torrent", "restore", "select",
             "attributes", "session", "metadataConfiguration", "metadataTable", "renameObject");
 
     private Router() {
@@ -33,11 +32,26 @@ public final class Router {
     }
 
     public static Route route(S3Request r) {
-        if (r.hasParam("object-lock") && r.key() == null && r.bucket() != null && r.method().name().equals("GET")) {
-            return new Route("GetObjectLockConfiguration", BucketOperations::getObjectLock);
+        String method = r.method().name();
+        if (r.hasParam("object-lock") && r.key() == null && r.bucket() != null) {
+            return switch (method) {
+                case "GET" -> new Route("GetObjectLockConfiguration", LockOperations::getConfiguration);
+                case "PUT" -> new Route("PutObjectLockConfiguration", LockOperations::putConfiguration);
+                default -> methodNotAllowed();
+            };
         }
-        if (r.hasParam("object-lock")) {
-            return fail("object-lock", S3Error.notImplemented("?object-lock"));
+        if (r.key() != null && (r.hasParam("retention") || r.hasParam("legal-hold"))) {
+            boolean retention = r.hasParam("retention");
+            return switch (method) {
+                case "GET" -> retention ? new Route("GetObjectRetention", LockOperations::getRetention)
+                        : new Route("GetObjectLegalHold", LockOperations::getLegalHold);
+                case "PUT" -> retention ? new Route("PutObjectRetention", LockOperations::putRetention)
+                        : new Route("PutObjectLegalHold", LockOperations::putLegalHold);
+                default -> methodNotAllowed();
+            };
+        }
+        if (r.hasParam("object-lock") || r.hasParam("retention") || r.hasParam("legal-hold")) {
+            return methodNotAllowed();
         }
         for (String sub : UNSUPPORTED) {
             if (r.hasParam(sub)) {
@@ -68,6 +82,9 @@ public final class Router {
                     }
                     if (r.hasParam("versioning")) {
                         return new Route("GetBucketVersioning", BucketOperations::getVersioning);
+                    }
+                    if (r.hasParam("versions")) {
+                        return new Route("ListObjectVersions", ListOperations::listVersions);
                     }
                     if (r.hasParam("uploads")) {
                         return new Route("ListMultipartUploads", MultipartOperations::listUploads);
