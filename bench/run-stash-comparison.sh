@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# What the stash buys, end to end (issue #11): starts `bin/shardvault dev` three times and runs the bench
+# `latency` and `throughput` scenarios against each, then writes one combined table, the goal ratios and
+# the charts:
+#   1. hdd-stash     pods on the SIMULATED 7,200 RPM disk, with the stash
+#   2. hdd-nostash   the same pods, without the stash
+#   3. disk-nostash  pods on the real disk, without the stash
+# Each cluster gets a fresh data directory. Counts are modest by default (the machine is small and shared);
+# raise them with the environment variables below. Output goes to bench/results/<UTC timestamp>/.
+#
+#   LATENCY_COUNT (30)  THROUGHPUT_COUNT (64)  THROUGHPUT_CLIENTS (1,8,32)  THROUGHPUT_SIZES (256KiB,1MiB)
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+latency_count="${LATENCY_COUNT:-30}"
+tp_count="${THROUGHPUT_COUNT:-64}"
+tp_clients="${THROUGHPUT_CLIENTS:-1,8,32}"
+tp_sizes="${THROUGHPUT_SIZES:-256KiB,1MiB}"
+out="${OUT_DIR:-$root/bench/results/$(date -u +%Y%m%dT%H%M%SZ)}"
+work="$(mktemp -d)"
+mkdir -p "$out"
+
+if pgrep -f 'bin/shardvault dev' >/dev/null; then
+  echo "run-stash-comparison: another 'bin/shardvault dev' is running; stop it first" >&2
+  exit 2
+fi
+
+dev_pid=""
+stop_dev() {
+  if [ -n "$dev_pid" ] && kill -0 "$dev_pid" 2>/dev/null; then
+    kill -TERM "$dev_pid"
+    wait "$dev_pid" || true
+  fi
+  dev_pid=""
+}
+trap 'stop_dev; rm -rf "$work"' EXIT
+
+# Builds both jars once, before any timing.
+(cd "$root" && ./mvnw -B -q -DskipTests package -pl jmh -am)
+
+run_config() {
+  local label="$1"; shift
+  local log="$out/dev-$label.log"
+  echo "== $label: bin/shardvault dev $* =="
+  "$root/bin/shardvault" dev --data "$work/$label" "$@" >"$log" 2>&1 &
+  dev_pid=$!
+  for _ in $(seq 1 240); do
+    grep -q 'S3 endpoint ready at' "$log" && break
+    kill -0 "$dev_pid" 2>/dev/null || { cat "$log" >&2; exit 1; }
+    sleep 0.5
+  done
+  grep -q 'S3 endpoint ready at' "$log" || { echo "$label: cluster did not start" >&2; exit 1; }
+  "$root/bin/shardvault" bench latency --label "$label" --count "$latency_count" --no-progress \
+    --out "$out/results.tsv" | tee "$out/latency-$label.txt"
+  "$root/bin/shardvault" bench throughput --label "$label" --count "$tp_count" --clients "$tp_clients" \
+    --sizes "$tp_sizes" --no-progress --out "$out/results.tsv" | tee "$out/throughput-$label.txt"
+  stop_dev
+}
+
+run_config hdd-stash --simulated-hdd
+run_config hdd-nostash --simulated-hdd --no-stash
+run_config disk-nostash --no-stash
+
+{
+  echo "# bench/run-stash-comparison.sh, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(java -version 2>&1 | head -1)"
+  echo "# LATENCY_COUNT=$latency_count THROUGHPUT_COUNT=$tp_count THROUGHPUT_CLIENTS=$tp_clients THROUGHPUT_SIZES=$tp_sizes"
+  "$root/bin/shardvault" bench combine "$out/results.tsv" --plot "$out/charts" \
+    --goals hdd-stash,hdd-nostash,disk-nostash
+} | tee "$out/combined.txt"
+echo "results in $out"

@@ -1,0 +1,98 @@
+package io.shardvault.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.shardvault.s3.testing.S3ServerFixture;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs every scenario with small counts against a real S3 server (s3-api over its in-memory store). */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class BenchMainTest {
+    private static S3ServerFixture server;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        server = S3ServerFixture.start();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    private String[] common(String scenario, String label, String... extra) {
+        List<String> args = new java.util.ArrayList<>(List.of(scenario, "--endpoint", server.endpoint().toString(),
+                "--access-key", S3ServerFixture.ACCESS_KEY, "--secret-key", S3ServerFixture.SECRET_KEY,
+                "--bucket", "bench-test", "--label", label, "--no-progress", "--out",
+                dir.resolve("results.tsv").toString()));
+        args.addAll(List.of(extra));
+        return args.toArray(String[]::new);
+    }
+
+    @Test
+    void scenariosWriteResultsThatCombineIntoTableChartsAndGoals() throws Exception {
+        assertThat(BenchMain.run(common("latency", "a", "--count", "6", "--warmup", "1", "--pause-ms", "1",
+                "--sizes", "256KiB"))).isZero();
+        assertThat(BenchMain.run(common("latency", "b", "--count", "6", "--warmup", "1", "--pause-ms", "1",
+                "--sizes", "256KiB"))).isZero();
+        assertThat(BenchMain.run(common("latency", "c", "--count", "6", "--warmup", "1", "--pause-ms", "1",
+                "--sizes", "256KiB"))).isZero();
+        assertThat(BenchMain.run(common("throughput", "a", "--clients", "1,32", "--sizes", "1MiB",
+                "--count", "40"))).isZero();
+        assertThat(BenchMain.run(common("throughput", "b", "--clients", "32", "--sizes", "1MiB",
+                "--count", "32", "--ops", "PUT"))).isZero();
+        assertThat(BenchMain.run(common("ttfb", "a", "--sizes", "16KiB,1MiB", "--count", "3", "--json")))
+                .isZero();
+        assertThat(BenchMain.run(common("backup", "a", "--total", "3MiB", "--block", "256KiB", "--batch", "5",
+                "--plot", dir.resolve("backup-charts").toString()))).isZero();
+
+        List<Result> rows = Report.readTsv(dir.resolve("results.tsv"));
+        assertThat(rows).extracting(Result::key).contains("PUT 256KiB x1", "PUT 1MiB x32", "GET 1MiB x32",
+                "TTFB 16KiB x1", "GET 1MiB x1", "PUT 256KiB x8", "DELETE 256KiB x1");
+        assertThat(rows).filteredOn(r -> r.scenario().equals("latency"))
+                .allSatisfy(r -> assertThat(r.latency().count()).isEqualTo(6));
+        Result backup = rows.stream().filter(r -> r.scenario().equals("backup") && r.op().equals("PUT"))
+                .findFirst().orElseThrow();
+        assertThat(backup.latency().count()).isEqualTo(12);
+        assertThat(rows).allSatisfy(r -> assertThat(r.latency().p50Ms()).isPositive());
+        assertThat(dir.resolve("backup-charts")).isDirectoryContaining("glob:**.png");
+
+        Path charts = dir.resolve("charts");
+        assertThat(BenchMain.run("combine", dir.resolve("results.tsv").toString(), "--plot", charts.toString(),
+                "--goals", "a,b,c")).isZero();
+        assertThat(charts.resolve("latency-PUT-256KiB.png")).isNotEmptyFile();
+        assertThat(Files.size(charts.resolve("throughput-PUT-1MiB.png"))).isGreaterThan(1000);
+    }
+
+    @Test
+    void badArgumentsFail() {
+        assertThat(BenchMain.run("latency", "--endpoint", "http://127.0.0.1:1", "--sizes", "lots")).isNotZero();
+        assertThat(BenchMain.run("nonsense")).isNotZero();
+    }
+
+    @Test
+    void percentilesAreNearestRank() {
+        long[] nanos = new long[100];
+        for (int i = 0; i < 100; i++) {
+            nanos[i] = (100 - i) * 1_000_000L;
+        }
+        LatencyStats s = LatencyStats.of(nanos);
+        assertThat(s.p50Ms()).isEqualTo(50.0);
+        assertThat(s.p90Ms()).isEqualTo(90.0);
+        assertThat(s.p99Ms()).isEqualTo(99.0);
+        assertThat(s.meanMs()).isEqualTo(50.5);
+        assertThat(Sizes.parse("256KiB")).isEqualTo(256 * 1024);
+        assertThat(Sizes.format(16L << 20)).isEqualTo("16MiB");
+    }
+}
