@@ -14,7 +14,7 @@ public final class S3Error extends RuntimeException {
 
     private final String code;
     private final transient HttpResponseStatus status;
-    private final Map<String, String> extra = new TreeMap<>();
+    private final TreeMap<String, String> extra = new TreeMap<>();
 
     public S3Error(String code, HttpResponseStatus status, String message) {
         super(message, null, false, false);
