@@ -59,11 +59,16 @@ public final class S3Cluster implements AutoCloseable {
 
     /** As {@link #start(Path)}, accepting the given bootstrap access key. */
     public static S3Cluster start(Path dir, String accessKey, String secretKey) throws IOException {
+        return start(dir, accessKey, secretKey, 0);
+    }
+
+    /** As {@link #start(Path, String, String)}, with S3 on 127.0.0.1:{@code s3Port} (0: ephemeral). */
+    public static S3Cluster start(Path dir, String accessKey, String secretKey, int s3Port) throws IOException {
         long began = System.nanoTime();
         MiniCluster cluster = MiniCluster.start(dir.resolve("nodes"), MiniCluster.Options.defaults());
         try {
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
-            Map<String, Object> settings = coordinatorSettings(cluster, dir.resolve("catalog"), 0);
+            Map<String, Object> settings = coordinatorSettings(cluster, dir.resolve("catalog"), s3Port);
             settings.put("coordinator.accessKey", accessKey);
             settings.put("coordinator.secretKey", secretKey);
             Coordinator coordinator = Coordinator.start(Settings.of(settings), registry);
