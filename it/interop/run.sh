@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Interop run of the S3 endpoint with boto3 and the AWS CLI (latest from PyPI), against the
-# in-memory store of s3-api's tests. Usage: it/interop/run.sh   (from anywhere; needs python3-venv)
-# Once the coordinator exists (issue #7), point ENDPOINT at a real local cluster instead.
+# Interop run of the S3 endpoint with boto3 and the AWS CLI (latest from PyPI), against a real local
+# cluster (it/'s S3ClusterMain: 20 pods, 2 stash servers and a coordinator with its catalog, in one JVM).
+# Usage: it/interop/run.sh   (from anywhere; needs python3-venv)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
@@ -21,21 +21,23 @@ export AWS_SHARED_CREDENTIALS_FILE="$WORK/aws-credentials"
 printf '[default]\nregion = us-east-1\ns3 =\n    addressing_style = path\n' > "$AWS_CONFIG_FILE"
 : > "$AWS_SHARED_CREDENTIALS_FILE"
 
-echo "interop: building s3-api test classes"
-./mvnw -B -q -pl s3-api -am test-compile dependency:build-classpath -Dmdep.includeScope=test \
+echo "interop: building the it test classes and their classpath"
+# package (not test-compile): it/ needs the coordinator's test-jar; unit tests are skipped, nothing is installed.
+./mvnw -B -q -pl it -am package -DskipTests dependency:build-classpath -Dmdep.includeScope=test \
   -Dmdep.outputFile="$WORK/cp.txt" >/dev/null
-CP="$ROOT/s3-api/target/test-classes:$ROOT/s3-api/target/classes:$ROOT/common/target/classes:$(cat "$WORK/cp.txt")"
+CP="$ROOT/it/target/test-classes:$(cat "$WORK/cp.txt")"
 
 echo "interop: installing boto3 (with the CRT, for CRC32C and CRC64NVME) and awscli, latest, into separate venvs"
 python3 -m venv "$WORK/boto3" && "$WORK/boto3/bin/pip" install -q --upgrade boto3 'botocore[crt]' 
 python3 -m venv "$WORK/awscli" && "$WORK/awscli/bin/pip" install -q --upgrade awscli
 
 mkfifo "$WORK/stdin"
-java -cp "$CP" io.shardvault.s3.testing.InMemoryS3Main 0 "$AWS_ACCESS_KEY_ID" "$AWS_SECRET_ACCESS_KEY" \
-  < "$WORK/stdin" > "$WORK/server.out" 2> "$WORK/server.err" &
+java -Xmx1g -cp "$CP" io.shardvault.it.s3.S3ClusterMain 0 "$AWS_ACCESS_KEY_ID" "$AWS_SECRET_ACCESS_KEY" \
+  "$WORK/cluster" < "$WORK/stdin" > "$WORK/server.out" 2> "$WORK/server.err" &
 SERVER_PID=$!
 exec 9> "$WORK/stdin"
-for _ in $(seq 1 100); do
+# A cluster (20 pods, a Raft election) takes longer to start than the in-memory server did.
+for _ in $(seq 1 600); do
   grep -q LISTENING "$WORK/server.out" 2>/dev/null && break
   sleep 0.2
 done
