@@ -51,7 +51,9 @@ import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
 import org.apache.ratis.protocol.exceptions.NotLeaderException;
+import org.apache.ratis.protocol.exceptions.ReadIndexException;
 import org.apache.ratis.protocol.exceptions.TimeoutIOException;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 
@@ -67,6 +69,9 @@ import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 final class RatisCatalog implements Catalog {
     private static final SecureRandom SECRETS = new SecureRandom();
     private static final char[] ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".toCharArray();
+
+    /** How often a read retries while the group has no leader. */
+    private static final Duration ELECTION_POLL = Duration.ofMillis(50);
 
     private final RaftClient client;
     private final Duration timeout;
@@ -92,7 +97,35 @@ final class RatisCatalog implements Catalog {
     private <T> CompletableFuture<T> read(Op op, Consumer<Wire.Writer> body, Function<Wire.Reader, T> decode) {
         Wire.Writer w = new Wire.Writer(64).u8(op.code);
         body.accept(w);
-        return finish(op, client.async().sendReadOnly(message(w)), decode);
+        return finish(op, sendReadOnlyOnceLed(message(w), System.nanoTime() + timeout.toNanos()), decode);
+    }
+
+    /**
+     * A linearizable read needs a leader's ReadIndex. While the group elects one (a leader just
+     * died), peers answer "leader is unknown", which the Ratis client does not retry: wait for the
+     * election here, within the call's own timeout, rather than fail a read an election away from
+     * succeeding.
+     */
+    private CompletableFuture<RaftClientReply> sendReadOnlyOnceLed(Message message, long deadlineNanos) {
+        return client.async().sendReadOnly(message).handle((reply, failure) -> {
+            Throwable problem = failure != null ? failure : reply.isSuccess() ? null : reply.getException();
+            if (isLeaderless(problem) && System.nanoTime() + ELECTION_POLL.toNanos() < deadlineNanos) {
+                return CompletableFuture.runAsync(() -> { },
+                                CompletableFuture.delayedExecutor(ELECTION_POLL.toMillis(), TimeUnit.MILLISECONDS))
+                        .thenCompose(ignored -> sendReadOnlyOnceLed(message, deadlineNanos));
+            }
+            return failure != null ? CompletableFuture.<RaftClientReply>failedFuture(failure)
+                    : CompletableFuture.completedFuture(reply);
+        }).thenCompose(next -> next);
+    }
+
+    private static boolean isLeaderless(Throwable problem) {
+        for (Throwable t = problem; t != null; t = t.getCause()) {
+            if (t instanceof ReadIndexException || t instanceof LeaderNotReadyException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A diagnostic: (applied index, checksum over every table) as of a given peer, read stale from it. */
