@@ -71,6 +71,11 @@ public record DataPathConfig(long stashThreshold, int writeQuorum, Duration rpcT
                 readAheadStripes, hedgeMin, hedgeMax, stashBackoff, deleteAttempts, deleteRetryMin);
     }
 
+    public DataPathConfig withStragglerGrace(Duration grace) {
+        return new DataPathConfig(stashThreshold, writeQuorum, rpcTimeout, maxInFlightStripes, grace,
+                readAheadStripes, hedgeMin, hedgeMax, stashBackoff, deleteAttempts, deleteRetryMin);
+    }
+
     public DataPathConfig withDeleteRetry(int attempts, Duration retryMin) {
         return new DataPathConfig(stashThreshold, writeQuorum, rpcTimeout, maxInFlightStripes, stragglerGrace,
                 readAheadStripes, hedgeMin, hedgeMax, stashBackoff, attempts, retryMin);

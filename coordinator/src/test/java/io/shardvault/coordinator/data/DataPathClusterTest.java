@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
@@ -46,7 +47,11 @@ class DataPathClusterTest {
         seed = Long.getLong("test.seed", System.nanoTime());
         LOG.info("seed {} (rerun with -Dtest.seed={})", seed, seed);
         random = new Random(seed);
-        cluster = MiniCluster.start(dir, MiniCluster.Options.defaults());
+        // These tests assert which shards a write misses; a loaded 2-core machine can hold a healthy
+        // pod past the default 200 ms straggler grace, so the grace here only lets down pods go.
+        MiniCluster.Options options = MiniCluster.Options.defaults();
+        cluster = MiniCluster.start(dir,
+                options.withDataPath(options.dataPath().withStragglerGrace(Duration.ofSeconds(5))));
         path = cluster.dataPath();
     }
 
