@@ -17,6 +17,11 @@ import java.util.Arrays;
  * tables for 16 inputs take 16 KiB and the int accumulator 8 KiB; long tables for 15 inputs 30 KiB
  * and the long accumulator 8 KiB (half the block): both stay in a 48 KiB L1.
  *
+ * <p>The int and long paths repeat the same unrolled loops ({@code accumulate}, {@code unpack}) on
+ * purpose: Java generics cannot range over primitive arrays, and a shared loop over a wider type or
+ * through an interface would cost the int path its narrower tables and the JIT its monomorphic,
+ * bounds-check-free inner loop. Change one, change the other.
+ *
  * <p>Immutable after construction; thread-safe (scratch space is per call).
  */
 final class PackedTableCoder {
