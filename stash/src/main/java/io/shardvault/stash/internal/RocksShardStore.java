@@ -215,20 +215,34 @@ public final class RocksShardStore implements ShardStore {
         if (ids.isEmpty()) {
             return List.of();
         }
-        List<byte[]> keys = new ArrayList<>(ids.size());
-        for (ShardId id : ids) {
-            keys.add(id.encode());
+        // Most ids a commit touches are new: the memtables and bloom filters (keyMayExist, no I/O)
+        // rule them out, and only the rest go to one multiGet. Saves a JNI multiGet per PUT.
+        List<Optional<StashEntryInfo>> out = new ArrayList<>(java.util.Collections.nCopies(ids.size(),
+                Optional.empty()));
+        List<Integer> maybe = new ArrayList<>();
+        List<byte[]> keys = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) {
+            byte[] key = ids.get(i).encode();
+            if (db.keyMayExist(metas, key, null)) {
+                maybe.add(i);
+                keys.add(key);
+            }
+        }
+        if (keys.isEmpty()) {
+            return out;
         }
         List<byte[]> values;
         try {
-            values = db.multiGetAsList(java.util.Collections.nCopies(ids.size(), metas), keys);
+            values = db.multiGetAsList(java.util.Collections.nCopies(keys.size(), metas), keys);
         } catch (RocksDBException e) {
-            throw translate("read " + ids.size() + " metas", null, e);
+            throw translate("read " + keys.size() + " metas", null, e);
         }
-        List<Optional<StashEntryInfo>> out = new ArrayList<>(ids.size());
-        for (int i = 0; i < ids.size(); i++) {
-            byte[] value = values.get(i);
-            out.add(value == null ? Optional.empty() : Optional.of(EntryFormat.decodeMetaValue(ids.get(i), value)));
+        for (int j = 0; j < maybe.size(); j++) {
+            byte[] value = values.get(j);
+            int i = maybe.get(j);
+            if (value != null) {
+                out.set(i, Optional.of(EntryFormat.decodeMetaValue(ids.get(i), value)));
+            }
         }
         return out;
     }
