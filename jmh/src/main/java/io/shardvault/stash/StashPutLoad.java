@@ -69,6 +69,10 @@ public final class StashPutLoad {
     private StashPutLoad() {
     }
 
+    /** The committer's timers, printed per slice as means: where a PUT's server-side time goes. */
+    private static final String[] BREAKDOWN = {"shardvault.stash.commit.queue", "shardvault.stash.commit.write",
+        "shardvault.stash.commit.sync"};
+
     /** Latencies of one measured phase. */
     record Result(String name, int size, int writers, long ops, double seconds, long p50Nanos, long p99Nanos,
                   long[] latencies) {
@@ -119,6 +123,8 @@ public final class StashPutLoad {
             try {
                 StashClient client = new StashClient(rpc);
                 AtomicLong fileIds = new AtomicLong();
+                long[] stashDiskBytes = {0};
+                long[] stashUserBytes = {0};
                 long warmStart = System.nanoTime();
                 long warmed = 0;
                 while (warmed < warmupBytes) {
@@ -152,12 +158,29 @@ public final class StashPutLoad {
                             DistributionSummary ops = registry.get("shardvault.stash.commit.ops").summary();
                             long commitsBefore = commits.count();
                             double opsBefore = ops.totalAmount();
+                            long diskBefore = processDiskWrites();
+                            double[][] phaseBefore = new double[3][2];
+                            for (int m = 0; m < 3; m++) {
+                                Timer t = registry.get(BREAKDOWN[m]).timer();
+                                phaseBefore[m][0] = t.totalTime(TimeUnit.NANOSECONDS);
+                                phaseBefore[m][1] = t.count();
+                            }
                             Result slice = runPuts(client, server.localAddress(), size, writerCounts[w], seconds,
                                     fileIds);
+                            stashDiskBytes[0] += processDiskWrites() - diskBefore;
+                            stashUserBytes[0] += slice.ops() * (long) size;
                             slices.get(w + 1).add(slice);
                             long commitCount = commits.count() - commitsBefore;
-                            System.out.printf(Locale.ROOT, "round %d %s  ops/commit=%.1f%n", round, format(slice),
-                                    (ops.totalAmount() - opsBefore) / Math.max(1, commitCount));
+                            double[] means = new double[3];
+                            for (int m = 0; m < 3; m++) {
+                                Timer t = registry.get(BREAKDOWN[m]).timer();
+                                means[m] = (t.totalTime(TimeUnit.NANOSECONDS) - phaseBefore[m][0])
+                                        / Math.max(1, t.count() - phaseBefore[m][1]) / 1e6;
+                            }
+                            System.out.printf(Locale.ROOT, "round %d %s  ops/commit=%.1f  mean ms: queue=%.3f"
+                                            + " write=%.3f sync=%.3f%n", round, format(slice),
+                                    (ops.totalAmount() - opsBefore) / Math.max(1, commitCount), means[0], means[1],
+                                    means[2]);
                         }
                     }
                     for (List<Result> phase : slices) {
@@ -165,11 +188,31 @@ public final class StashPutLoad {
                     }
                     Files.deleteIfExists(ceilingFile);
                 }
+                // Disk bytes the process wrote during stash phases (WAL, blob and SST files, their
+                // flushes and compactions; a flush may spill into a neighbouring raw phase) per
+                // chunk byte acknowledged: the stash's write amplification under this workload.
+                System.out.printf(Locale.ROOT, "stash phases: %d MiB acknowledged, %d MiB written to disk by the"
+                                + " process: %.2f disk bytes per chunk byte%n", stashUserBytes[0] >> 20,
+                        stashDiskBytes[0] >> 20, (double) stashDiskBytes[0] / Math.max(1, stashUserBytes[0]));
             } finally {
                 server.close();
             }
         }
         report(results, sizes, writerCounts);
+    }
+
+    /** Bytes this process has caused to be written to storage ({@code write_bytes} of /proc/self/io), or 0. */
+    static long processDiskWrites() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/io"))) {
+                if (line.startsWith("write_bytes:")) {
+                    return Long.parseLong(line.substring("write_bytes:".length()).trim());
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            return 0;
+        }
+        return 0;
     }
 
     /** The floor: append {@code size} bytes, fdatasync, repeat. */

@@ -91,16 +91,19 @@ public final class GroupCommitter implements AutoCloseable {
 
     private sealed interface Op permits PutOp, PurgeOp {
         long bytes();
+
+        long enqueuedNanos();
     }
 
-    private record PutOp(StashEntryInfo info, byte[] chunkValue, CompletableFuture<Void> done) implements Op {
+    private record PutOp(StashEntryInfo info, byte[] chunkValue, CompletableFuture<Void> done, long enqueuedNanos)
+            implements Op {
         @Override
         public long bytes() {
             return chunkValue.length;
         }
     }
 
-    private record PurgeOp(List<ShardId> ids, CompletableFuture<Integer> done) implements Op {
+    private record PurgeOp(List<ShardId> ids, CompletableFuture<Integer> done, long enqueuedNanos) implements Op {
         @Override
         public long bytes() {
             return (long) ids.size() * ShardId.ENCODED_LENGTH;
@@ -129,14 +132,14 @@ public final class GroupCommitter implements AutoCloseable {
     /** Stores an entry; completes once it is durable. */
     public CompletableFuture<Void> put(StashEntryInfo info, byte[] chunkValue) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        enqueue(new PutOp(info, chunkValue, done), done);
+        enqueue(new PutOp(info, chunkValue, done, System.nanoTime()), done);
         return done;
     }
 
     /** Deletes entries; completes, with how many existed, once the deletions are durable. */
     public CompletableFuture<Integer> purge(List<ShardId> ids) {
         CompletableFuture<Integer> done = new CompletableFuture<>();
-        enqueue(new PurgeOp(List.copyOf(ids), done), done);
+        enqueue(new PurgeOp(List.copyOf(ids), done, System.nanoTime()), done);
         return done;
     }
 
@@ -268,11 +271,13 @@ public final class GroupCommitter implements AutoCloseable {
     /** The syncer role: one WAL sync covering every batch written before it, then their acknowledgements. */
     private void sync(List<Written> batches) {
         Throwable failure = null;
+        long start = System.nanoTime();
         try {
             if (PAUSE_BEFORE_SYNC_MICROS > 0) {
                 java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(PAUSE_BEFORE_SYNC_MICROS));
             }
             store.syncWal();
+            metrics.synced(System.nanoTime() - start);
         } catch (ShardStoreException e) {
             LOG.error("stash WAL sync failed; failing {} batches", batches.size(), e);
             failure = e;
@@ -366,6 +371,7 @@ public final class GroupCommitter implements AutoCloseable {
         // Removals first: an entry replaced within this batch is both removed and added.
         removed.forEach(occupancy::removed);
         added.forEach(occupancy::added);
+        metrics.written(start - batch.get(0).enqueuedNanos(), System.nanoTime() - start);
         return new Written(batch.size(), bytes, start, onSuccess, batch);
     }
 
