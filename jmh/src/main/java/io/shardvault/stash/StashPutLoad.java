@@ -43,10 +43,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * that, whatever it does in software; if {@code ceiling ops/s < 10 x 1-writer ops/s}, the
  * throughput goal is out of reach on this disk.
  *
- * <p>For each chunk size, the phases (raw loop, then each writer count) run in short slices of
- * {@code --seconds}, interleaved, {@code --rounds} times, and each phase's slices are pooled: on a
- * machine shared with other work, every phase then sees the same mix of quiet and busy moments,
- * and the ratios compare like with like.
+ * <p>For each chunk size, the phases (raw loop, ceilings, then each writer count) run in short
+ * slices of {@code --seconds}, interleaved, {@code --rounds} times, and each phase's slices are
+ * pooled: on a machine shared with other work, every phase then sees the same mix of quiet and
+ * busy moments, and the ratios compare like with like. Before each slice the tool waits until the
+ * process has stopped writing to disk, so no phase inherits the previous one's RocksDB flushes.
  *
  * <p>Before measuring, the tool writes {@code --warmup-mib} of PUTs (purged as they go), enough
  * for RocksDB to switch, retire and start recycling WAL files as a stash that has run for a while
@@ -147,8 +148,10 @@ public final class StashPutLoad {
                     }
                     Path ceilingFile = prepareOverwriteFile(dir, size, writerCounts[writerCounts.length - 1]);
                     for (int round = 1; round <= rounds; round++) {
+                        settle();
                         slices.get(0).add(rawFdatasync(dir, size, seconds));
                         for (int w = 0; w < writerCounts.length; w++) {
+                            settle();
                             Result ceiling = rawOverwriteGroupSync(ceilingFile, size, writerCounts[w], seconds);
                             slices.get(writerCounts.length + 1 + w).add(ceiling);
                             System.out.printf(Locale.ROOT, "round %d %s%n", round, format(ceiling));
@@ -158,6 +161,7 @@ public final class StashPutLoad {
                             DistributionSummary ops = registry.get("shardvault.stash.commit.ops").summary();
                             long commitsBefore = commits.count();
                             double opsBefore = ops.totalAmount();
+                            settle();
                             long diskBefore = processDiskWrites();
                             double[][] phaseBefore = new double[3][2];
                             for (int m = 0; m < 3; m++) {
@@ -199,6 +203,24 @@ public final class StashPutLoad {
             }
         }
         report(results, sizes, writerCounts);
+    }
+
+    /**
+     * Waits (at most 5 s) until this process has written nothing to disk for 200 ms: RocksDB's
+     * flushes and compactions after a busy phase would otherwise run during the next phase and
+     * slow whichever phase happens to follow (in an early version, the raw loops followed the
+     * 64-writer phase and looked slower than they are).
+     */
+    static void settle() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        long last = processDiskWrites();
+        int quiet = 0;
+        while (quiet < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            long now = processDiskWrites();
+            quiet = now == last ? quiet + 1 : 0;
+            last = now;
+        }
     }
 
     /** Bytes this process has caused to be written to storage ({@code write_bytes} of /proc/self/io), or 0. */
