@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -274,7 +275,7 @@ public final class GroupCommitter implements AutoCloseable {
         long start = System.nanoTime();
         try {
             if (PAUSE_BEFORE_SYNC_MICROS > 0) {
-                java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(PAUSE_BEFORE_SYNC_MICROS));
+                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(PAUSE_BEFORE_SYNC_MICROS));
             }
             store.syncWal();
             metrics.synced(System.nanoTime() - start);

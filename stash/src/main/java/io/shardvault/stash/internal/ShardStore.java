@@ -8,7 +8,8 @@ import java.util.function.Consumer;
 
 /**
  * The stash's storage engine, as narrow as the stash needs it: atomic batches of puts and
- * deletes (synced at once, or written now and synced later so that a sync overlaps the next write), point reads, and key-ordered scans of one pod slot. {@link RocksShardStore} is the one
+ * deletes (synced at once, or written now and synced later so that a sync overlaps the next
+ * write), point reads, and key-ordered scans of one pod slot. {@link RocksShardStore} is the one
  * implementation; nothing outside it sees RocksDB.
  *
  * <p>Implementations are thread-safe: reads may run concurrently with each other and with a
