@@ -36,11 +36,22 @@ import java.util.concurrent.atomic.AtomicLong;
  * A load tool for stash PUTs: latency (p50, p99) and throughput for each chunk size and number of
  * concurrent writers, next to the physical floor measured in the same run on the same directory:
  * a loop that appends one chunk to a file and fdatasyncs it ({@code FileChannel.force(false)}).
+ * Also in the same run, for each writer count {@code W > 1}, the <b>ceiling</b> of group commit on
+ * this disk: a loop that overwrites {@code W} chunks in place in a file written beforehand (no size
+ * change, no block allocation: the cheapest synced write the file system offers) and fdatasyncs
+ * once. No group commit of {@code W} closed-loop writers can sync more chunks per second than
+ * that, whatever it does in software; if {@code ceiling ops/s < 10 x 1-writer ops/s}, the
+ * throughput goal is out of reach on this disk.
  *
- * <p>For each chunk size, the phases (raw loop, then each writer count) run in short slices of
- * {@code --seconds}, interleaved, {@code --rounds} times, and each phase's slices are pooled: on a
- * machine shared with other work, every phase then sees the same mix of quiet and busy moments,
- * and the ratios compare like with like.
+ * <p>For each chunk size, the phases (raw loop, ceilings, then each writer count) run in short
+ * slices of {@code --seconds}, interleaved, {@code --rounds} times, and each phase's slices are
+ * pooled: on a machine shared with other work, every phase then sees the same mix of quiet and
+ * busy moments, and the ratios compare like with like. Before each slice the tool waits until the
+ * process has stopped writing to disk, so no phase inherits the previous one's RocksDB flushes.
+ *
+ * <p>Before measuring, the tool writes {@code --warmup-mib} of PUTs (purged as they go), enough
+ * for RocksDB to switch, retire and start recycling WAL files as a stash that has run for a while
+ * does (with the default 256 MiB memtables and 1 GiB WAL limit, after about 1.1 GiB).
  *
  * <p>Each writer is a closed loop: it sends a PUT, waits for the acknowledgement, sends the next.
  * The server and client run in this JVM and talk over loopback TCP, so latencies include the RPC.
@@ -49,7 +60,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <pre>
  *  java -Xmx2g -cp jmh/target/benchmarks.jar io.shardvault.stash.StashPutLoad \
- *       [--dir DIR] [--seconds 1] [--rounds 10] [--sizes 16384,65536] [--writers 1,16,64] [--set stash.key=value ...]
+ *       [--dir DIR] [--seconds 1] [--rounds 10] [--sizes 16384,65536] [--writers 1,16,64] [--warmup-mib 1536]
+ *       [--set stash.key=value ...]
  * </pre>
  * Not a JMH benchmark: JMH measures one operation per thread, while this needs many outstanding
  * asynchronous requests and a raw-fsync baseline in the same process and run.
@@ -57,6 +69,10 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class StashPutLoad {
     private StashPutLoad() {
     }
+
+    /** The committer's timers, printed per slice as means: where a PUT's server-side time goes. */
+    private static final String[] BREAKDOWN = {"shardvault.stash.commit.queue", "shardvault.stash.commit.write",
+        "shardvault.stash.commit.sync"};
 
     /** Latencies of one measured phase. */
     record Result(String name, int size, int writers, long ops, double seconds, long p50Nanos, long p99Nanos,
@@ -72,11 +88,13 @@ public final class StashPutLoad {
         int rounds = 10;
         int[] sizes = {16 << 10, 64 << 10};
         int[] writerCounts = {1, 16, 64};
+        long warmupBytes = 1536L << 20;
         List<String> settings = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--dir" -> dir = Path.of(args[++i]);
                 case "--set" -> settings.add(args[++i]);
+                case "--warmup-mib" -> warmupBytes = Long.parseLong(args[++i]) << 20;
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 case "--sizes" -> sizes = Arrays.stream(args[++i].split(",")).mapToInt(Integer::parseInt).toArray();
@@ -106,6 +124,17 @@ public final class StashPutLoad {
             try {
                 StashClient client = new StashClient(rpc);
                 AtomicLong fileIds = new AtomicLong();
+                long[] stashDiskBytes = {0};
+                long[] stashUserBytes = {0};
+                long warmStart = System.nanoTime();
+                long warmed = 0;
+                while (warmed < warmupBytes) {
+                    Result warm = runPuts(client, server.localAddress(), sizes[sizes.length - 1],
+                            writerCounts[writerCounts.length - 1], 1, fileIds);
+                    warmed += warm.ops() * (long) warm.size();
+                }
+                System.out.printf(Locale.ROOT, "warm-up: %d MiB of PUTs in %.1f s%n", warmed >> 20,
+                        (System.nanoTime() - warmStart) / 1e9);
                 for (int size : sizes) {
                     // Warm up the JIT, the connections and the memtables.
                     for (int writers : writerCounts) {
@@ -114,33 +143,98 @@ public final class StashPutLoad {
                     // Interleave short slices of every phase, so that each phase sees the same mix of
                     // quiet and busy moments of a shared machine; pool each phase's slices.
                     List<List<Result>> slices = new ArrayList<>();
-                    for (int phase = 0; phase <= writerCounts.length; phase++) {
+                    for (int phase = 0; phase <= 2 * writerCounts.length; phase++) {
                         slices.add(new ArrayList<>());
                     }
+                    Path ceilingFile = prepareOverwriteFile(dir, size, writerCounts[writerCounts.length - 1]);
                     for (int round = 1; round <= rounds; round++) {
+                        settle();
                         slices.get(0).add(rawFdatasync(dir, size, seconds));
+                        for (int w = 0; w < writerCounts.length; w++) {
+                            settle();
+                            Result ceiling = rawOverwriteGroupSync(ceilingFile, size, writerCounts[w], seconds);
+                            slices.get(writerCounts.length + 1 + w).add(ceiling);
+                            System.out.printf(Locale.ROOT, "round %d %s%n", round, format(ceiling));
+                        }
                         for (int w = 0; w < writerCounts.length; w++) {
                             Timer commits = registry.get("shardvault.stash.commit").timer();
                             DistributionSummary ops = registry.get("shardvault.stash.commit.ops").summary();
                             long commitsBefore = commits.count();
                             double opsBefore = ops.totalAmount();
+                            settle();
+                            long diskBefore = processDiskWrites();
+                            double[][] phaseBefore = new double[3][2];
+                            for (int m = 0; m < 3; m++) {
+                                Timer t = registry.get(BREAKDOWN[m]).timer();
+                                phaseBefore[m][0] = t.totalTime(TimeUnit.NANOSECONDS);
+                                phaseBefore[m][1] = t.count();
+                            }
                             Result slice = runPuts(client, server.localAddress(), size, writerCounts[w], seconds,
                                     fileIds);
+                            stashDiskBytes[0] += processDiskWrites() - diskBefore;
+                            stashUserBytes[0] += slice.ops() * (long) size;
                             slices.get(w + 1).add(slice);
                             long commitCount = commits.count() - commitsBefore;
-                            System.out.printf(Locale.ROOT, "round %d %s  ops/commit=%.1f%n", round, format(slice),
-                                    (ops.totalAmount() - opsBefore) / Math.max(1, commitCount));
+                            double[] means = new double[3];
+                            for (int m = 0; m < 3; m++) {
+                                Timer t = registry.get(BREAKDOWN[m]).timer();
+                                means[m] = (t.totalTime(TimeUnit.NANOSECONDS) - phaseBefore[m][0])
+                                        / Math.max(1, t.count() - phaseBefore[m][1]) / 1e6;
+                            }
+                            System.out.printf(Locale.ROOT, "round %d %s  ops/commit=%.1f  mean ms: queue=%.3f"
+                                            + " write=%.3f sync=%.3f%n", round, format(slice),
+                                    (ops.totalAmount() - opsBefore) / Math.max(1, commitCount), means[0], means[1],
+                                    means[2]);
                         }
                     }
                     for (List<Result> phase : slices) {
                         results.add(pool(phase));
                     }
+                    Files.deleteIfExists(ceilingFile);
                 }
+                // Disk bytes the process wrote during stash phases (WAL, blob and SST files, their
+                // flushes and compactions; a flush may spill into a neighbouring raw phase) per
+                // chunk byte acknowledged: the stash's write amplification under this workload.
+                System.out.printf(Locale.ROOT, "stash phases: %d MiB acknowledged, %d MiB written to disk by the"
+                                + " process: %.2f disk bytes per chunk byte%n", stashUserBytes[0] >> 20,
+                        stashDiskBytes[0] >> 20, (double) stashDiskBytes[0] / Math.max(1, stashUserBytes[0]));
             } finally {
                 server.close();
             }
         }
         report(results, sizes, writerCounts);
+    }
+
+    /**
+     * Waits (at most 5 s) until this process has written nothing to disk for 200 ms: RocksDB's
+     * flushes and compactions after a busy phase would otherwise run during the next phase and
+     * slow whichever phase happens to follow (in an early version, the raw loops followed the
+     * 64-writer phase and looked slower than they are).
+     */
+    static void settle() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        long last = processDiskWrites();
+        int quiet = 0;
+        while (quiet < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            long now = processDiskWrites();
+            quiet = now == last ? quiet + 1 : 0;
+            last = now;
+        }
+    }
+
+    /** Bytes this process has caused to be written to storage ({@code write_bytes} of /proc/self/io), or 0. */
+    static long processDiskWrites() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/io"))) {
+                if (line.startsWith("write_bytes:")) {
+                    return Long.parseLong(line.substring("write_bytes:".length()).trim());
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            return 0;
+        }
+        return 0;
     }
 
     /** The floor: append {@code size} bytes, fdatasync, repeat. */
@@ -173,6 +267,67 @@ public final class StashPutLoad {
             return summarize("raw append+fdatasync", size, 1, Arrays.copyOf(latencies, n), elapsed);
         } finally {
             Files.deleteIfExists(file);
+        }
+    }
+
+    /**
+     * A file of {@code 4 x maxChunks} chunks, written and synced, to overwrite in place: the
+     * blocks are allocated and inside the file size, so an fdatasync after overwriting them has
+     * no metadata to commit.
+     */
+    static Path prepareOverwriteFile(Path dir, int size, int maxChunks) throws IOException {
+        Path file = dir.resolve("raw-overwrite-" + size + ".bin");
+        byte[] bytes = new byte[size];
+        new Random(size + 1).nextBytes(bytes);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            for (int i = 0; i < 4 * maxChunks; i++) {
+                ByteBuffer buffer = ByteBuffer.wrap(bytes);
+                while (buffer.hasRemaining()) {
+                    channel.write(buffer);
+                }
+            }
+            channel.force(true);
+        }
+        return file;
+    }
+
+    /**
+     * The ceiling of group commit for {@code chunks} writers: overwrite {@code chunks} chunks in
+     * place (one write call), fdatasync, repeat, moving through the file. Each sync counts as
+     * {@code chunks} operations of its latency.
+     */
+    static Result rawOverwriteGroupSync(Path file, int size, int chunks, double seconds) throws IOException {
+        byte[] bytes = new byte[size * chunks];
+        new Random(size * 7L + chunks).nextBytes(bytes);
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        long[] latencies = new long[1 << 16];
+        int n = 0;
+        long position = 0;
+        long fileSize = Files.size(file);
+        long start = System.nanoTime();
+        long end = start + (long) (seconds * 1e9);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            long now = start;
+            while (now < end) {
+                if (position + bytes.length > fileSize) {
+                    position = 0;
+                }
+                buffer.clear();
+                while (buffer.hasRemaining()) {
+                    position += channel.write(buffer, position);
+                }
+                channel.force(false);
+                long after = System.nanoTime();
+                if (n + chunks > latencies.length) {
+                    latencies = Arrays.copyOf(latencies, Math.max(n + chunks, n * 2));
+                }
+                Arrays.fill(latencies, n, n + chunks, after - now);
+                n += chunks;
+                now = after;
+            }
+            return summarize("ceiling: raw overwrite, one fdatasync per " + chunks, size, chunks,
+                    Arrays.copyOf(latencies, n), now - start);
         }
     }
 
@@ -285,7 +440,7 @@ public final class StashPutLoad {
     }
 
     static String format(Result r) {
-        return String.format(Locale.ROOT, "%-22s size=%6d writers=%3d ops=%7d  %9.0f ops/s  %8.1f MB/s  p50=%8.3f ms"
+        return String.format(Locale.ROOT, "%-40s size=%6d writers=%3d ops=%7d  %9.0f ops/s  %8.1f MB/s  p50=%8.3f ms"
                         + "  p99=%8.3f ms", r.name(), r.size(), r.writers(), r.ops(), r.opsPerSecond(),
                 r.opsPerSecond() * r.size() / 1e6, r.p50Nanos() / 1e6, r.p99Nanos() / 1e6);
     }
@@ -294,7 +449,7 @@ public final class StashPutLoad {
     private static void report(List<Result> results, int[] sizes, int[] writerCounts) {
         System.out.println();
         System.out.println("| chunk | writers | PUT ops/s | MB/s | p50 ms | p99 ms | p50 / raw fdatasync p50 "
-                + "| ops/s / 1-writer ops/s |");
+                + "| ops/s / stash 1-writer ops/s |");
         System.out.println("|---|---|---|---|---|---|---|---|");
         for (int size : sizes) {
             Result raw = results.stream().filter(r -> r.size() == size && r.name().startsWith("raw")).findFirst()
@@ -304,6 +459,14 @@ public final class StashPutLoad {
             System.out.printf(Locale.ROOT, "| %d KiB | raw append+fdatasync | %.0f | %.1f | %.3f | %.3f | 1.00 | |%n",
                     size >> 10, raw.opsPerSecond(), raw.opsPerSecond() * size / 1e6, raw.p50Nanos() / 1e6,
                     raw.p99Nanos() / 1e6);
+            for (Result r : results) {
+                if (r.size() == size && r.name().startsWith("ceiling")) {
+                    System.out.printf(Locale.ROOT, "| %d KiB | ceiling: %d chunks overwritten per fdatasync | %.0f | %.1f "
+                                    + "| %.3f | %.3f | %.2f | %.1f |%n", size >> 10, r.writers(), r.opsPerSecond(),
+                            r.opsPerSecond() * size / 1e6, r.p50Nanos() / 1e6, r.p99Nanos() / 1e6,
+                            (double) r.p50Nanos() / raw.p50Nanos(), r.opsPerSecond() / one.opsPerSecond());
+                }
+            }
             for (Result r : results) {
                 if (r.size() == size && r.name().startsWith("stash")) {
                     System.out.printf(Locale.ROOT, "| %d KiB | %d | %.0f | %.1f | %.3f | %.3f | %.2f | %.1f |%n",

@@ -4,41 +4,67 @@ import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.rpc.RpcException;
 import io.shardvault.stash.StashEntryInfo;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one thread that writes to the stash: it takes every PUT and PURGE waiting in its queue,
- * checks the byte budget, writes them as one atomic RocksDB batch with one WAL sync, updates the
- * {@link Occupancy}, and only then completes their futures. Concurrent requests thus share a sync
- * (group commit) and never see an acknowledgement before their bytes are durable. Being the only
- * writer also makes the budget check and the replace-or-insert accounting exact without locks.
+ * Where every PUT and PURGE of the stash is written and made durable. Two threads share two roles,
+ * each held by at most one thread at a time:
+ * <ul>
+ * <li><b>writer</b>: takes every request waiting in the queue, looks up the metas they touch, checks
+ *     the byte budget, and applies them as one atomic RocksDB batch <em>without</em> a sync
+ *     ({@link ShardStore#write}); the batch then waits for a sync;</li>
+ * <li><b>syncer</b>: takes every batch written so far and calls {@link ShardStore#syncWal()}, which
+ *     makes every write that returned before the call durable; only then are those batches'
+ *     futures completed.</li>
+ * </ul>
+ * A thread that has just written a batch syncs it itself when no sync runs, so an idle stash adds
+ * no thread hand-off between the write and its sync; under load, the next batch is written while
+ * the previous one syncs (pipelining), and each sync covers every batch written before it began.
  *
  * <pre>
- *  handlers ──put/purge──▶ queue ──▶ [committer thread: lookup metas, budget check, one WriteBatch, sync]
- *                                                        └──▶ occupancy updated ──▶ futures completed
+ *  handlers ──put/purge──▶ queue ──▶ [writer: lookup metas, budget check, one WriteBatch, no sync]
+ *                                         └──▶ occupancy updated ──▶ unsynced batches
+ *                                   [syncer: take all unsynced batches, fdatasync the WAL]
+ *                                         └──▶ futures completed (the RPC answers go out)
  * </pre>
  *
- * <p>Limits: one commit carries at most {@code maxBatchBytes} of chunk bytes (at least one
- * request); at most {@code maxQueuedBytes} of chunk bytes wait, beyond which a PUT fails
- * {@code BUSY}. A PUT that would take the stored bytes over {@code capacityBytes} fails
- * {@code STASH_FULL}; a PUT of an id already stored with the same offset, length and CRC is a
- * no-op that succeeds (a retry); with different content it replaces the entry.
+ * <p>The promise holds because a batch is handed to the syncer only after its write returned (under
+ * the lock that hands it over), and the syncer's {@code syncWal} starts after that hand-off: the
+ * fdatasync covers the batch's WAL bytes. A written batch is visible to reads before it is synced;
+ * the stash's readers only read acknowledged entries, and a crash loses only unacknowledged ones.
  *
- * <p>Thread-safe. {@link #close()} commits what is queued, then stops; later requests fail
- * {@code SHUTTING_DOWN}. A failed commit fails the futures of its batch and the committer goes on.
+ * <p>Limits: one write carries at most {@code maxBatchBytes} of chunk bytes (at least one
+ * request); at most {@code maxQueuedBytes} of chunk bytes wait for their acknowledgement (queued,
+ * or written and not yet synced), beyond which a PUT fails {@code BUSY}. A PUT that would take the
+ * stored bytes over {@code capacityBytes} fails {@code STASH_FULL}; a PUT of an id already stored
+ * with the same offset, length and CRC is a no-op that succeeds (a retry); with different content
+ * it replaces the entry. Because writes are serialized, the budget check and the
+ * replace-or-insert accounting are exact without further locks.
+ *
+ * <p>Thread-safe. {@link #close()} writes and syncs what is queued, then stops; later requests
+ * fail {@code SHUTTING_DOWN}. A failed write fails the futures of its batch and changes nothing; a
+ * failed sync fails the futures of the batches it covered (they stay applied, and counted, but were
+ * never acknowledged); either way the committer goes on.
  */
 public final class GroupCommitter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GroupCommitter.class);
+    private static final int THREADS = 2;
+    /**
+     * Test hook, zero in production: a pause before each WAL sync, so that a kill -9 test
+     * ({@code StashKillTest}) lands while batches are written and not yet synced.
+     */
+    private static final long PAUSE_BEFORE_SYNC_MICROS = Long.getLong("shardvault.stash.test.pauseBeforeSyncMicros", 0);
 
     private final ShardStore store;
     private final Occupancy occupancy;
@@ -46,24 +72,39 @@ public final class GroupCommitter implements AutoCloseable {
     private final long capacityBytes;
     private final long maxBatchBytes;
     private final long maxQueuedBytes;
-    private final LinkedBlockingQueue<Op> queue = new LinkedBlockingQueue<>();
+    private final Object lock = new Object();
+    /** Requests not yet written. Guarded by {@link #lock}. */
+    private final ArrayDeque<Op> queue = new ArrayDeque<>();
+    /** Batches written and not yet synced, oldest first. Guarded by {@link #lock}. */
+    private final List<Written> unsynced = new ArrayList<>();
+    /** Whether a thread holds the writer role. Guarded by {@link #lock}. */
+    private boolean writing;
+    /** Whether a thread holds the syncer role. Guarded by {@link #lock}. */
+    private boolean syncing;
     private final AtomicLong queuedBytes = new AtomicLong();
-    private final Thread thread;
+    private final List<Thread> threads = new ArrayList<>(THREADS);
     private volatile boolean closing;
     private volatile Throwable died;
 
-    private sealed interface Op permits PutOp, PurgeOp {
-        long bytes();
+    /** A batch applied by the writer: what to complete once a sync covers it. */
+    private record Written(int ops, long bytes, long startNanos, List<Runnable> acks, List<Op> batch) {
     }
 
-    private record PutOp(StashEntryInfo info, byte[] chunkValue, CompletableFuture<Void> done) implements Op {
+    private sealed interface Op permits PutOp, PurgeOp {
+        long bytes();
+
+        long enqueuedNanos();
+    }
+
+    private record PutOp(StashEntryInfo info, byte[] chunkValue, CompletableFuture<Void> done, long enqueuedNanos)
+            implements Op {
         @Override
         public long bytes() {
             return chunkValue.length;
         }
     }
 
-    private record PurgeOp(List<ShardId> ids, CompletableFuture<Integer> done) implements Op {
+    private record PurgeOp(List<ShardId> ids, CompletableFuture<Integer> done, long enqueuedNanos) implements Op {
         @Override
         public long bytes() {
             return (long) ids.size() * ShardId.ENCODED_LENGTH;
@@ -78,25 +119,28 @@ public final class GroupCommitter implements AutoCloseable {
         this.capacityBytes = capacityBytes;
         this.maxBatchBytes = maxBatchBytes;
         this.maxQueuedBytes = maxQueuedBytes;
-        this.thread = new Thread(this::runGuarded, "stash-committer");
-        this.thread.setDaemon(true);
+        for (int i = 0; i < THREADS; i++) {
+            Thread thread = new Thread(this::runGuarded, "stash-committer-" + i);
+            thread.setDaemon(true);
+            threads.add(thread);
+        }
     }
 
     public void start() {
-        thread.start();
+        threads.forEach(Thread::start);
     }
 
     /** Stores an entry; completes once it is durable. */
     public CompletableFuture<Void> put(StashEntryInfo info, byte[] chunkValue) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        enqueue(new PutOp(info, chunkValue, done), done);
+        enqueue(new PutOp(info, chunkValue, done, System.nanoTime()), done);
         return done;
     }
 
     /** Deletes entries; completes, with how many existed, once the deletions are durable. */
     public CompletableFuture<Integer> purge(List<ShardId> ids) {
         CompletableFuture<Integer> done = new CompletableFuture<>();
-        enqueue(new PurgeOp(List.copyOf(ids), done), done);
+        enqueue(new PurgeOp(List.copyOf(ids), done, System.nanoTime()), done);
         return done;
     }
 
@@ -117,9 +161,15 @@ public final class GroupCommitter implements AutoCloseable {
                     - op.bytes()) + " bytes, stash.commit.maxQueuedBytes=" + maxQueuedBytes));
             return;
         }
-        queue.add(op);
-        // The thread may have stopped between the checks above and the add: nobody would take the op.
-        if ((closing || died != null) && !thread.isAlive() && queue.remove(op)) {
+        boolean orphan;
+        synchronized (lock) {
+            queue.add(op);
+            lock.notifyAll();
+            // The threads may have stopped between the checks above and the add: nobody would take the op.
+            orphan = (closing || died != null) && threads.stream().noneMatch(Thread::isAlive) && queue.remove(op);
+        }
+        if (orphan) {
+            queuedBytes.addAndGet(-op.bytes());
             done.completeExceptionally(new RpcException(ErrorCode.SHUTTING_DOWN, "stash committer stopped"));
         }
     }
@@ -131,59 +181,142 @@ public final class GroupCommitter implements AutoCloseable {
         } catch (Throwable t) {
             died = t;
             LOG.error("stash committer died; every write will fail until restart", t);
-            failAll(new ArrayList<>(queue), new RpcException(ErrorCode.INTERNAL, "the stash committer died: " + t, t));
-            queue.clear();
+            List<Op> orphans = new ArrayList<>();
+            synchronized (lock) {
+                orphans.addAll(queue);
+                queue.clear();
+                unsynced.forEach(w -> orphans.addAll(w.batch()));
+                unsynced.clear();
+                lock.notifyAll();
+            }
+            failAll(orphans, new RpcException(ErrorCode.INTERNAL, "the stash committer died: " + t, t));
             throw t;
         }
     }
 
+    /** Takes whichever role is free and has work, syncing first; returns once closing and nothing is left. */
     private void run() {
-        List<Op> batch = new ArrayList<>();
         while (true) {
-            Op first;
-            try {
-                first = queue.poll(100, TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-            if (first == null) {
-                if (closing && queue.isEmpty()) {
-                    break;
+            List<Written> toSync = null;
+            List<Op> toWrite = null;
+            synchronized (lock) {
+                while (toSync == null && toWrite == null) {
+                    if (died != null) {
+                        return;
+                    }
+                    if (!syncing && !unsynced.isEmpty()) {
+                        syncing = true;
+                        toSync = new ArrayList<>(unsynced);
+                        unsynced.clear();
+                    } else if (!writing && !queue.isEmpty()) {
+                        writing = true;
+                        toWrite = takeBatch();
+                    } else if (closing && queue.isEmpty() && unsynced.isEmpty() && !writing) {
+                        return;
+                    } else {
+                        try {
+                            lock.wait(100);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            return;
+                        }
+                    }
                 }
-                continue;
             }
-            batch.add(first);
-            long bytes = first.bytes();
-            Op next;
-            while (bytes < maxBatchBytes && (next = queue.poll()) != null) {
-                batch.add(next);
-                bytes += next.bytes();
+            if (toSync != null) {
+                sync(toSync);
+            } else {
+                write(toWrite);
             }
-            queuedBytes.addAndGet(-bytes);
-            try {
-                commit(batch);
-            } catch (RuntimeException e) {
-                LOG.error("stash commit failed unexpectedly", e);
-                failAll(batch, new RpcException(ErrorCode.INTERNAL, "stash commit failed: " + e, e));
-            } catch (Error e) {
-                failAll(batch, new RpcException(ErrorCode.INTERNAL, "stash commit failed: " + e, e));
-                throw e;
-            }
-            batch.clear();
         }
-        failAll(new ArrayList<>(queue), new RpcException(ErrorCode.SHUTTING_DOWN, "stash shut down"));
     }
 
-    private void commit(List<Op> batch) {
+    /** Up to {@code maxBatchBytes} of queued requests (at least one). Call holding {@link #lock}. */
+    private List<Op> takeBatch() {
+        List<Op> batch = new ArrayList<>();
+        long bytes = 0;
+        Op next;
+        while ((batch.isEmpty() || bytes < maxBatchBytes) && (next = queue.poll()) != null) {
+            batch.add(next);
+            bytes += next.bytes();
+        }
+        return batch;
+    }
+
+    /** The writer role: applies one batch unsynced, then hands it to the syncer. */
+    private void write(List<Op> batch) {
+        long bytes = batch.stream().mapToLong(Op::bytes).sum();
+        Written written = null;
+        try {
+            written = apply(batch, bytes);
+        } catch (RuntimeException e) {
+            LOG.error("stash write failed unexpectedly", e);
+            failAll(batch, new RpcException(ErrorCode.INTERNAL, "stash write failed: " + e, e));
+        } catch (Error e) {
+            failAll(batch, new RpcException(ErrorCode.INTERNAL, "stash write failed: " + e, e));
+            throw e;
+        } finally {
+            synchronized (lock) {
+                writing = false;
+                if (written != null) {
+                    unsynced.add(written);
+                }
+                lock.notifyAll();
+            }
+            if (written == null) {
+                queuedBytes.addAndGet(-bytes);
+            }
+        }
+    }
+
+    /** The syncer role: one WAL sync covering every batch written before it, then their acknowledgements. */
+    private void sync(List<Written> batches) {
+        Throwable failure = null;
+        long start = System.nanoTime();
+        try {
+            if (PAUSE_BEFORE_SYNC_MICROS > 0) {
+                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(PAUSE_BEFORE_SYNC_MICROS));
+            }
+            store.syncWal();
+            metrics.synced(System.nanoTime() - start);
+        } catch (ShardStoreException e) {
+            LOG.error("stash WAL sync failed; failing {} batches", batches.size(), e);
+            failure = e;
+        } catch (RuntimeException e) {
+            LOG.error("stash WAL sync failed unexpectedly", e);
+            failure = new RpcException(ErrorCode.INTERNAL, "stash WAL sync failed: " + e, e);
+        } catch (Error e) {
+            failure = new RpcException(ErrorCode.INTERNAL, "stash WAL sync failed: " + e, e);
+            throw e;
+        } finally {
+            // Give up the role before answering, so that the next sync can start while we answer.
+            synchronized (lock) {
+                syncing = false;
+                lock.notifyAll();
+            }
+            long now = System.nanoTime();
+            for (Written written : batches) {
+                queuedBytes.addAndGet(-written.bytes());
+                if (failure == null) {
+                    metrics.committed(written.ops(), now - written.startNanos());
+                    written.acks().forEach(Runnable::run);
+                } else {
+                    failAll(written.batch(), failure);
+                }
+            }
+        }
+    }
+
+    /** Applies a batch unsynced; returns what its sync must complete, or null when it failed (futures failed). */
+    private Written apply(List<Op> batch, long bytes) {
         long start = System.nanoTime();
         Map<ShardId, Optional<StashEntryInfo>> current;
         try {
             current = lookUp(batch);
         } catch (ShardStoreException e) {
-            LOG.error("stash commit: reading metas failed", e);
+            LOG.error("stash write: reading metas failed", e);
             failAll(batch, e);
-            return;
+            return null;
         }
         List<ShardStore.Mutation> mutations = new ArrayList<>();
         List<StashEntryInfo> removed = new ArrayList<>();
@@ -230,17 +363,17 @@ public final class GroupCommitter implements AutoCloseable {
             }
         }
         try {
-            store.commit(mutations);
+            store.write(mutations);
         } catch (ShardStoreException e) {
-            LOG.error("stash commit of {} mutations failed", mutations.size(), e);
+            LOG.error("stash write of {} mutations failed", mutations.size(), e);
             failAll(batch, e);
-            return;
+            return null;
         }
         // Removals first: an entry replaced within this batch is both removed and added.
         removed.forEach(occupancy::removed);
         added.forEach(occupancy::added);
-        metrics.committed(batch.size(), System.nanoTime() - start);
-        onSuccess.forEach(Runnable::run);
+        metrics.written(start - batch.get(0).enqueuedNanos(), System.nanoTime() - start);
+        return new Written(batch.size(), bytes, start, onSuccess, batch);
     }
 
     /** The stored meta of every id the batch touches, as of before the batch. */
@@ -276,17 +409,29 @@ public final class GroupCommitter implements AutoCloseable {
         }
     }
 
-    /** Commits what is queued, then stops the thread. */
+    /** Writes and syncs what is queued, then stops the threads. */
     @Override
     public void close() {
         closing = true;
+        synchronized (lock) {
+            lock.notifyAll();
+        }
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
         try {
-            thread.join(TimeUnit.MINUTES.toMillis(1));
+            for (Thread thread : threads) {
+                thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        if (thread.isAlive()) {
+        if (threads.stream().anyMatch(Thread::isAlive)) {
             LOG.warn("stash committer did not stop within a minute");
         }
+        List<Op> left;
+        synchronized (lock) {
+            left = new ArrayList<>(queue);
+            queue.clear();
+        }
+        failAll(left, new RpcException(ErrorCode.SHUTTING_DOWN, "stash shut down"));
     }
 }

@@ -47,6 +47,12 @@ import org.slf4j.LoggerFactory;
 public final class RocksShardStore implements ShardStore {
     private static final Logger LOG = LoggerFactory.getLogger(RocksShardStore.class);
     static final String META_CF = "meta";
+    /**
+     * Obsolete WAL files kept for reuse. A new WAL then overwrites an old file in place, so a
+     * sync writes data blocks only; appending to a fresh file would also change its size, and
+     * fdatasync then commits an ext4 journal transaction too (docs/STASH.md, measured there).
+     */
+    static final int RECYCLED_WAL_FILES = 4;
 
     private final Path dir;
     private final RocksDB db;
@@ -54,14 +60,16 @@ public final class RocksShardStore implements ShardStore {
     private final ColumnFamilyHandle metas;
     private final List<AutoCloseable> resources;
     private final WriteOptions syncWrite;
+    private final WriteOptions unsyncedWrite;
 
     private RocksShardStore(Path dir, RocksDB db, ColumnFamilyHandle chunks, ColumnFamilyHandle metas,
-                            WriteOptions syncWrite, List<AutoCloseable> resources) {
+                            WriteOptions syncWrite, WriteOptions unsyncedWrite, List<AutoCloseable> resources) {
         this.dir = dir;
         this.db = db;
         this.chunks = chunks;
         this.metas = metas;
         this.syncWrite = syncWrite;
+        this.unsyncedWrite = unsyncedWrite;
         this.resources = resources;
     }
 
@@ -105,11 +113,13 @@ public final class RocksShardStore implements ShardStore {
                     .setMaxBackgroundJobs(options.backgroundJobs())
                     .setUseFsync(false)
                     .setMaxTotalWalSize(4 * options.writeBufferBytes())
+                    .setRecycleLogFileNum(RECYCLED_WAL_FILES)
                     .setWalRecoveryMode(WALRecoveryMode.PointInTimeRecovery)
                     .setInfoLogLevel(InfoLogLevel.INFO_LEVEL)
                     .setKeepLogFileNum(5)
                     .setMaxLogFileSize(16L << 20);
             WriteOptions syncWrite = track(resources, new WriteOptions()).setSync(true);
+            WriteOptions unsyncedWrite = track(resources, new WriteOptions()).setSync(false);
 
             List<ColumnFamilyDescriptor> descriptors = List.of(
                     new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, chunkOptions),
@@ -123,7 +133,8 @@ public final class RocksShardStore implements ShardStore {
             ordered.addAll(resources);
             LOG.info("stash store opened dir={} writeBufferBytes={} minBlobBytes={} blobFileBytes={}", dir,
                     options.writeBufferBytes(), options.minBlobBytes(), options.blobFileBytes());
-            return new RocksShardStore(dir, db, handles.get(0), handles.get(1), syncWrite, ordered);
+            return new RocksShardStore(dir, db, handles.get(0), handles.get(1), syncWrite, unsyncedWrite,
+                    ordered);
         } catch (RocksDBException e) {
             closeAll(resources);
             throw translate("open " + dir, null, e);
@@ -147,6 +158,27 @@ public final class RocksShardStore implements ShardStore {
 
     @Override
     public void commit(List<Mutation> mutations) throws ShardStoreException {
+        apply(mutations, syncWrite);
+    }
+
+    @Override
+    public void write(List<Mutation> mutations) throws ShardStoreException {
+        apply(mutations, unsyncedWrite);
+    }
+
+    @Override
+    public void syncWal() throws ShardStoreException {
+        try {
+            // SyncWAL fdatasyncs every WAL file up to the current one, without the write mutex:
+            // writes go on while it runs. Everything a write() that returned had handed to the file
+            // system (RocksDB flushes its WAL buffer on every write unless manual_wal_flush) is covered.
+            db.syncWal();
+        } catch (RocksDBException e) {
+            throw translate("sync WAL", null, e);
+        }
+    }
+
+    private void apply(List<Mutation> mutations, WriteOptions writeOptions) throws ShardStoreException {
         if (mutations.isEmpty()) {
             return;
         }
@@ -161,7 +193,7 @@ public final class RocksShardStore implements ShardStore {
                     batch.delete(chunks, key);
                 }
             }
-            db.write(syncWrite, batch);
+            db.write(writeOptions, batch);
         } catch (RocksDBException e) {
             throw translate("commit " + mutations.size() + " mutations", null, e);
         }
@@ -183,20 +215,34 @@ public final class RocksShardStore implements ShardStore {
         if (ids.isEmpty()) {
             return List.of();
         }
-        List<byte[]> keys = new ArrayList<>(ids.size());
-        for (ShardId id : ids) {
-            keys.add(id.encode());
+        // Most ids a commit touches are new: the memtables and bloom filters (keyMayExist, no I/O)
+        // rule them out, and only the rest go to one multiGet. Saves a JNI multiGet per PUT.
+        List<Optional<StashEntryInfo>> out = new ArrayList<>(java.util.Collections.nCopies(ids.size(),
+                Optional.empty()));
+        List<Integer> maybe = new ArrayList<>();
+        List<byte[]> keys = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) {
+            byte[] key = ids.get(i).encode();
+            if (db.keyMayExist(metas, key, null)) {
+                maybe.add(i);
+                keys.add(key);
+            }
+        }
+        if (keys.isEmpty()) {
+            return out;
         }
         List<byte[]> values;
         try {
-            values = db.multiGetAsList(java.util.Collections.nCopies(ids.size(), metas), keys);
+            values = db.multiGetAsList(java.util.Collections.nCopies(keys.size(), metas), keys);
         } catch (RocksDBException e) {
-            throw translate("read " + ids.size() + " metas", null, e);
+            throw translate("read " + keys.size() + " metas", null, e);
         }
-        List<Optional<StashEntryInfo>> out = new ArrayList<>(ids.size());
-        for (int i = 0; i < ids.size(); i++) {
-            byte[] value = values.get(i);
-            out.add(value == null ? Optional.empty() : Optional.of(EntryFormat.decodeMetaValue(ids.get(i), value)));
+        for (int j = 0; j < maybe.size(); j++) {
+            byte[] value = values.get(j);
+            int i = maybe.get(j);
+            if (value != null) {
+                out.set(i, Optional.of(EntryFormat.decodeMetaValue(ids.get(i), value)));
+            }
         }
         return out;
     }

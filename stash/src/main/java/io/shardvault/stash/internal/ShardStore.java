@@ -7,8 +7,9 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * The stash's storage engine, as narrow as the stash needs it: atomic synced batches of puts and
- * deletes, point reads, and key-ordered scans of one pod slot. {@link RocksShardStore} is the one
+ * The stash's storage engine, as narrow as the stash needs it: atomic batches of puts and
+ * deletes (synced at once, or written now and synced later so that a sync overlaps the next
+ * write), point reads, and key-ordered scans of one pod slot. {@link RocksShardStore} is the one
  * implementation; nothing outside it sees RocksDB.
  *
  * <p>Implementations are thread-safe: reads may run concurrently with each other and with a
@@ -42,6 +43,20 @@ public interface ShardStore extends AutoCloseable {
      * synced).
      */
     void commit(List<Mutation> mutations) throws ShardStoreException;
+
+    /**
+     * Applies the mutations, in order, atomically, without waiting for durability: they are
+     * visible to reads at once and durable after the next {@link #syncWal()} that starts after
+     * this method returned.
+     */
+    void write(List<Mutation> mutations) throws ShardStoreException;
+
+    /**
+     * Makes every {@link #write} that returned before this call durable (fdatasyncs the WAL). May
+     * run concurrently with {@link #write}; what those concurrent writes wrote may or may not be
+     * covered.
+     */
+    void syncWal() throws ShardStoreException;
 
     /** The entry's meta, or empty when it is absent. */
     Optional<StashEntryInfo> meta(ShardId id) throws ShardStoreException;

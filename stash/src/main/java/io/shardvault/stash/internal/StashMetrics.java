@@ -44,6 +44,9 @@ public final class StashMetrics implements AutoCloseable {
     private final Counter full;
     private final Counter corrupt;
     private final Timer commit;
+    private final Timer queueWait;
+    private final Timer write;
+    private final Timer sync;
     private final DistributionSummary commitOps;
     private final Tags tags;
     private final java.util.concurrent.ConcurrentMap<String, Timer> requests =
@@ -68,9 +71,21 @@ public final class StashMetrics implements AutoCloseable {
         corrupt = Counter.builder("shardvault.stash.corrupt").tags(tags)
                 .description("reads that found a corrupt entry").register(registry);
         commit = Timer.builder("shardvault.stash.commit").tags(tags).publishPercentiles(0.5, 0.99)
-                .description("one group commit: WAL write and sync").register(registry);
+                .description("one group commit: from the writer taking a batch to its sync's end").register(registry);
         commitOps = DistributionSummary.builder("shardvault.stash.commit.ops").tags(tags)
                 .description("requests per group commit").register(registry);
+        // The commit path broken down: where a PUT's time goes between arrival and acknowledgement.
+        queueWait = Timer.builder("shardvault.stash.commit.queue").tags(tags)
+                .description("from a batch's oldest request entering the queue to the writer taking it")
+                .register(registry);
+        write = Timer.builder("shardvault.stash.commit.write").tags(tags)
+                .description("writer role, one batch: meta lookup, budget check, unsynced WAL write and memtables")
+                .register(registry);
+        sync = Timer.builder("shardvault.stash.commit.sync").tags(tags)
+                .description("syncer role: one WAL fdatasync, covering one or more batches").register(registry);
+        meters.add(queueWait);
+        meters.add(write);
+        meters.add(sync);
         meters.add(full);
         meters.add(corrupt);
         meters.add(commit);
@@ -89,6 +104,15 @@ public final class StashMetrics implements AutoCloseable {
 
     void corrupt() {
         corrupt.increment();
+    }
+
+    void written(long queuedNanos, long writeNanos) {
+        queueWait.record(queuedNanos, TimeUnit.NANOSECONDS);
+        write.record(writeNanos, TimeUnit.NANOSECONDS);
+    }
+
+    void synced(long nanos) {
+        sync.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     void committed(int ops, long nanos) {
