@@ -5,10 +5,15 @@
 #   1. hdd-stash     pods on the SIMULATED 7,200 RPM disk, with the stash
 #   2. hdd-nostash   the same pods, without the stash
 #   3. disk-nostash  pods on the real disk, without the stash
-# Each cluster gets a fresh data directory. Counts are modest by default (the machine is small and shared);
-# raise them with the environment variables below. Output goes to bench/results/<UTC timestamp>/.
+# Each cluster gets a fresh data directory and, before anything is timed, WARMUP_COUNT uncounted uploads
+# (fresh JVMs compile the write path during the first few hundred PUTs; timing them measured the JIT).
+# ORDER sets the order of the clusters (default: the stash cluster in the middle, so neither the first
+# cluster's cold machine nor the last one's busier disk is all on one side). Counts are modest by default
+# (the machine is small and shared); raise them with the environment variables below. Output goes to
+# bench/results/<UTC timestamp>/.
 #
 #   LATENCY_COUNT (30)  THROUGHPUT_COUNT (64)  THROUGHPUT_CLIENTS (1,8,32)  THROUGHPUT_SIZES (256KiB,1MiB)
+#   WARMUP_COUNT (150)  ORDER ("hdd-nostash hdd-stash disk-nostash")
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -16,6 +21,8 @@ latency_count="${LATENCY_COUNT:-30}"
 tp_count="${THROUGHPUT_COUNT:-64}"
 tp_clients="${THROUGHPUT_CLIENTS:-1,8,32}"
 tp_sizes="${THROUGHPUT_SIZES:-256KiB,1MiB}"
+warmup_count="${WARMUP_COUNT:-150}"
+order="${ORDER:-hdd-nostash hdd-stash disk-nostash}"
 out="${OUT_DIR:-$root/bench/results/$(date -u +%Y%m%dT%H%M%SZ)}"
 work="$(mktemp -d)"
 mkdir -p "$out"
@@ -50,6 +57,10 @@ run_config() {
     sleep 0.5
   done
   grep -q 'S3 endpoint ready at' "$log" || { echo "$label: cluster did not start" >&2; exit 1; }
+  echo "$label: warm-up, $warmup_count uncounted uploads per size; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  "$root/bin/shardvault" bench latency --label "$label-warmup" --count "$warmup_count" --warmup 0 --pause-ms 0 \
+    --no-progress >/dev/null
+  echo "$label: measuring; load average $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/load.txt"
   "$root/bin/shardvault" bench latency --label "$label" --count "$latency_count" --no-progress \
     --out "$out/results.tsv" | tee "$out/latency-$label.txt"
   "$root/bin/shardvault" bench throughput --label "$label" --count "$tp_count" --clients "$tp_clients" \
@@ -57,13 +68,20 @@ run_config() {
   stop_dev
 }
 
-run_config hdd-stash --simulated-hdd
-run_config hdd-nostash --simulated-hdd --no-stash
-run_config disk-nostash --no-stash
+for label in $order; do
+  case "$label" in
+    hdd-stash) run_config hdd-stash --simulated-hdd ;;
+    hdd-nostash) run_config hdd-nostash --simulated-hdd --no-stash ;;
+    disk-nostash) run_config disk-nostash --no-stash ;;
+    *) echo "run-stash-comparison: unknown cluster $label in ORDER" >&2; exit 2 ;;
+  esac
+done
 
 {
   echo "# bench/run-stash-comparison.sh, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(java -version 2>&1 | head -1)"
   echo "# LATENCY_COUNT=$latency_count THROUGHPUT_COUNT=$tp_count THROUGHPUT_CLIENTS=$tp_clients THROUGHPUT_SIZES=$tp_sizes"
+  echo "# WARMUP_COUNT=$warmup_count ORDER=\"$order\""
+  sed 's/^/# /' "$out/load.txt"
   "$root/bin/shardvault" bench combine "$out/results.tsv" --plot "$out/charts" \
     --goals hdd-stash,hdd-nostash,disk-nostash
 } | tee "$out/combined.txt"

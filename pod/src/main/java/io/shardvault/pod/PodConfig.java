@@ -26,6 +26,7 @@ import java.util.Set;
  *   <tr><td>purgeSegmentBytes</td><td>8 MiB</td></tr>
  *   <tr><td>purgeBatchSize</td><td>512 events</td></tr>
  *   <tr><td>purgeRetryMin / Max</td><td>100 ms / 30 s</td></tr>
+ *   <tr><td>purgeLinger</td><td>500 ms, unless a full batch waits</td></tr>
  *   <tr><td>recoveryTimeout</td><td>10 min</td></tr>
  * </table>
  */
@@ -33,7 +34,7 @@ public record PodConfig(String name, InetSocketAddress bind, Path stateDir, List
                         List<PodSlot> slots, List<InetSocketAddress> stashServers, Duration flushInterval,
                         int flushBatchShards, long maxUnflushedBytes, long purgeSegmentBytes, int purgeBatchSize,
                         Duration purgeRetryMin, Duration purgeRetryMax, Duration purgeSendTimeout,
-                        Duration recoveryTimeout, long simulatedHddSeed, RpcServerConfig rpc) {
+                        Duration purgeLinger, Duration recoveryTimeout, long simulatedHddSeed, RpcServerConfig rpc) {
     public PodConfig {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(bind, "bind");
@@ -50,6 +51,7 @@ public record PodConfig(String name, InetSocketAddress bind, Path stateDir, List
                 throw new IllegalArgumentException("tome " + t.directory() + " is listed twice");
             }
         }
+        Objects.requireNonNull(purgeLinger, "purgeLinger");
         Objects.requireNonNull(rpc, "rpc");
     }
 
@@ -72,7 +74,8 @@ public record PodConfig(String name, InetSocketAddress bind, Path stateDir, List
                     s.get(PodConfigKeys.FLUSH_BATCH_SHARDS), s.get(PodConfigKeys.MAX_UNFLUSHED_BYTES),
                     s.get(PodConfigKeys.PURGE_SEGMENT_BYTES), s.get(PodConfigKeys.PURGE_BATCH),
                     s.get(PodConfigKeys.PURGE_RETRY_MIN), s.get(PodConfigKeys.PURGE_RETRY_MAX),
-                    s.get(PodConfigKeys.PURGE_SEND_TIMEOUT), s.get(PodConfigKeys.RECOVERY_TIMEOUT),
+                    s.get(PodConfigKeys.PURGE_SEND_TIMEOUT), s.get(PodConfigKeys.PURGE_LINGER),
+                    s.get(PodConfigKeys.RECOVERY_TIMEOUT),
                     s.get(PodConfigKeys.SIMULATED_HDD_SEED), RpcServerConfig.from(s));
         } catch (IllegalArgumentException e) {
             throw new ConfigException("pod settings from " + s.source() + ": " + e.getMessage(), e);

@@ -51,6 +51,11 @@ public final class PodConfigKeys {
     public static final ConfigKey<Duration> PURGE_SEND_TIMEOUT = ConfigKey.ofDuration("pod.purge.sendTimeout",
             Duration.ofSeconds(10), Duration.ofMillis(10), Duration.ofHours(1),
             "How long one purge delivery may take before it counts as failed.");
+    public static final ConfigKey<Duration> PURGE_LINGER = ConfigKey.ofDuration("pod.purge.linger",
+            Duration.ofMillis(500), Duration.ZERO, Duration.ofMinutes(10),
+            "How long the oldest purge event may wait for more to share its delivery (unless a full batch "
+                    + "waits). Each delivery costs a stash commit and a checkpoint sync here; waiting only keeps "
+                    + "stash copies of already durable shards a little longer.");
     public static final ConfigKey<Duration> RECOVERY_TIMEOUT = ConfigKey.ofDuration("pod.recovery.timeout",
             Duration.ofMinutes(10), Duration.ZERO, Duration.ofDays(1),
             "How long start-up recovery retries an unreachable stash before the instance fails to start.");
@@ -60,7 +65,7 @@ public final class PodConfigKeys {
         List<ConfigKey<?>> keys = new ArrayList<>(List.of(NAME, BIND, STATE_DIR, TOMES, SIMULATED_HDD,
                 SIMULATED_HDD_SEED, SLOTS, STASH_SERVERS, FLUSH_INTERVAL, FLUSH_BATCH_SHARDS, MAX_UNFLUSHED_BYTES,
                 PURGE_SEGMENT_BYTES, PURGE_BATCH, PURGE_RETRY_MIN, PURGE_RETRY_MAX, PURGE_SEND_TIMEOUT,
-                RECOVERY_TIMEOUT));
+                PURGE_LINGER, RECOVERY_TIMEOUT));
         keys.addAll(RpcConfigKeys.all());
         return List.copyOf(keys);
     }

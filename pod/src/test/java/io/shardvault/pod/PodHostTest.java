@@ -96,7 +96,7 @@ class PodHostTest {
                 List.of(first.tomes().get(1), first.tomes().get(0)), first.slots(), first.stashServers(),
                 first.flushInterval(), first.flushBatchShards(), first.maxUnflushedBytes(), first.purgeSegmentBytes(),
                 first.purgeBatchSize(), first.purgeRetryMin(), first.purgeRetryMax(), first.purgeSendTimeout(),
-                first.recoveryTimeout(), first.simulatedHddSeed(), first.rpc());
+                first.purgeLinger(), first.recoveryTimeout(), first.simulatedHddSeed(), first.rpc());
         assertThatThrownBy(() -> PodHost.start(List.of(swapped), RpcTransportConfig.defaults(),
                 RpcClientConfig.defaults(), new SimpleMeterRegistry()))
                 .isInstanceOf(IOException.class).hasMessageContaining("reordered");

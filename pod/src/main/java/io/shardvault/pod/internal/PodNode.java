@@ -58,7 +58,8 @@ public final class PodNode implements AutoCloseable {
         this.flusher = new Flusher(config.name(), flushQueue, store, hasStash ? purgeQueue : null,
                 config.flushInterval(), config.flushBatchShards(), metrics);
         this.sender = hasStash ? new PurgeSender(config.name(), purgeQueue, stash, config.purgeBatchSize(),
-                config.purgeRetryMin(), config.purgeRetryMax(), config.purgeSendTimeout(), metrics) : null;
+                config.purgeRetryMin(), config.purgeRetryMax(), config.purgeSendTimeout(), config.purgeLinger(),
+                metrics) : null;
         metrics.bindGauges(flushQueue::unflushedBytes, purgeQueue::depth, purgeQueue::oldestAgeMillis);
     }
 

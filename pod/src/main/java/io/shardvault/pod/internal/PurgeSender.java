@@ -25,7 +25,9 @@ import java.util.concurrent.TimeUnit;
  * exponential backoff (with jitter) for as long as its server is away, and events are redelivered
  * after a restart if the checkpoint had not moved. Stash purges are idempotent, so repeats are
  * harmless. A server that stays away holds back the events behind its own (head-of-line), which
- * keeps memory bounded to one batch.
+ * keeps memory bounded to one batch. A partial batch waits up to the linger for more events, so
+ * that one delivery (one stash commit, one checkpoint) covers many flushed shards; delaying a purge
+ * only keeps the stash copy of an already durable shard longer.
  *
  * <p>One thread, owned by this object. Thread-safe to close from any thread.
  */
@@ -38,19 +40,21 @@ public final class PurgeSender implements Closeable {
     private final Duration minBackoff;
     private final Duration maxBackoff;
     private final Duration sendTimeout;
+    private final long lingerMillis;
     private final PodMetrics metrics;
     private final Thread thread;
     private final SplittableRandom jitter = new SplittableRandom();
     private volatile boolean running = true;
 
     public PurgeSender(String name, PurgeQueue queue, StashAccess stash, int batchSize, Duration minBackoff,
-                       Duration maxBackoff, Duration sendTimeout, PodMetrics metrics) {
+                       Duration maxBackoff, Duration sendTimeout, Duration linger, PodMetrics metrics) {
         this.queue = queue;
         this.stash = stash;
         this.batchSize = batchSize;
         this.minBackoff = minBackoff;
         this.maxBackoff = maxBackoff;
         this.sendTimeout = sendTimeout;
+        this.lingerMillis = linger.toMillis();
         this.metrics = metrics;
         this.thread = new Thread(this::run, "purge-sender-" + name);
         this.thread.setDaemon(true);
@@ -72,6 +76,12 @@ public final class PurgeSender implements Closeable {
                     if (current.events().isEmpty()) {
                         current = null;
                         queue.awaitEvents(TimeUnit.MILLISECONDS.toNanos(200));
+                        continue;
+                    }
+                    long wait = lingerLeftMillis(current);
+                    if (wait > 0) {
+                        current = null;
+                        sleepQuietly(TimeUnit.MILLISECONDS.toNanos(wait));
                         continue;
                     }
                 }
@@ -121,6 +131,19 @@ public final class PurgeSender implements Closeable {
                 }
             }
         }
+    }
+
+    /**
+     * How much longer a partial batch should wait for company. One delivery per flushed shard cost
+     * each PUT 20 purge RPCs, 20 stash commits and 40 checkpoint syncs, most of the pods' CPU in the
+     * stash benchmark (issue #11). Capped at the linger, so a wall clock stepping back cannot stall it.
+     */
+    private long lingerLeftMillis(PurgeQueue.Batch batch) {
+        if (batch.events().size() >= batchSize) {
+            return 0;
+        }
+        long age = System.currentTimeMillis() - batch.events().get(0).enqueuedAtMillis();
+        return Math.min(lingerMillis, lingerMillis - age);
     }
 
     private void sleepQuietly(long nanos) {

@@ -193,7 +193,8 @@ class PodNodeFaultTest {
         PodConfig c = config("5ms");
         return new PodConfig(c.name(), c.bind(), c.stateDir(), c.tomes(), List.of(), c.stashServers(),
                 c.flushInterval(), c.flushBatchShards(), c.maxUnflushedBytes(), c.purgeSegmentBytes(),
-                c.purgeBatchSize(), c.purgeRetryMin(), c.purgeRetryMax(), c.purgeSendTimeout(), c.recoveryTimeout(),
+                c.purgeBatchSize(), c.purgeRetryMin(), c.purgeRetryMax(), c.purgeSendTimeout(), c.purgeLinger(),
+                c.recoveryTimeout(),
                 c.simulatedHddSeed(), c.rpc());
     }
 
