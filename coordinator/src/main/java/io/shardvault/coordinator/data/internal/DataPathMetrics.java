@@ -9,8 +9,15 @@ final class DataPathMetrics {
     /** {@code shardvault.data.write{mode=stash|durable}}: whole-file write latency, quorum reached. */
     final Timer writeStash;
     final Timer writeDurable;
-    /** {@code shardvault.data.write.fallbacks}: small writes the stash refused, redone durably. */
-    final Counter stashFallbacks;
+    /**
+     * {@code shardvault.data.write.fallbacks{reason}}: small writes (stash-sized) that could not use
+     * the stash and were written durably: {@code stash_full} (a stash answered STASH_FULL),
+     * {@code stash_unreachable} (stash copies failed otherwise: down, timeout, BUSY),
+     * {@code stash_down} (the stash was marked down after a recent failure, so it was not tried).
+     */
+    final Counter fallbackStashFull;
+    final Counter fallbackStashUnreachable;
+    final Counter fallbackStashDown;
     /** {@code shardvault.data.write.missingShards}: shards recorded missing by successful writes. */
     final Counter missingShards;
     /** {@code shardvault.data.write.failures}: writes that did not reach their quorum. */
@@ -31,7 +38,9 @@ final class DataPathMetrics {
                 .publishPercentiles(0.5, 0.99).register(registry);
         writeDurable = Timer.builder("shardvault.data.write").tag("mode", "durable")
                 .publishPercentiles(0.5, 0.99).register(registry);
-        stashFallbacks = registry.counter("shardvault.data.write.fallbacks");
+        fallbackStashFull = registry.counter("shardvault.data.write.fallbacks", "reason", "stash_full");
+        fallbackStashUnreachable = registry.counter("shardvault.data.write.fallbacks", "reason", "stash_unreachable");
+        fallbackStashDown = registry.counter("shardvault.data.write.fallbacks", "reason", "stash_down");
         missingShards = registry.counter("shardvault.data.write.missingShards");
         writeFailures = registry.counter("shardvault.data.write.failures");
         stripeRead = Timer.builder("shardvault.data.read.stripe").publishPercentiles(0.5, 0.99).register(registry);
