@@ -38,10 +38,11 @@ public final class S3Metrics {
 
     public S3Metrics(MeterRegistry registry) {
         this.registry = registry;
+        // No base unit: the name says bytes, and Prometheus would append it again (_bytes_in_bytes_total).
         this.bytesIn = Counter.builder("shardvault.s3.bytes.in").description("object bytes received")
-                .baseUnit("bytes").register(registry);
+                .register(registry);
         this.bytesOut = Counter.builder("shardvault.s3.bytes.out").description("object bytes sent")
-                .baseUnit("bytes").register(registry);
+                .register(registry);
         registry.gauge("shardvault.s3.connections", connections);
     }
 
