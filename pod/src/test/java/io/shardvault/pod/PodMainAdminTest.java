@@ -36,7 +36,8 @@ class PodMainAdminTest {
     @Test
     void printsTheAdminAddressServesMetricsAndHealthAndLogsKeyValueLines() throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Path shippedLogback = Path.of("src/main/resources/logback.xml").toAbsolutePath();
+        // One logback.xml for every service, shipped in common.
+        Path shippedLogback = Path.of("../common/src/main/resources/logback.xml").toAbsolutePath();
         Process process = new ProcessBuilder(java, "-Xmx256m", "-Dlogback.configurationFile=" + shippedLogback,
                 "-cp", System.getProperty("java.class.path"), PodMain.class.getName(),
                 "--set", "admin.bind=127.0.0.1:0", "--set", "pod.name=solo", "--set", "pod.bind=127.0.0.1:0",
