@@ -30,7 +30,9 @@ import org.slf4j.LoggerFactory;
  *   <li>the vault is writable: at least the data path's write quorum ({@code data.writeQuorum},
  *       n-1 by default) of its n pods answer a STATS call within {@link #TIMEOUT};</li>
  *   <li>a catalog write commits: the probe re-registers pod 0 of the vault (idempotent; an
- *       already-registered answer is a committed write too).</li>
+ *       already-registered answer is a committed write too). A write is a Raft log entry, so after
+ *       a success the next one waits {@link #WRITE_INTERVAL}; after a failure it is retried on
+ *       every probe.</li>
  * </ol>
  * The first failing condition is the reason in the 503 body. Until the first probe ends, and from
  * {@link #close()} on, the answer is "not ready".
@@ -43,6 +45,8 @@ final class VaultReadiness implements ReadinessCheck, AutoCloseable {
     static final Duration INTERVAL = Duration.ofSeconds(2);
     /** The probe's per-call timeout: a pod slower than this to answer STATS counts as unreachable. */
     static final Duration TIMEOUT = Duration.ofSeconds(2);
+    /** How long a successful catalog write probe counts: it costs a log entry on every peer. */
+    static final Duration WRITE_INTERVAL = Duration.ofSeconds(20);
 
     private final CatalogServer catalog;
     private final Vault vault;
@@ -52,6 +56,9 @@ final class VaultReadiness implements ReadinessCheck, AutoCloseable {
     private final ScheduledExecutorService probe;
     private volatile Readiness last = Readiness.notReady("starting: first readiness probe not done");
     private volatile boolean closed;
+    /** nanoTime of the last committed write probe; probe thread only. */
+    private long lastWriteNanos;
+    private boolean wroteOnce;
 
     VaultReadiness(CatalogServer catalog, Vault vault, int writeQuorum, RpcClient rpc) {
         this.catalog = catalog;
@@ -112,14 +119,20 @@ final class VaultReadiness implements ReadinessCheck, AutoCloseable {
             return Readiness.notReady("vault " + vault.vaultId() + " not writable: " + reachable + " of "
                     + vault.pods().size() + " pods reachable, writes need " + writeQuorum);
         }
+        if (wroteOnce && System.nanoTime() - lastWriteNanos < WRITE_INTERVAL.toNanos()) {
+            return Readiness.ready();
+        }
         InetSocketAddress pod0 = vault.pod(0);
         Throwable writeFailure = await(catalog.catalog().registerPod(
                 new PodInfo(vault.vaultId(), 0, pod0.getHostString(), pod0.getPort())),
                 System.nanoTime() + TIMEOUT.toNanos());
         if (writeFailure != null
                 && !(writeFailure instanceof CatalogException c && c.code() == ErrorCode.CONFLICT)) {
+            wroteOnce = false;
             return Readiness.notReady("catalog write failed: " + writeFailure);
         }
+        wroteOnce = true;
+        lastWriteNanos = System.nanoTime();
         return Readiness.ready();
     }
 

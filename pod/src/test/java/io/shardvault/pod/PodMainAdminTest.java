@@ -80,7 +80,7 @@ class PodMainAdminTest {
                     URI.create("http://" + adminAddress + "/metrics")).timeout(Duration.ofSeconds(10)).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(metrics.statusCode()).isEqualTo(200);
-            assertThat(PrometheusText.parse(metrics.body()).find("pod_unflushed_bytes", "pod", "solo",
+            assertThat(PrometheusText.parse(metrics.body()).find("shardvault_pod_unflushed_bytes", "pod", "solo",
                     "service", "pod")).hasSize(1);
         } finally {
             process.destroy();
