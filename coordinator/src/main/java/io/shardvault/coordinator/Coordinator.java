@@ -2,9 +2,11 @@ package io.shardvault.coordinator;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.shardvault.common.ErrorCode;
+import io.shardvault.common.admin.Readiness;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.erasure.ErasureCodecs;
 import io.shardvault.common.erasure.ErasureConfig;
+import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.common.rpc.RpcClientConfig;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.common.rpc.RpcTransportConfig;
@@ -56,6 +58,7 @@ public final class Coordinator implements AutoCloseable {
 
     private final List<AutoCloseable> closeInOrder = new ArrayList<>();
     private S3Server s3;
+    private VaultReadiness readiness;
 
     private Coordinator() {
     }
@@ -74,8 +77,9 @@ public final class Coordinator implements AutoCloseable {
 
             RpcTransport transport = RpcTransport.create(RpcTransportConfig.from(settings));
             started.add(transport);
-            ErasureCodecs codecs = ErasureCodecs.create(ErasureConfig.from(settings));
-            ShardDataPath data = ShardDataPath.create(DataPathConfig.from(settings),
+            ErasureCodecs codecs = ErasureCodecs.create(ErasureConfig.from(settings), registry);
+            DataPathConfig dataConfig = DataPathConfig.from(settings);
+            ShardDataPath data = ShardDataPath.create(dataConfig,
                     VaultDirectory.of(List.of(config.vault())), new CatalogFileIdSource(catalog, config.fileIdBatch()),
                     codecs, transport, RpcClientConfig.from(settings), config.stashServers(), registry);
             started.add(data);
@@ -85,6 +89,12 @@ public final class Coordinator implements AutoCloseable {
             CredentialStore credentials = withBootstrapKey(new CatalogCredentialStore(catalog), config.bootstrapKey());
             c.s3 = S3Server.start(S3ServerConfig.from(settings), store, credentials, registry);
             started.add(c.s3);
+            RpcClientConfig rpcConfig = RpcClientConfig.from(settings);
+            c.readiness = new VaultReadiness(catalogServer, config.vault(),
+                    dataConfig.writeQuorum(config.vault().layout()), RpcClient.create(transport,
+                    new RpcClientConfig(rpcConfig.maxFrameBytes(), 1, VaultReadiness.TIMEOUT, VaultReadiness.TIMEOUT,
+                            VaultReadiness.TIMEOUT))).start();
+            started.add(c.readiness);
             // Close in the reverse order of start.
             for (int i = started.size() - 1; i >= 0; i--) {
                 c.closeInOrder.add(started.get(i));
@@ -96,6 +106,15 @@ public final class Coordinator implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /**
+     * Whether this coordinator can take writes: the catalog has a leader, enough of the vault's
+     * pods answer for a write quorum, and a catalog write commits (see {@link VaultReadiness}).
+     * Cheap and non-blocking: answers from the last background probe.
+     */
+    public Readiness readiness() {
+        return readiness.check();
     }
 
     /** The S3 endpoint's bound address. */

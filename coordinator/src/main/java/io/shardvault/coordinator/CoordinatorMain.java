@@ -1,10 +1,12 @@
 package io.shardvault.coordinator;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.shardvault.common.admin.AdminConfig;
+import io.shardvault.common.admin.AdminConfigKeys;
 import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.ConfigKey;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.erasure.ErasureConfigKeys;
+import io.shardvault.common.metrics.ProcessMetrics;
 import io.shardvault.common.rpc.RpcConfigKeys;
 import io.shardvault.coordinator.catalog.CatalogConfigKeys;
 import io.shardvault.coordinator.data.DataPathConfigKeys;
@@ -23,6 +25,8 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * The coordinator process: {@code coordinator [--config FILE] [--set key=value]...}. Prints
+ * {@code admin listening on HOST:PORT} as soon as its admin HTTP port ({@code /metrics},
+ * {@code /health/live}, {@code /health/ready}; setting {@code admin.bind}) serves, then
  * {@code coordinator S3 endpoint ready on http://HOST:PORT} once the catalog answers and the
  * endpoint listens, then runs until terminated; SIGTERM closes everything in order.
  */
@@ -51,6 +55,7 @@ public final class CoordinatorMain implements Callable<Integer> {
         keys.addAll(ErasureConfigKeys.all());
         keys.addAll(RpcConfigKeys.all());
         keys.addAll(S3ConfigKeys.all());
+        keys.addAll(AdminConfigKeys.all());
         return keys;
     }
 
@@ -65,22 +70,40 @@ public final class CoordinatorMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Coordinator coordinator;
+        Settings settings;
         try {
-            Settings settings = Settings.load(Optional.ofNullable(config), overrides);
+            settings = Settings.load(Optional.ofNullable(config), overrides);
             settings.rejectUnknown(allKeys());
-            // Meters stay in memory here: no JMX or Prometheus registry is on the classpath yet.
-            coordinator = Coordinator.start(settings, new SimpleMeterRegistry());
+            AdminConfig.from(settings);
         } catch (ConfigException e) {
             System.err.println("coordinator: " + e.getMessage());
             return 2;
+        }
+        CoordinatorProcess process;
+        Coordinator coordinator;
+        try {
+            process = CoordinatorProcess.openAdmin(settings, ProcessMetrics.hostName());
         } catch (java.io.IOException e) {
+            System.err.println("coordinator: " + e.getMessage());
+            return 1;
+        }
+        InetSocketAddress admin = process.adminAddress();
+        System.out.println("admin listening on " + admin.getHostString() + ":" + admin.getPort());
+        System.out.flush();
+        try {
+            coordinator = process.startCoordinator();
+        } catch (ConfigException e) {
+            process.close();
+            System.err.println("coordinator: " + e.getMessage());
+            return 2;
+        } catch (java.io.IOException | RuntimeException e) {
+            process.close();
             System.err.println("coordinator: cannot start: " + e.getMessage());
             return 1;
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            coordinator.close();
+            process.close();
             stopped.countDown();
         }, "coordinator-shutdown"));
         InetSocketAddress s3 = coordinator.s3Address();

@@ -95,7 +95,7 @@ public class PodFlusherBenchmark {
             // Small batches, so the counter (bumped per finished batch) moves smoothly within an iteration.
             settings.put("pod.flush.batchShards", "64");
             pod = PodServer.start(transport, PodConfig.from(Settings.of(settings)), rpc, registry);
-            flushed = registry.get("pod.flush.shards").counter();
+            flushed = registry.get("shardvault.pod.flush.shards").counter();
             byte[] data = new byte[flushChunkBytes];
             new Random(flushChunkBytes).nextBytes(data);
             chunk = Unpooled.unreleasableBuffer(Unpooled.directBuffer(flushChunkBytes).writeBytes(data));

@@ -3,8 +3,10 @@ package io.shardvault.pod;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.common.rpc.RpcClientConfig;
+import io.shardvault.common.rpc.RpcMetrics;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.common.rpc.RpcTransportConfig;
+import io.shardvault.stash.StashOps;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +45,8 @@ public final class PodHost implements AutoCloseable {
             throw new IllegalArgumentException("a pod host needs at least one pod instance");
         }
         RpcTransport transport = RpcTransport.create(transportConfig);
-        RpcClient client = RpcClient.create(transport, clientConfig);
+        RpcClient client = RpcClient.create(transport, clientConfig,
+                RpcMetrics.create(metrics, RpcMetrics.opNames(StashOps.METRIC_NAMES)));
         ExecutorService starters = Executors.newFixedThreadPool(Math.min(configs.size(), 8));
         List<CompletableFuture<PodServer>> starting = new ArrayList<>();
         for (PodConfig config : configs) {

@@ -1,5 +1,7 @@
 package io.shardvault.pod;
 
+import java.util.Map;
+
 /**
  * The op codes of the pod service on the internal protocol ({@code 0x0201..}). Stable: part of
  * the protocol, never renumbered.
@@ -28,6 +30,10 @@ public final class PodOps {
 
     /** The largest page a LIST answers. */
     public static final int MAX_LIST_LIMIT = 10_000;
+
+    /** Readable names for the RPC meters' {@code op} tag ({@link io.shardvault.common.rpc.RpcMetrics}). */
+    public static final Map<Integer, String> METRIC_NAMES = Map.of(WRITE, "pod.write", READ, "pod.read",
+            DELETE, "pod.delete", LIST, "pod.list", STATS, "pod.stats");
 
     private PodOps() {
     }

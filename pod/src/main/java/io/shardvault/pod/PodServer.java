@@ -2,6 +2,7 @@ package io.shardvault.pod;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.shardvault.common.rpc.RpcClient;
+import io.shardvault.common.rpc.RpcMetrics;
 import io.shardvault.common.rpc.RpcServer;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.pod.internal.PodNode;
@@ -44,13 +45,19 @@ public final class PodServer implements AutoCloseable {
             throws IOException {
         StashAccess stash = config.stashServers().isEmpty() ? null
                 : new StashClientAccess(stashRpc, config.stashServers());
-        return serve(transport, config, PodNode.open(config, stash, metrics));
+        return serve(transport, config, PodNode.open(config, stash, metrics),
+                RpcMetrics.create(metrics, RpcMetrics.opNames(PodOps.METRIC_NAMES)));
     }
 
     /** Serves an already opened instance (tests open it over their own tome seams). */
     static PodServer serve(RpcTransport transport, PodConfig config, PodNode node) throws IOException {
+        return serve(transport, config, node, RpcMetrics.none());
+    }
+
+    private static PodServer serve(RpcTransport transport, PodConfig config, PodNode node, RpcMetrics rpcMetrics)
+            throws IOException {
         try {
-            RpcServer rpc = RpcServer.start(transport, config.rpc(), config.bind(), new PodService(node));
+            RpcServer rpc = RpcServer.start(transport, config.rpc(), config.bind(), new PodService(node), rpcMetrics);
             return new PodServer(node, rpc);
         } catch (IOException | RuntimeException e) {
             node.close();

@@ -77,9 +77,9 @@ class PodAdminTest {
                 assertThat(get(admin, "/health/ready").statusCode()).isEqualTo(200);
 
                 PrometheusText idle = scrape(admin);
-                assertThat(idle.sum("pod_write_latency_seconds_count", "pod", "p0")).contains(0.0);
-                assertThat(idle.find("pod_unflushed_bytes", "service", "pod", "node", "pod-admin-test")).hasSize(2);
-                assertThat(idle.find("pod_purge_queue_depth")).hasSize(2);
+                assertThat(idle.sum("shardvault_pod_write_latency_seconds_count", "pod", "p0")).contains(0.0);
+                assertThat(idle.find("shardvault_pod_unflushed_bytes", "service", "pod", "node", "pod-admin-test")).hasSize(2);
+                assertThat(idle.find("shardvault_pod_purge_queue_depth")).hasSize(2);
 
                 PodClient client = new PodClient(rpc);
                 int writes = 5 + random.nextInt(10);
@@ -101,14 +101,14 @@ class PodAdminTest {
                         ErrorCode.BAD_REQUEST);
 
                 PrometheusText loaded = scrape(admin);
-                assertThat(loaded.sum("pod_write_latency_seconds_count", "mode", "durable"))
+                assertThat(loaded.sum("shardvault_pod_write_latency_seconds_count", "mode", "durable"))
                         .contains((double) writes);
-                assertThat(loaded.sum("pod_crc_failures_total", "pod", "p1", "where", "write")).contains(1.0);
-                assertThat(loaded.sum("pod_crc_failures_total", "pod", "p0")).contains(0.0);
+                assertThat(loaded.sum("shardvault_pod_crc_failures_total", "pod", "p1", "where", "write")).contains(1.0);
+                assertThat(loaded.sum("shardvault_pod_crc_failures_total", "pod", "p0")).contains(0.0);
 
                 ObjectName unflushed = ManagementFactory.getPlatformMBeanServer()
                         .queryNames(new ObjectName("io.shardvault:*"), null).stream()
-                        .filter(n -> n.toString().contains("podUnflushedBytes")).findFirst()
+                        .filter(n -> n.toString().contains("shardvaultPodUnflushedBytes")).findFirst()
                         .orElseThrow(() -> new AssertionError("no pod unflushed bytes MBean under io.shardvault"));
                 assertThat(ManagementFactory.getPlatformMBeanServer().getAttribute(unflushed, "Value"))
                         .isInstanceOf(Number.class);

@@ -36,7 +36,8 @@ class PodMainAdminTest {
     @Test
     void printsTheAdminAddressServesMetricsAndHealthAndLogsKeyValueLines() throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Path shippedLogback = Path.of("src/main/resources/logback.xml").toAbsolutePath();
+        // One logback.xml for every service, shipped in common.
+        Path shippedLogback = Path.of("../common/src/main/resources/logback.xml").toAbsolutePath();
         Process process = new ProcessBuilder(java, "-Xmx256m", "-Dlogback.configurationFile=" + shippedLogback,
                 "-cp", System.getProperty("java.class.path"), PodMain.class.getName(),
                 "--set", "admin.bind=127.0.0.1:0", "--set", "pod.name=solo", "--set", "pod.bind=127.0.0.1:0",
@@ -79,7 +80,7 @@ class PodMainAdminTest {
                     URI.create("http://" + adminAddress + "/metrics")).timeout(Duration.ofSeconds(10)).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(metrics.statusCode()).isEqualTo(200);
-            assertThat(PrometheusText.parse(metrics.body()).find("pod_unflushed_bytes", "pod", "solo",
+            assertThat(PrometheusText.parse(metrics.body()).find("shardvault_pod_unflushed_bytes", "pod", "solo",
                     "service", "pod")).hasSize(1);
         } finally {
             process.destroy();

@@ -125,10 +125,10 @@ class PodServerTest {
         assertThat(stats.unflushedShards()).isZero();
         assertThat(stats.tomes()).isEqualTo(2);
         assertThat(stats.usableBytes()).isPositive();
-        assertThat(registry.get("pod.flush.shards").counter().count()).isGreaterThanOrEqualTo(1.0);
-        assertThat(registry.get("pod.flush.latency").timer().count()).isPositive();
-        assertThat(registry.get("pod.unflushed.bytes").gauge().value()).isZero();
-        assertThat(registry.get("pod.write.latency").tag("mode", "durable").timer().count()).isEqualTo(1);
+        assertThat(registry.get("shardvault.pod.flush.shards").counter().count()).isGreaterThanOrEqualTo(1.0);
+        assertThat(registry.get("shardvault.pod.flush.latency").timer().count()).isPositive();
+        assertThat(registry.get("shardvault.pod.unflushed.bytes").gauge().value()).isZero();
+        assertThat(registry.get("shardvault.pod.write.latency").tag("mode", "durable").timer().count()).isEqualTo(1);
     }
 
     @Test
@@ -139,7 +139,7 @@ class PodServerTest {
                 WriteMode.BUFFERED, Unpooled.wrappedBuffer(data));
         assertThat(codeOf(write)).isEqualTo(ErrorCode.CHECKSUM_MISMATCH);
         assertThat(codeOf(client.read(pod.localAddress(), id, 0, 1))).isEqualTo(ErrorCode.NOT_FOUND);
-        assertThat(registry.get("pod.crc.failures").tag("where", "write").counter().count()).isEqualTo(1.0);
+        assertThat(registry.get("shardvault.pod.crc.failures").tag("where", "write").counter().count()).isEqualTo(1.0);
     }
 
     @Test
@@ -158,7 +158,7 @@ class PodServerTest {
         }
         assertThat(codeOf(client.read(pod.localAddress(), id, 0, data.length))).isEqualTo(ErrorCode.CORRUPT);
         assertThat(codeOf(client.read(pod.localAddress(), id, 100, 1))).isEqualTo(ErrorCode.CORRUPT);
-        assertThat(registry.get("pod.crc.failures").tag("where", "read").counter().count()).isEqualTo(2.0);
+        assertThat(registry.get("shardvault.pod.crc.failures").tag("where", "read").counter().count()).isEqualTo(2.0);
     }
 
     @Test

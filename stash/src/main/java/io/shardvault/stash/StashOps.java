@@ -1,5 +1,7 @@
 package io.shardvault.stash;
 
+import java.util.Map;
+
 /**
  * The op codes of the stash service on the internal protocol, and the layout of each op's header
  * and payload. The numbers and layouts are part of the protocol: stable forever; a new field means
@@ -36,6 +38,10 @@ public final class StashOps {
     public static final int LIST = 0x0104;
     /** Occupancy figures. */
     public static final int STATS = 0x0105;
+
+    /** Readable names for the RPC meters' {@code op} tag ({@link io.shardvault.common.rpc.RpcMetrics}). */
+    public static final Map<Integer, String> METRIC_NAMES = Map.of(PUT, "stash.put", GET, "stash.get",
+            PURGE, "stash.purge", LIST, "stash.list", STATS, "stash.stats");
 
     private StashOps() {
     }

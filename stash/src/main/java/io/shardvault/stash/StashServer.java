@@ -1,6 +1,7 @@
 package io.shardvault.stash;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.shardvault.common.rpc.RpcMetrics;
 import io.shardvault.common.rpc.RpcServer;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.stash.internal.GroupCommitter;
@@ -83,7 +84,8 @@ public final class StashServer implements AutoCloseable {
             store = RocksShardStore.open(config.dataDir(), config.store());
             Occupancy occupancy = Occupancy.load(store);
             StartupGate gate = new StartupGate();
-            rpcServer = RpcServer.start(transport, config.rpc(), bind, gate);
+            rpcServer = RpcServer.start(transport, config.rpc(), bind, gate,
+                    RpcMetrics.create(registry, RpcMetrics.opNames(StashOps.METRIC_NAMES)));
             InetSocketAddress local = rpcServer.localAddress();
             metrics = new StashMetrics(registry, local.getHostString() + ":" + local.getPort(), occupancy,
                     config.capacityBytes(), clock);

@@ -29,16 +29,25 @@ import java.util.concurrent.ConcurrentMap;
 public final class RpcClient implements AutoCloseable {
     private final RpcTransport transport;
     private final RpcClientConfig config;
+    private final RpcMetrics metrics;
     private final ConcurrentMap<InetSocketAddress, PeerPool> peers = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
-    private RpcClient(RpcTransport transport, RpcClientConfig config) {
+    private RpcClient(RpcTransport transport, RpcClientConfig config, RpcMetrics metrics) {
         this.transport = transport;
         this.config = config;
+        this.metrics = metrics;
     }
 
+    /** A client that records no meters. */
     public static RpcClient create(RpcTransport transport, RpcClientConfig config) {
-        return new RpcClient(Objects.requireNonNull(transport, "transport"), Objects.requireNonNull(config, "config"));
+        return create(transport, config, RpcMetrics.none());
+    }
+
+    /** A client timing every call in {@code metrics} ({@code shardvault.rpc.client.calls}). */
+    public static RpcClient create(RpcTransport transport, RpcClientConfig config, RpcMetrics metrics) {
+        return new RpcClient(Objects.requireNonNull(transport, "transport"), Objects.requireNonNull(config, "config"),
+                Objects.requireNonNull(metrics, "metrics"));
     }
 
     /** Calls {@code peer} with the configured request timeout. */
@@ -51,6 +60,18 @@ public final class RpcClient implements AutoCloseable {
      * the caller must close.
      */
     public CompletableFuture<RpcMessage> call(InetSocketAddress peer, RpcMessage request, Duration timeout) {
+        if (metrics == RpcMetrics.none()) {
+            return send(peer, request, timeout);
+        }
+        int op = request.op();
+        long start = System.nanoTime();
+        CompletableFuture<RpcMessage> answer = send(peer, request, timeout);
+        answer.whenComplete((response, failure) ->
+                metrics.recordClientCall(op, peer, failure, System.nanoTime() - start));
+        return answer;
+    }
+
+    private CompletableFuture<RpcMessage> send(InetSocketAddress peer, RpcMessage request, Duration timeout) {
         if (closed) {
             request.close();
             return CompletableFuture.failedFuture(new RpcException(ErrorCode.SHUTTING_DOWN, "client is closed"));

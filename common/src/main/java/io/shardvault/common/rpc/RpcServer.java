@@ -15,6 +15,7 @@ import io.shardvault.common.rpc.internal.RequestDispatcher;
 import io.shardvault.common.rpc.internal.ServerHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -62,10 +63,23 @@ public final class RpcServer implements AutoCloseable {
      */
     public static RpcServer start(RpcTransport transport, RpcServerConfig config, InetSocketAddress bindAddress,
                                   RpcHandler handler) throws IOException {
+        return start(transport, config, bindAddress, handler, RpcMetrics.none());
+    }
+
+    /**
+     * Binds and starts serving, timing every request in {@code metrics}
+     * ({@code shardvault.rpc.server.requests}).
+     *
+     * @param bindAddress where to listen; port 0 picks a free port (see {@link #localAddress()})
+     * @throws IOException when the address cannot be bound
+     */
+    public static RpcServer start(RpcTransport transport, RpcServerConfig config, InetSocketAddress bindAddress,
+                                  RpcHandler handler, RpcMetrics metrics) throws IOException {
+        Objects.requireNonNull(metrics, "metrics");
         ThreadPoolExecutor workers = new ThreadPoolExecutor(config.workerThreads(), config.workerThreads(),
                 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(config.maxQueuedRequests()),
                 new DefaultThreadFactory("rpc-worker", true), new ThreadPoolExecutor.AbortPolicy());
-        RequestDispatcher dispatcher = new RequestDispatcher(handler, workers);
+        RequestDispatcher dispatcher = new RequestDispatcher(handler, workers, metrics);
         ChannelGroup connections = new DefaultChannelGroup("rpc-connections", GlobalEventExecutor.INSTANCE);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(transport.group())

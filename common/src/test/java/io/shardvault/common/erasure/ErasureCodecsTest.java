@@ -3,12 +3,15 @@ package io.shardvault.common.erasure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.erasure.internal.Jerasure4jLoader;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -29,6 +32,29 @@ class ErasureCodecsTest {
         ErasureCodec codec = codecs.codec(new ErasureLayout(16, 4));
         assertThat(codec.engine()).isEqualTo("java");
         assertThat(codecs.codec(new ErasureLayout(16, 4))).isSameAs(codec);
+    }
+
+    @Test
+    void codecsFromARegistryTimeEncodeAndDecodeByEngine() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        ErasureCodecs codecs = ErasureCodecs.create(ErasureConfig.defaults().withCodec(ErasureConfig.Engine.JAVA),
+                registry);
+        ErasureCodec codec = codecs.codec(new ErasureLayout(4, 2));
+        ByteBuffer[] chunks = AlignedBuffers.allocateChunks(6, 64);
+        for (int i = 0; i < 4; i++) {
+            TestData.fill(chunks[i], 64, 42 + i);
+        }
+        ByteBuffer[] data = Arrays.copyOfRange(chunks, 0, 4);
+        codec.encode(data, Arrays.copyOfRange(chunks, 4, 6), 64);
+        String before = TestData.sha256(chunks[1], 64);
+        TestData.poison(chunks[1], 64);
+        codec.decode(chunks, new boolean[] {true, false, true, true, true, true}, 64);
+        assertThat(TestData.sha256(chunks[1], 64)).isEqualTo(before);
+        assertThat(registry.get("shardvault.erasure.encode").tags("codec", "java", "layout", "4+2").timer().count())
+                .isEqualTo(1);
+        assertThat(registry.get("shardvault.erasure.decode").tags("codec", "java", "layout", "4+2").timer().count())
+                .isEqualTo(1);
+        assertThat(codec.engine()).isEqualTo("java");
     }
 
     @Test

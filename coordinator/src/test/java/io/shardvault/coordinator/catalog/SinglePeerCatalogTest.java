@@ -206,7 +206,7 @@ class SinglePeerCatalogTest {
         AccessKey k = join(catalog.createAccessKey("ops", false));
         assertThat(join(catalog.lookupAccessKey(k.accessKeyId())).secretKey()).isEqualTo(k.secretKey());
         assertThat(join(catalog.disableAccessKey(k.accessKeyId())).enabled()).isFalse();
-        assertThat(REGISTRY.find("catalog.client.calls").timers()).isNotEmpty();
+        assertThat(REGISTRY.find("shardvault.catalog.commit").timers()).isNotEmpty();
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.shardvault.common.erasure.ErasureConfig;
 import io.shardvault.common.erasure.ErasureLayout;
 import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.common.rpc.RpcClientConfig;
+import io.shardvault.common.rpc.RpcMetrics;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.common.rpc.RpcTransportConfig;
 import io.shardvault.coordinator.data.DataPathConfig;
@@ -20,6 +21,7 @@ import io.shardvault.pod.PodConfig;
 import io.shardvault.pod.PodCrash;
 import io.shardvault.pod.PodServer;
 import io.shardvault.stash.StashConfig;
+import io.shardvault.stash.StashOps;
 import io.shardvault.stash.StashServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,18 +57,23 @@ public final class MiniCluster implements AutoCloseable {
 
     /** What a test may change. */
     public record Options(ErasureLayout erasure, int chunkBytes, int stashServers, Map<String, Object> podSettings,
-                          DataPathConfig dataPath) {
+                          DataPathConfig dataPath, MeterRegistry registry) {
         public static Options defaults() {
             return new Options(new ErasureLayout(16, 4), 64 * 1024, 2, Map.of(),
-                    DataPathConfig.defaults().withRpcTimeout(Duration.ofSeconds(5)));
+                    DataPathConfig.defaults().withRpcTimeout(Duration.ofSeconds(5)), new SimpleMeterRegistry());
         }
 
         public Options withPodSettings(Map<String, Object> settings) {
-            return new Options(erasure, chunkBytes, stashServers, settings, dataPath);
+            return new Options(erasure, chunkBytes, stashServers, settings, dataPath, registry);
         }
 
         public Options withDataPath(DataPathConfig config) {
-            return new Options(erasure, chunkBytes, stashServers, podSettings, config);
+            return new Options(erasure, chunkBytes, stashServers, podSettings, config, registry);
+        }
+
+        /** Every node's meters go to {@code meters} (e.g. a process registry that a test scrapes). */
+        public Options withRegistry(MeterRegistry meters) {
+            return new Options(erasure, chunkBytes, stashServers, podSettings, dataPath, meters);
         }
     }
 
@@ -74,7 +81,7 @@ public final class MiniCluster implements AutoCloseable {
     private final Options options;
     private final RpcTransport transport;
     private final RpcClient podStashClient;
-    private final MeterRegistry metrics = new SimpleMeterRegistry();
+    private final MeterRegistry metrics;
     private final List<StashServer> stash = new ArrayList<>();
     private final List<InetSocketAddress> stashAddresses = new ArrayList<>();
     private final List<PodServer> pods = new ArrayList<>();
@@ -91,9 +98,11 @@ public final class MiniCluster implements AutoCloseable {
     private MiniCluster(Path dir, Options options) {
         this.dir = dir;
         this.options = options;
+        this.metrics = options.registry();
         this.transport = RpcTransport.create(RpcTransportConfig.defaults());
         this.podStashClient = RpcClient.create(transport, RpcClientConfig.defaults()
-                .withRequestTimeout(Duration.ofSeconds(10)));
+                .withRequestTimeout(Duration.ofSeconds(10)),
+                RpcMetrics.create(metrics, RpcMetrics.opNames(StashOps.METRIC_NAMES)));
     }
 
     /** Starts the stash servers, then the n pods, then the data paths. */

@@ -49,13 +49,13 @@ class S3AsyncApiIT {
         LOG.info("seed {}", SEED);
         try (S3Cluster f = S3Cluster.start(dir); S3AsyncClient s3 = f.asyncClient()) {
             exercise(s3);
-            assertThat(f.registry().counter("s3.payloads", "type", "STREAMING-UNSIGNED-PAYLOAD-TRAILER").count())
+            assertThat(f.registry().counter("shardvault.s3.payloads", "type", "STREAMING-UNSIGNED-PAYLOAD-TRAILER").count())
                     .isPositive();
-            assertThat(f.registry().find("s3.requests").tags("operation", "PutObject", "status", "200").timer()
+            assertThat(f.registry().find("shardvault.s3.requests").tags("operation", "PutObject", "status", "2xx").timer()
                     .count()).isEqualTo(8);
-            assertThat(f.registry().find("s3.requests").tags("operation", "GetObject", "status", "404").timer()
+            assertThat(f.registry().find("shardvault.s3.requests").tags("operation", "GetObject", "status", "4xx").timer()
                     .count()).isEqualTo(1);
-            assertThat(f.registry().counter("s3.bytes.in").count()).isGreaterThan(5 << 20);
+            assertThat(f.registry().counter("shardvault.s3.bytes.in").count()).isGreaterThan(5 << 20);
         }
     }
 

@@ -78,7 +78,7 @@ class S3SyncApiIT {
 
     @AfterAll
     static void stop() {
-        fixture.registry().find("s3.payloads").counters()
+        fixture.registry().find("shardvault.s3.payloads").counters()
                 .forEach(c -> LOG.info("payloads {} {}", c.getId().getTag("type"), c.count()));
         s3.close();
         fixture.close();
@@ -130,7 +130,7 @@ class S3SyncApiIT {
         assertThat(put.eTag()).isEqualTo("\"" + md5(data) + "\"");
         assertThat(put.checksumCRC32()).isNotNull();
         // Over plain HTTP the sync client signs every chunk and the trailer.
-        assertThat(fixture.registry().counter("s3.payloads", "type", "STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER")
+        assertThat(fixture.registry().counter("shardvault.s3.payloads", "type", "STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER")
                 .count()).isPositive();
 
         ResponseBytes<GetObjectResponse> got = s3.getObjectAsBytes(b -> b.bucket("objects").key("dir/a b+c%.bin")

@@ -15,19 +15,19 @@ import java.util.function.Supplier;
  * <table>
  *   <caption>Meters</caption>
  *   <tr><th>name</th><th>type</th><th>meaning</th></tr>
- *   <tr><td>pod.unflushed.bytes</td><td>gauge</td><td>bytes acknowledged in buffered mode and not yet fsynced</td></tr>
- *   <tr><td>pod.flush.latency</td><td>timer</td><td>one flusher batch on one tome: its fsyncs, directory syncs and
+ *   <tr><td>shardvault.pod.unflushed.bytes</td><td>gauge</td><td>bytes acknowledged in buffered mode and not yet fsynced</td></tr>
+ *   <tr><td>shardvault.pod.flush.latency</td><td>timer</td><td>one flusher batch on one tome: its fsyncs, directory syncs and
  *       purge-queue append</td></tr>
- *   <tr><td>pod.flush.shards</td><td>counter</td><td>shards fsynced by the flusher</td></tr>
- *   <tr><td>pod.flush.errors</td><td>counter</td><td>fsyncs that failed (retried next round)</td></tr>
- *   <tr><td>pod.purge.queue.depth</td><td>gauge</td><td>purge events queued durably and not yet delivered</td></tr>
- *   <tr><td>pod.purge.queue.oldest.age</td><td>gauge (ms)</td><td>age of the oldest undelivered event; 0 when none</td></tr>
- *   <tr><td>pod.purge.delivered</td><td>counter</td><td>events acknowledged by the stash</td></tr>
- *   <tr><td>pod.purge.failures</td><td>counter</td><td>failed delivery attempts (each retried with backoff)</td></tr>
- *   <tr><td>pod.crc.failures</td><td>counter, tag where=write|read</td><td>chunks rejected on arrival, stored
+ *   <tr><td>shardvault.pod.flush.shards</td><td>counter</td><td>shards fsynced by the flusher</td></tr>
+ *   <tr><td>shardvault.pod.flush.errors</td><td>counter</td><td>fsyncs that failed (retried next round)</td></tr>
+ *   <tr><td>shardvault.pod.purge.queue.depth</td><td>gauge</td><td>purge events queued durably and not yet delivered</td></tr>
+ *   <tr><td>shardvault.pod.purge.queue.oldest.age</td><td>gauge (ms)</td><td>age of the oldest undelivered event; 0 when none</td></tr>
+ *   <tr><td>shardvault.pod.purge.delivered</td><td>counter</td><td>events acknowledged by the stash</td></tr>
+ *   <tr><td>shardvault.pod.purge.failures</td><td>counter</td><td>failed delivery attempts (each retried with backoff)</td></tr>
+ *   <tr><td>shardvault.pod.crc.failures</td><td>counter, tag where=write|read</td><td>chunks rejected on arrival, stored
  *       chunks that failed their CRC on read</td></tr>
- *   <tr><td>pod.recovery.restored</td><td>counter</td><td>shards restored from the stash at start</td></tr>
- *   <tr><td>pod.write.latency</td><td>timer, tag mode</td><td>a chunk write, arrival to acknowledgement</td></tr>
+ *   <tr><td>shardvault.pod.recovery.restored</td><td>counter</td><td>shards restored from the stash at start</td></tr>
+ *   <tr><td>shardvault.pod.write.latency</td><td>timer, tag mode</td><td>a chunk write, arrival to acknowledgement</td></tr>
  * </table>
  *
  * <p>Thread-safe.
@@ -49,26 +49,26 @@ public final class PodMetrics {
     public PodMetrics(MeterRegistry registry, String podName) {
         this.registry = registry;
         this.tags = Tags.of("pod", podName);
-        this.flushLatency = Timer.builder("pod.flush.latency").tags(tags).publishPercentiles(0.5, 0.99)
+        this.flushLatency = Timer.builder("shardvault.pod.flush.latency").tags(tags).publishPercentiles(0.5, 0.99)
                 .description("One flusher batch on one tome").register(registry);
-        this.flushShards = Counter.builder("pod.flush.shards").tags(tags).register(registry);
-        this.flushErrors = Counter.builder("pod.flush.errors").tags(tags).register(registry);
-        this.purgeDelivered = Counter.builder("pod.purge.delivered").tags(tags).register(registry);
-        this.purgeFailures = Counter.builder("pod.purge.failures").tags(tags).register(registry);
-        this.crcOnWrite = Counter.builder("pod.crc.failures").tags(tags.and("where", "write")).register(registry);
-        this.crcOnRead = Counter.builder("pod.crc.failures").tags(tags.and("where", "read")).register(registry);
-        this.restored = Counter.builder("pod.recovery.restored").tags(tags).register(registry);
-        this.writeBuffered = Timer.builder("pod.write.latency").tags(tags.and("mode", "buffered"))
+        this.flushShards = Counter.builder("shardvault.pod.flush.shards").tags(tags).register(registry);
+        this.flushErrors = Counter.builder("shardvault.pod.flush.errors").tags(tags).register(registry);
+        this.purgeDelivered = Counter.builder("shardvault.pod.purge.delivered").tags(tags).register(registry);
+        this.purgeFailures = Counter.builder("shardvault.pod.purge.failures").tags(tags).register(registry);
+        this.crcOnWrite = Counter.builder("shardvault.pod.crc.failures").tags(tags.and("where", "write")).register(registry);
+        this.crcOnRead = Counter.builder("shardvault.pod.crc.failures").tags(tags.and("where", "read")).register(registry);
+        this.restored = Counter.builder("shardvault.pod.recovery.restored").tags(tags).register(registry);
+        this.writeBuffered = Timer.builder("shardvault.pod.write.latency").tags(tags.and("mode", "buffered"))
                 .publishPercentiles(0.5, 0.99).register(registry);
-        this.writeDurable = Timer.builder("pod.write.latency").tags(tags.and("mode", "durable"))
+        this.writeDurable = Timer.builder("shardvault.pod.write.latency").tags(tags.and("mode", "durable"))
                 .publishPercentiles(0.5, 0.99).register(registry);
     }
 
     /** Registers the gauges that read live state; the suppliers must be cheap and thread-safe. */
     public void bindGauges(Supplier<Number> unflushedBytes, Supplier<Number> queueDepth, Supplier<Number> oldestAgeMs) {
-        Gauge.builder("pod.unflushed.bytes", unflushedBytes).tags(tags).baseUnit("bytes").register(registry);
-        Gauge.builder("pod.purge.queue.depth", queueDepth).tags(tags).register(registry);
-        Gauge.builder("pod.purge.queue.oldest.age", oldestAgeMs).tags(tags).baseUnit("milliseconds")
+        Gauge.builder("shardvault.pod.unflushed.bytes", unflushedBytes).tags(tags).baseUnit("bytes").register(registry);
+        Gauge.builder("shardvault.pod.purge.queue.depth", queueDepth).tags(tags).register(registry);
+        Gauge.builder("shardvault.pod.purge.queue.oldest.age", oldestAgeMs).tags(tags).baseUnit("milliseconds")
                 .register(registry);
     }
 

@@ -213,7 +213,7 @@ class PodNodeFaultTest {
                 none.incrementAndGet();
             }
             assertThat(none.get()).isEqualTo(1);
-            assertThat(registry.get("pod.crc.failures").tag("where", "write").counter().count()).isEqualTo(1.0);
+            assertThat(registry.get("shardvault.pod.crc.failures").tag("where", "write").counter().count()).isEqualTo(1.0);
         } finally {
             node.close();
         }

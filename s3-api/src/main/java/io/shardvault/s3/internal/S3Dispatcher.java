@@ -49,26 +49,42 @@ final class S3Dispatcher {
         }
     }
 
+    // The log contexts are try-with-resources scopes whose variables are never read.
+    @SuppressWarnings("try")
     private void process(Exchange ex) {
         CompletableFuture<Void> done;
-        try {
+        S3Request parsed = null;
+        String operation = "Unknown";
+        try (RequestLogContext ignored = RequestLogContext.open(ex.requestId(), null)) {
             S3Request req = parser.parse(ex.request(), ex.requestId());
+            parsed = req;
             ex.parsed(req);
             Router.Route route = Router.route(req);
             ex.operation(route.name());
+            operation = route.name();
             done = verifier.verify(req).thenComposeAsync(signing -> {
-                Caller caller = new Caller(signing.credential().accessKeyId(), signing.credential().owner());
-                Op op = new Op(ex, req, signing, caller, store, config, clock, workers, metrics);
-                return route.handler().handle(op);
+                // The operation and the store call it starts log with the request's context.
+                try (RequestLogContext context = RequestLogContext.open(ex.requestId(), req)) {
+                    Caller caller = new Caller(signing.credential().accessKeyId(), signing.credential().owner());
+                    Op op = new Op(ex, req, signing, caller, store, config, clock, workers, metrics);
+                    return route.handler().handle(op);
+                }
             }, workers);
         } catch (RuntimeException e) {
             done = CompletableFuture.failedFuture(e);
         }
+        S3Request logged = parsed;
+        String loggedOperation = operation;
         done.whenComplete((v, err) -> {
             if (err != null) {
                 S3Error error = ErrorMapper.toS3Error(err);
+                // Client errors (4xx) are the client's business: answered, not logged. Server errors
+                // log with their stack unless they are typed answers (see the shipped logback.xml).
                 if (error.status().code() >= 500 && error.status().code() != 501) {
-                    LOG.warn("request {} failed: {}", ex.requestId(), err.toString(), ErrorMapper.unwrap(err));
+                    try (RequestLogContext context = RequestLogContext.open(ex.requestId(), logged)) {
+                        LOG.warn("request failed operation={} status={}: {}", loggedOperation, error.status().code(),
+                                err.toString(), ErrorMapper.unwrap(err));
+                    }
                 }
                 ex.rawBody().discard();
                 ex.respondError(error);

@@ -49,13 +49,13 @@ class SdkAsyncClientTest {
         try (S3ServerFixture f = S3ServerFixture.start(); S3AsyncClient s3 = f.asyncClient()) {
             exercise(s3);
             // Over plain HTTP too, the async client sends unsigned aws-chunked bodies with a trailing CRC32.
-            assertThat(f.registry().counter("s3.payloads", "type", "STREAMING-UNSIGNED-PAYLOAD-TRAILER").count())
+            assertThat(f.registry().counter("shardvault.s3.payloads", "type", "STREAMING-UNSIGNED-PAYLOAD-TRAILER").count())
                     .isPositive();
-            assertThat(f.registry().find("s3.requests").tags("operation", "PutObject", "status", "200").timer()
+            assertThat(f.registry().find("shardvault.s3.requests").tags("operation", "PutObject", "status", "2xx").timer()
                     .count()).isEqualTo(8);
-            assertThat(f.registry().find("s3.requests").tags("operation", "GetObject", "status", "404").timer()
+            assertThat(f.registry().find("shardvault.s3.requests").tags("operation", "GetObject", "status", "4xx").timer()
                     .count()).isEqualTo(1);
-            assertThat(f.registry().counter("s3.bytes.in").count()).isGreaterThan(5 << 20);
+            assertThat(f.registry().counter("shardvault.s3.bytes.in").count()).isGreaterThan(5 << 20);
         }
     }
 
@@ -71,7 +71,7 @@ class SdkAsyncClientTest {
             var got = sync.getObjectAsBytes(b -> b.bucket("tls-sync").key("k").checksumMode(ChecksumMode.ENABLED));
             assertThat(got.asByteArray()).isEqualTo(data);
             assertThat(got.response().checksumSHA256()).isEqualTo(put.checksumSHA256());
-            assertThat(f.registry().counter("s3.payloads", "type", "STREAMING-UNSIGNED-PAYLOAD-TRAILER").count())
+            assertThat(f.registry().counter("shardvault.s3.payloads", "type", "STREAMING-UNSIGNED-PAYLOAD-TRAILER").count())
                     .isPositive();
         }
     }

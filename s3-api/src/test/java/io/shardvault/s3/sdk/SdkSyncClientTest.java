@@ -70,7 +70,7 @@ class SdkSyncClientTest {
 
     @AfterAll
     static void stop() {
-        fixture.registry().find("s3.payloads").counters()
+        fixture.registry().find("shardvault.s3.payloads").counters()
                 .forEach(c -> LOG.info("payloads {} {}", c.getId().getTag("type"), c.count()));
         s3.close();
         fixture.close();
@@ -129,7 +129,7 @@ class SdkSyncClientTest {
         assertThat(put.eTag()).isEqualTo("\"" + md5(data) + "\"");
         assertThat(put.checksumCRC32()).isNotNull();
         // Over plain HTTP the sync client signs every chunk and the trailer.
-        assertThat(fixture.registry().counter("s3.payloads", "type", "STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER")
+        assertThat(fixture.registry().counter("shardvault.s3.payloads", "type", "STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER")
                 .count()).isPositive();
 
         ResponseBytes<GetObjectResponse> got = s3.getObjectAsBytes(b -> b.bucket("objects").key("dir/a b+c%.bin")

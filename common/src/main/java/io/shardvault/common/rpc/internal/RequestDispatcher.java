@@ -4,6 +4,7 @@ import io.shardvault.common.ErrorCode;
 import io.shardvault.common.rpc.RpcException;
 import io.shardvault.common.rpc.RpcHandler;
 import io.shardvault.common.rpc.RpcMessage;
+import io.shardvault.common.rpc.RpcMetrics;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -25,6 +26,7 @@ public final class RequestDispatcher {
 
     private final RpcHandler handler;
     private final ExecutorService workers;
+    private final RpcMetrics metrics;
     private final Set<CompletableFuture<RpcMessage>> running = ConcurrentHashMap.newKeySet();
     private final Object idle = new Object();
     private int inFlight;
@@ -33,9 +35,10 @@ public final class RequestDispatcher {
     /**
      * @param workers a bounded pool that throws {@link RejectedExecutionException} when full
      */
-    public RequestDispatcher(RpcHandler handler, ExecutorService workers) {
+    public RequestDispatcher(RpcHandler handler, ExecutorService workers, RpcMetrics metrics) {
         this.handler = handler;
         this.workers = workers;
+        this.metrics = metrics;
     }
 
     /**
@@ -49,7 +52,12 @@ public final class RequestDispatcher {
             inFlight++;
         }
         CompletableFuture<RpcMessage> result = new CompletableFuture<>();
-        result.whenComplete((response, failure) -> request.close());
+        int op = request.op();
+        long start = System.nanoTime();
+        result.whenComplete((response, failure) -> {
+            request.close();
+            metrics.recordServerRequest(op, failure, System.nanoTime() - start);
+        });
         if (draining) {
             result.completeExceptionally(new RpcException(ErrorCode.SHUTTING_DOWN, "server is shutting down"));
             return result;

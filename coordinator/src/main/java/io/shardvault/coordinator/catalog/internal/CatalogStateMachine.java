@@ -19,6 +19,8 @@ import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftGroupMemberId;
+import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.protocol.TermIndex;
 import org.apache.ratis.server.storage.RaftStorage;
@@ -62,6 +64,7 @@ final class CatalogStateMachine extends BaseStateMachine {
     private final Timer applyTimer;
     private final Timer snapshotTimer;
     private final Counter duplicates;
+    private final Counter leaderChanges;
     private volatile RocksCatalogStore store;
     /** Entries up to this index were already in the live DB when it was opened. */
     private volatile long skipThrough = -1;
@@ -69,22 +72,30 @@ final class CatalogStateMachine extends BaseStateMachine {
     private volatile long replayed = -1;
 
     CatalogStateMachine(Path dbDir, ExecutorService readExecutor, Clock clock, MeterRegistry registry) {
+        this(dbDir, readExecutor, clock, registry, "peer");
+    }
+
+    CatalogStateMachine(Path dbDir, ExecutorService readExecutor, Clock clock, MeterRegistry registry, String peerId) {
         this.dbDir = dbDir;
         this.readExecutor = readExecutor;
         this.clock = clock;
         // Time from log entry to applied state, per entry.
-        this.applyTimer = Timer.builder("catalog.apply").description("Applying one catalog log entry to RocksDB")
+        this.applyTimer = Timer.builder("shardvault.catalog.apply").description("Applying one catalog log entry to RocksDB")
                 .publishPercentiles(0.5, 0.99).register(registry);
         // Time to write one RocksDB checkpoint snapshot.
-        this.snapshotTimer = Timer.builder("catalog.snapshot").description("Taking one checkpoint snapshot")
+        this.snapshotTimer = Timer.builder("shardvault.catalog.snapshot").description("Taking one checkpoint snapshot")
                 .register(registry);
         // Writes answered from the request-id table instead of being applied again.
-        this.duplicates = Counter.builder("catalog.apply.duplicates")
+        this.duplicates = Counter.builder("shardvault.catalog.apply.duplicates")
                 .description("Retried writes answered from the dedup table").register(registry);
+        // Leader changes this peer saw (elections won by anyone, and leader losses): a steady
+        // cluster has none; a rate above zero means elections, i.e. a slow disk, GC or network.
+        this.leaderChanges = Counter.builder("shardvault.catalog.leader.changes").tag("peer", peerId)
+                .description("Catalog leader changes seen by this peer").register(registry);
         // The last log index this peer applied.
         // Ratis reads the applied index before initialize(): start from "nothing applied".
         setLastAppliedTermIndex(TermIndex.valueOf(0, -1));
-        Gauge.builder("catalog.applied.index", this, sm -> sm.getLastAppliedTermIndex() == null ? -1
+        Gauge.builder("shardvault.catalog.applied.index", this, sm -> sm.getLastAppliedTermIndex() == null ? -1
                 : sm.getLastAppliedTermIndex().getIndex()).register(registry);
     }
 
@@ -240,6 +251,12 @@ final class CatalogStateMachine extends BaseStateMachine {
                 swapLock.readLock().unlock();
             }
         }, readExecutor);
+    }
+
+    @Override
+    public void notifyLeaderChanged(RaftGroupMemberId groupMemberId, RaftPeerId newLeaderId) {
+        leaderChanges.increment();
+        LOG.info("catalog leader changed member={} leader={}", groupMemberId, newLeaderId);
     }
 
     @Override

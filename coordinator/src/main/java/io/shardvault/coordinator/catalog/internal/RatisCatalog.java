@@ -91,13 +91,13 @@ final class RatisCatalog implements Catalog {
         Wire.Writer w = new Wire.Writer(128).u8(op.code).i64(System.currentTimeMillis())
                 .i64(ThreadLocalRandom.current().nextLong() | 1L);
         body.accept(w);
-        return finish(op, client.async().send(message(w)), decode);
+        return finish(op, true, client.async().send(message(w)), decode);
     }
 
     private <T> CompletableFuture<T> read(Op op, Consumer<Wire.Writer> body, Function<Wire.Reader, T> decode) {
         Wire.Writer w = new Wire.Writer(64).u8(op.code);
         body.accept(w);
-        return finish(op, sendReadOnlyOnceLed(message(w), System.nanoTime() + timeout.toNanos()), decode);
+        return finish(op, false, sendReadOnlyOnceLed(message(w), System.nanoTime() + timeout.toNanos()), decode);
     }
 
     /**
@@ -131,11 +131,12 @@ final class RatisCatalog implements Catalog {
     /** A diagnostic: (applied index, checksum over every table) as of a given peer, read stale from it. */
     CompletableFuture<long[]> stateChecksum(String peerId, long minIndex) {
         Wire.Writer w = new Wire.Writer(1).u8(Op.STATE_CHECKSUM.code);
-        return finish(Op.STATE_CHECKSUM, client.async().sendStaleRead(message(w), minIndex, RaftPeerId.valueOf(peerId)),
+        return finish(Op.STATE_CHECKSUM, false,
+                client.async().sendStaleRead(message(w), minIndex, RaftPeerId.valueOf(peerId)),
                 r -> new long[] {r.i64(), r.i64()});
     }
 
-    private <T> CompletableFuture<T> finish(Op op, CompletableFuture<RaftClientReply> sent,
+    private <T> CompletableFuture<T> finish(Op op, boolean commit, CompletableFuture<RaftClientReply> sent,
                                             Function<Wire.Reader, T> decode) {
         Timer.Sample sample = Timer.start(registry);
         CompletableFuture<T> out = new CompletableFuture<>();
@@ -164,9 +165,13 @@ final class RatisCatalog implements Catalog {
                 outcome = "INTERNAL";
                 out.completeExceptionally(new CatalogException(ErrorCode.INTERNAL, "bad catalog reply to " + op, e));
             } finally {
-                // Latency of each catalog call, by operation and outcome (ok or the error code).
-                sample.stop(Timer.builder("catalog.client.calls").tag("op", op.name()).tag("outcome", outcome)
-                        .publishPercentiles(0.5, 0.99).register(registry));
+                // shardvault.catalog.commit: a write, from send to applied by the leader (a majority
+                // has it in its synced log); shardvault.catalog.read: a linearizable read (ReadIndex),
+                // election waits included. Tags: op, and outcome (ok or the error code).
+                sample.stop(Timer.builder(commit ? "shardvault.catalog.commit" : "shardvault.catalog.read")
+                        .description(commit ? "catalog writes, send to applied" : "catalog linearizable reads")
+                        .tag("op", op.name()).tag("outcome", outcome.toLowerCase(java.util.Locale.ROOT))
+                        .register(registry));
             }
         });
         return out;

@@ -1,5 +1,6 @@
 package io.shardvault.coordinator.catalog.internal;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CatalogConfig;
@@ -81,7 +82,7 @@ public final class RatisCatalogServer implements CatalogServer {
             return t;
         });
         CatalogStateMachine sm = new CatalogStateMachine(dataDir.resolve("db"), readExecutor, Clock.systemUTC(),
-                registry);
+                registry, config.peerId());
         RaftServer server = RaftServer.newBuilder().setServerId(RaftPeerId.valueOf(config.peerId()))
                 .setStateMachine(sm).setProperties(props).setGroup(group)
                 .setOption(RaftStorage.StartupOption.RECOVER).build();
@@ -94,7 +95,14 @@ public final class RatisCatalogServer implements CatalogServer {
         }
         RaftClient client = newClient(props, group);
         RatisCatalog catalog = new RatisCatalog(client, config.requestTimeout(), registry);
-        return new RatisCatalogServer(config, server, client, groupId, catalog, readExecutor);
+        RatisCatalogServer started = new RatisCatalogServer(config, server, client, groupId, catalog, readExecutor);
+        // This peer's current Raft term (NaN once closed): it only grows, by one per election.
+        Gauge.builder("shardvault.catalog.term", started, RatisCatalogServer::currentTerm).tag("peer", config.peerId())
+                .description("The current Raft term of this catalog peer").register(registry);
+        // 1 while this peer is the leader, else 0: exactly one peer of a healthy group reports 1.
+        Gauge.builder("shardvault.catalog.leader", started, s -> s.isLeader() ? 1 : 0).tag("peer", config.peerId())
+                .description("Whether this catalog peer is the leader").register(registry);
+        return started;
     }
 
     private static RaftClient newClient(RaftProperties props, RaftGroup group) {
@@ -183,6 +191,14 @@ public final class RatisCatalogServer implements CatalogServer {
             return Optional.ofNullable(leader).map(RaftPeerId::toString);
         } catch (IOException e) {
             return Optional.empty();
+        }
+    }
+
+    private double currentTerm() {
+        try {
+            return server.getDivision(groupId).getInfo().getCurrentTerm();
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
         }
     }
 

@@ -9,9 +9,16 @@ final class DataPathMetrics {
     /** {@code shardvault.data.write{mode=stash|durable}}: whole-file write latency, quorum reached. */
     final Timer writeStash;
     final Timer writeDurable;
-    /** {@code shardvault.data.write.fallbacks}: small writes the stash refused, redone durably. */
-    final Counter stashFallbacks;
-    /** {@code shardvault.data.write.missingShards}: shards recorded missing by successful writes. */
+    /**
+     * {@code shardvault.data.write.fallbacks{reason}}: small writes (stash-sized) that could not use
+     * the stash and were written durably: {@code stash_full} (a stash answered STASH_FULL),
+     * {@code stash_unreachable} (stash copies failed otherwise: down, timeout, BUSY),
+     * {@code stash_down} (the stash was marked down after a recent failure, so it was not tried).
+     */
+    final Counter fallbackStashFull;
+    final Counter fallbackStashUnreachable;
+    final Counter fallbackStashDown;
+    /** {@code shardvault.data.write.missing.shards}: shards recorded missing by successful writes. */
     final Counter missingShards;
     /** {@code shardvault.data.write.failures}: writes that did not reach their quorum. */
     final Counter writeFailures;
@@ -21,7 +28,7 @@ final class DataPathMetrics {
     final Counter decodes;
     /** {@code shardvault.data.read.hedges}: stripes whose slow reads were hedged. */
     final Counter hedges;
-    /** {@code shardvault.data.read.chunkFailures}: chunk reads that failed (down, CORRUPT, timeout). */
+    /** {@code shardvault.data.read.chunk.failures}: chunk reads that failed (down, CORRUPT, timeout). */
     final Counter chunkFailures;
     /** {@code shardvault.data.delete.retries}: shard delete attempts retried. */
     final Counter deleteRetries;
@@ -31,13 +38,15 @@ final class DataPathMetrics {
                 .publishPercentiles(0.5, 0.99).register(registry);
         writeDurable = Timer.builder("shardvault.data.write").tag("mode", "durable")
                 .publishPercentiles(0.5, 0.99).register(registry);
-        stashFallbacks = registry.counter("shardvault.data.write.fallbacks");
-        missingShards = registry.counter("shardvault.data.write.missingShards");
+        fallbackStashFull = registry.counter("shardvault.data.write.fallbacks", "reason", "stash_full");
+        fallbackStashUnreachable = registry.counter("shardvault.data.write.fallbacks", "reason", "stash_unreachable");
+        fallbackStashDown = registry.counter("shardvault.data.write.fallbacks", "reason", "stash_down");
+        missingShards = registry.counter("shardvault.data.write.missing.shards");
         writeFailures = registry.counter("shardvault.data.write.failures");
         stripeRead = Timer.builder("shardvault.data.read.stripe").publishPercentiles(0.5, 0.99).register(registry);
         decodes = registry.counter("shardvault.data.read.decodes");
         hedges = registry.counter("shardvault.data.read.hedges");
-        chunkFailures = registry.counter("shardvault.data.read.chunkFailures");
+        chunkFailures = registry.counter("shardvault.data.read.chunk.failures");
         deleteRetries = registry.counter("shardvault.data.delete.retries");
     }
 }

@@ -82,8 +82,11 @@ final class FileWrite {
     }
 
     CompletableFuture<StoredFile> start() {
-        stashMode = size > 0 && size <= ctx.config.stashThreshold() && size <= layout.stripeBytes()
-                && ctx.stashHealth.usable();
+        boolean small = size > 0 && size <= ctx.config.stashThreshold() && size <= layout.stripeBytes();
+        stashMode = small && ctx.stashHealth.usable();
+        if (small && !stashMode && ctx.stashHealth.configured()) {
+            ctx.metrics.fallbackStashDown.increment();
+        }
         ctx.fileIds.nextFileId(vault.vaultId()).whenCompleteAsync((id, failure) -> {
             if (failure != null) {
                 fail(failure);
@@ -235,7 +238,7 @@ final class FileWrite {
             }
             if (stashMode && !outcome.stashQuorum()) {
                 // Decided early because the stash side cannot make it, whatever the pods say: go durable.
-                fallBackToDurable();
+                fallBackToDurable(outcome);
                 return;
             }
             decidedCount++;
@@ -268,9 +271,10 @@ final class FileWrite {
     }
 
     /** The stash refused a small file: mark it down and write the kept stripe again, durably, as a new file. */
-    private void fallBackToDurable() {
+    private void fallBackToDurable(StripeOutcome outcome) {
         ctx.stashHealth.markDown();
-        ctx.metrics.stashFallbacks.increment();
+        boolean full = Arrays.stream(outcome.causes()).anyMatch(c -> c != null && c.contains("STASH_FULL"));
+        (full ? ctx.metrics.fallbackStashFull : ctx.metrics.fallbackStashUnreachable).increment();
         long abandoned = fileId;
         new ShardDeleter(ctx, vault, abandoned, true).start();
         stashMode = false;

@@ -5,6 +5,7 @@ import io.shardvault.common.ErrorCode;
 import io.shardvault.common.erasure.ErasureCodecs;
 import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.common.rpc.RpcClientConfig;
+import io.shardvault.common.rpc.RpcMetrics;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.coordinator.data.ByteSource;
 import io.shardvault.coordinator.data.DataPath;
@@ -16,7 +17,9 @@ import io.shardvault.coordinator.data.StoredFile;
 import io.shardvault.coordinator.data.Vault;
 import io.shardvault.coordinator.data.VaultDirectory;
 import io.shardvault.pod.PodClient;
+import io.shardvault.pod.PodOps;
 import io.shardvault.stash.StashClient;
+import io.shardvault.stash.StashOps;
 import io.shardvault.stash.StashPlacement;
 
 import java.net.InetSocketAddress;
@@ -96,7 +99,8 @@ public final class ShardDataPath implements DataPath {
         Objects.requireNonNull(fileIds, "fileIds");
         Objects.requireNonNull(codecs, "codecs");
         Objects.requireNonNull(registry, "registry");
-        RpcClient rpc = RpcClient.create(transport, clientConfig.withRequestTimeout(config.rpcTimeout()));
+        RpcClient rpc = RpcClient.create(transport, clientConfig.withRequestTimeout(config.rpcTimeout()),
+                RpcMetrics.create(registry, RpcMetrics.opNames(PodOps.METRIC_NAMES, StashOps.METRIC_NAMES)));
         return new ShardDataPath(config, vaults, fileIds, codecs, rpc, List.copyOf(stashServers), registry);
     }
 

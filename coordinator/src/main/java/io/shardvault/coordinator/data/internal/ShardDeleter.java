@@ -9,6 +9,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Deletes every shard of one file from its pods (and its stash copies), each call retried with
@@ -19,6 +21,7 @@ import java.util.function.Supplier;
  * <p>Thread-safe; stateless beyond its arguments.
  */
 final class ShardDeleter {
+    private static final Logger LOG = LoggerFactory.getLogger(ShardDeleter.class);
     private static final long MAX_DELAY_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     private final ShardDataPath ctx;
@@ -38,17 +41,25 @@ final class ShardDeleter {
         for (int i = 0; i < vault.layout().n(); i++) {
             ShardId id = new ShardId(vault.vaultId(), fileId, i);
             int shard = i;
-            all.add(retry(() -> ctx.pods.delete(vault.pod(shard), id)));
+            all.add(retry(id, "pod " + vault.pod(shard), () -> ctx.pods.delete(vault.pod(shard), id)));
             if (stashed && ctx.placement != null) {
-                all.add(retry(() -> ctx.stash.purge(ctx.stashFor(vault.vaultId(), shard), Set.of(id))));
+                all.add(retry(id, "stash " + ctx.stashFor(vault.vaultId(), shard),
+                        () -> ctx.stash.purge(ctx.stashFor(vault.vaultId(), shard), Set.of(id))));
             }
         }
         return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
     }
 
-    private <T> CompletableFuture<T> retry(Supplier<CompletableFuture<T>> call) {
+    private <T> CompletableFuture<T> retry(ShardId id, String target, Supplier<CompletableFuture<T>> call) {
         CompletableFuture<T> result = new CompletableFuture<>();
         attempt(call, result, 1, ctx.config.deleteRetryMin().toNanos());
+        result.whenComplete((value, failure) -> {
+            if (failure != null) {
+                LOG.atWarn().addKeyValue("shard", id)
+                        .addKeyValue("target", target).addKeyValue("error", String.valueOf(failure))
+                        .log("shard delete gave up; the catalog keeps the file queued for deletion");
+            }
+        });
         return result;
     }
 

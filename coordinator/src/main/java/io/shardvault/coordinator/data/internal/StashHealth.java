@@ -23,6 +23,11 @@ final class StashHealth {
         return placement != null && (!everDown || System.nanoTime() - downUntilNanos >= 0);
     }
 
+    /** Whether there is a stash at all (a cluster without one writes everything durably, by design). */
+    boolean configured() {
+        return placement != null;
+    }
+
     void markDown() {
         downUntilNanos = System.nanoTime() + backoffNanos;
         everDown = true;

@@ -1,11 +1,10 @@
-package io.shardvault.stash;
+package io.shardvault.common;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.joran.JoranConfigurator;
-import io.shardvault.common.ErrorCode;
 import io.shardvault.common.rpc.RpcException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
