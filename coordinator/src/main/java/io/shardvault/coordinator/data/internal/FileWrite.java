@@ -79,6 +79,18 @@ final class FileWrite {
         this.codec = ctx.codecs.codec(layout.erasure());
         this.failed = new boolean[layout.n()];
         this.failCauses = new String[layout.n()];
+        skipUnwritablePods();
+    }
+
+    /** Pods an operator drained or marked down get no shard of this file: it is missing from the start. */
+    private void skipUnwritablePods() {
+        for (int i = 0; i < failed.length; i++) {
+            java.util.Optional<String> why = ctx.writablePods.whyNotWritable(vault.vaultId(), i);
+            if (why.isPresent()) {
+                failed[i] = true;
+                failCauses[i] = "pod " + vault.pod(i) + ": " + why.get();
+            }
+        }
     }
 
     CompletableFuture<StoredFile> start() {
@@ -259,6 +271,7 @@ final class FileWrite {
         stashMode = false;
         Arrays.fill(failed, false);
         Arrays.fill(failCauses, null);
+        skipUnwritablePods();
         decidedCount = 0;
         ByteBuffer[] chunks = lastChunks;
         int[] crcs = lastCrcs;

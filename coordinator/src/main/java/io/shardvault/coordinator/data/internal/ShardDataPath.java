@@ -15,6 +15,7 @@ import io.shardvault.coordinator.data.FileIdSource;
 import io.shardvault.coordinator.data.StoredFile;
 import io.shardvault.coordinator.data.Vault;
 import io.shardvault.coordinator.data.VaultDirectory;
+import io.shardvault.coordinator.data.WritablePods;
 import io.shardvault.pod.PodClient;
 import io.shardvault.stash.StashClient;
 import io.shardvault.stash.StashPlacement;
@@ -45,6 +46,7 @@ public final class ShardDataPath implements DataPath {
     final StashClient stash;
     final StashPlacement placement;
     final StashHealth stashHealth;
+    final WritablePods writablePods;
     final LatencyTracker readLatency;
     final DataPathMetrics metrics;
     final ExecutorService workers;
@@ -56,8 +58,10 @@ public final class ShardDataPath implements DataPath {
     private static final long SLOW_POD_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
 
     private ShardDataPath(DataPathConfig config, VaultDirectory vaults, FileIdSource fileIds, ErasureCodecs codecs,
-                          RpcClient rpc, List<InetSocketAddress> stashServers, MeterRegistry registry) {
+                          RpcClient rpc, List<InetSocketAddress> stashServers, WritablePods writablePods,
+                          MeterRegistry registry) {
         this.config = config;
+        this.writablePods = writablePods;
         this.vaults = vaults;
         this.fileIds = fileIds;
         this.codecs = codecs;
@@ -91,13 +95,27 @@ public final class ShardDataPath implements DataPath {
     public static ShardDataPath create(DataPathConfig config, VaultDirectory vaults, FileIdSource fileIds,
                                        ErasureCodecs codecs, RpcTransport transport, RpcClientConfig clientConfig,
                                        List<InetSocketAddress> stashServers, MeterRegistry registry) {
+        return create(config, vaults, fileIds, codecs, transport, clientConfig, stashServers, WritablePods.ALL,
+                registry);
+    }
+
+    /**
+     * Creates the data paths; new shards go only to the pods {@code writablePods} allows (see
+     * {@link WritablePods} for what a write does without a pod).
+     */
+    public static ShardDataPath create(DataPathConfig config, VaultDirectory vaults, FileIdSource fileIds,
+                                       ErasureCodecs codecs, RpcTransport transport, RpcClientConfig clientConfig,
+                                       List<InetSocketAddress> stashServers, WritablePods writablePods,
+                                       MeterRegistry registry) {
+        Objects.requireNonNull(writablePods, "writablePods");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(vaults, "vaults");
         Objects.requireNonNull(fileIds, "fileIds");
         Objects.requireNonNull(codecs, "codecs");
         Objects.requireNonNull(registry, "registry");
         RpcClient rpc = RpcClient.create(transport, clientConfig.withRequestTimeout(config.rpcTimeout()));
-        return new ShardDataPath(config, vaults, fileIds, codecs, rpc, List.copyOf(stashServers), registry);
+        return new ShardDataPath(config, vaults, fileIds, codecs, rpc, List.copyOf(stashServers), writablePods,
+                registry);
     }
 
     @Override

@@ -1,0 +1,26 @@
+package io.shardvault.coordinator.admin;
+
+/** A key just created: the only time its secret is shown. Immutable. */
+public final class NewAccessKeyView {
+    private final String accessKeyId;
+    private final String secretKey;
+    private final String owner;
+
+    public NewAccessKeyView(String accessKeyId, String secretKey, String owner) {
+        this.accessKeyId = accessKeyId;
+        this.secretKey = secretKey;
+        this.owner = owner;
+    }
+
+    public String getAccessKeyId() {
+        return accessKeyId;
+    }
+
+    public String getSecretKey() {
+        return secretKey;
+    }
+
+    public String getOwner() {
+        return owner;
+    }
+}
