@@ -31,6 +31,9 @@ public final class CatalogPodStates implements WritablePods, AutoCloseable {
     private final Catalog catalog;
     private final ScheduledExecutorService timer;
     private volatile Map<Long, PodStatus> states = Map.of();
+    /** Reads are numbered when sent: an older read that answers late must not undo a newer one. */
+    private long readsSent;
+    private long newestApplied;
 
     public CatalogPodStates(Catalog catalog, Duration refresh) {
         this.catalog = catalog;
@@ -57,10 +60,18 @@ public final class CatalogPodStates implements WritablePods, AutoCloseable {
 
     /** Reads the states from the catalog now. */
     public CompletableFuture<Void> refresh() {
-        return catalog.listPodStates().thenAccept(this::replace);
+        long seq;
+        synchronized (this) {
+            seq = ++readsSent;
+        }
+        return catalog.listPodStates().thenAccept(list -> replace(seq, list));
     }
 
-    private void replace(List<PodStatus> list) {
+    private synchronized void replace(long seq, List<PodStatus> list) {
+        if (seq < newestApplied) {
+            return;
+        }
+        newestApplied = seq;
         Map<Long, PodStatus> next = new HashMap<>();
         for (PodStatus p : list) {
             next.put(key(p.vaultId(), p.shardIndex()), p);
