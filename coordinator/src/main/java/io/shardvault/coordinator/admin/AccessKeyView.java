@@ -37,4 +37,13 @@ public final class AccessKeyView {
     public String getCreatedAt() {
         return createdAt;
     }
+
+    /** Rebuilds a view from its open data (what MXBean proxies, such as the admin CLI's, receive). */
+    public static AccessKeyView from(javax.management.openmbean.CompositeData cd) {
+        return new AccessKeyView((String) cd.get("accessKeyId"),
+                (String) cd.get("owner"),
+                (Boolean) cd.get("enabled"),
+                (Boolean) cd.get("bypassGovernanceAllowed"),
+                (String) cd.get("createdAt"));
+    }
 }

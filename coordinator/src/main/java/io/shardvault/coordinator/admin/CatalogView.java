@@ -46,4 +46,14 @@ public final class CatalogView {
     public List<String> getPeers() {
         return peers;
     }
+
+    /** Rebuilds a view from its open data (what MXBean proxies, such as the admin CLI's, receive). */
+    public static CatalogView from(javax.management.openmbean.CompositeData cd) {
+        return new CatalogView((String) cd.get("peerId"),
+                (String) cd.get("role"),
+                (String) cd.get("leaderId"),
+                (Long) cd.get("term"),
+                (Long) cd.get("appliedIndex"),
+                java.util.List.of((String[]) cd.get("peers")));
+    }
 }

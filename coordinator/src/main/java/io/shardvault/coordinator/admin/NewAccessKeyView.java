@@ -23,4 +23,11 @@ public final class NewAccessKeyView {
     public String getOwner() {
         return owner;
     }
+
+    /** Rebuilds a view from its open data (what MXBean proxies, such as the admin CLI's, receive). */
+    public static NewAccessKeyView from(javax.management.openmbean.CompositeData cd) {
+        return new NewAccessKeyView((String) cd.get("accessKeyId"),
+                (String) cd.get("secretKey"),
+                (String) cd.get("owner"));
+    }
 }

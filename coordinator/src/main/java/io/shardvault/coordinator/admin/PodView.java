@@ -79,4 +79,19 @@ public final class PodView {
     public String getError() {
         return error;
     }
+
+    /** Rebuilds a view from its open data (what MXBean proxies, such as the admin CLI's, receive). */
+    public static PodView from(javax.management.openmbean.CompositeData cd) {
+        return new PodView((Integer) cd.get("vaultId"),
+                (Integer) cd.get("shardIndex"),
+                (String) cd.get("address"),
+                (String) cd.get("state"),
+                (String) cd.get("stateSince"),
+                (Boolean) cd.get("reachable"),
+                (Long) cd.get("unflushedBytes"),
+                (Long) cd.get("purgeQueueDepth"),
+                (Long) cd.get("oldestPurgeAgeMillis"),
+                (Long) cd.get("usableBytes"),
+                (String) cd.get("error"));
+    }
 }

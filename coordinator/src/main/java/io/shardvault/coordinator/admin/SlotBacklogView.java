@@ -59,4 +59,16 @@ public final class SlotBacklogView {
     public String getError() {
         return error;
     }
+
+    /** Rebuilds a view from its open data (what MXBean proxies, such as the admin CLI's, receive). */
+    public static SlotBacklogView from(javax.management.openmbean.CompositeData cd) {
+        return new SlotBacklogView((Integer) cd.get("vaultId"),
+                (Integer) cd.get("shardIndex"),
+                (String) cd.get("stashServer"),
+                (Long) cd.get("entries"),
+                (Long) cd.get("bytes"),
+                (Long) cd.get("oldestEntryAgeMillis"),
+                (Boolean) cd.get("complete"),
+                (String) cd.get("error"));
+    }
 }

@@ -54,4 +54,16 @@ public final class StashServerView {
     public String getError() {
         return error;
     }
+
+    /** Rebuilds a view from its open data (what MXBean proxies, such as the admin CLI's, receive). */
+    public static StashServerView from(javax.management.openmbean.CompositeData cd) {
+        return new StashServerView((String) cd.get("stashId"),
+                (String) cd.get("address"),
+                (Boolean) cd.get("reachable"),
+                (Long) cd.get("entries"),
+                (Long) cd.get("bytes"),
+                (Long) cd.get("capacityBytes"),
+                (Long) cd.get("oldestEntryAgeMillis"),
+                (String) cd.get("error"));
+    }
 }

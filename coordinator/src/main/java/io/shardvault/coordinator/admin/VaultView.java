@@ -68,4 +68,18 @@ public final class VaultView {
     public boolean isWritable() {
         return writable;
     }
+
+    /** Rebuilds a view from its open data (what MXBean proxies, such as the admin CLI's, receive). */
+    public static VaultView from(javax.management.openmbean.CompositeData cd) {
+        return new VaultView((Integer) cd.get("vaultId"),
+                (String) cd.get("layout"),
+                (Integer) cd.get("chunkBytes"),
+                (Integer) cd.get("pods"),
+                (Integer) cd.get("podsUp"),
+                (Integer) cd.get("podsDraining"),
+                (Integer) cd.get("podsDown"),
+                (Integer) cd.get("podsUnreachable"),
+                (Integer) cd.get("writeQuorum"),
+                (Boolean) cd.get("writable"));
+    }
 }

@@ -55,4 +55,11 @@ public final class PodInstanceView {
     public long getUsableBytes() {
         return usableBytes;
     }
+
+    /** Rebuilds a view from its open data (what MXBean proxies receive). */
+    public static PodInstanceView from(javax.management.openmbean.CompositeData cd) {
+        return new PodInstanceView((String) cd.get("name"), (String) cd.get("address"), (String) cd.get("slots"),
+                (Long) cd.get("unflushedBytes"), (Integer) cd.get("unflushedShards"), (Long) cd.get("purgeQueueDepth"),
+                (Long) cd.get("oldestPurgeAgeMillis"), (Long) cd.get("usableBytes"));
+    }
 }

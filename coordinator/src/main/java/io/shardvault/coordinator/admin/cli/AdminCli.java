@@ -70,7 +70,8 @@ public final class AdminCli implements Runnable {
     /** The command line, ready to {@code execute} (tests capture its output with setOut/setErr). */
     public static CommandLine newCommandLine() {
         CommandLine cli = new CommandLine(new AdminCli());
-        cli.setExitCodeExceptionMapper(e -> e instanceof AdminException a ? a.exitCode() : ExitCodes.FAILED);
+        cli.setExitCodeExceptionMapper(e -> e instanceof AdminException a ? a.exitCode()
+                : e instanceof CommandLine.ParameterException ? ExitCodes.USAGE : ExitCodes.FAILED);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             int code = e instanceof AdminException a ? a.exitCode() : ExitCodes.FAILED;
             commandLine.getErr().println("shardvault admin: " + (e.getMessage() == null ? e.toString()

@@ -68,7 +68,12 @@ final class PodCommand implements Runnable {
     }
 
     static int onlyVault(JmxSession session) throws AdminException {
-        Set<ObjectName> vaults = session.query(io.shardvault.common.jmx.MBeanRegistrations.name("Vault", "*"));
+        Set<ObjectName> vaults;
+        try {
+            vaults = session.query(new ObjectName(io.shardvault.common.jmx.MBeanRegistrations.DOMAIN + ":type=Vault,*"));
+        } catch (javax.management.MalformedObjectNameException e) {
+            throw new IllegalStateException(e);
+        }
         if (vaults.size() != 1) {
             throw new AdminException(ExitCodes.USAGE, "the cluster has " + vaults.size() + " vaults: name one with --vault");
         }

@@ -217,7 +217,7 @@ public final class RatisCatalogServer implements CatalogServer {
         return CompletableFuture.supplyAsync(() -> {
             try {
                 RaftClientReply reply = client.getSnapshotManagementApi(RaftPeerId.valueOf(config.peerId()))
-                        .create(timeoutMs);
+                        .create(1, timeoutMs); // gap 1: the server's default gap (1024 entries) would skip it
                 if (!reply.isSuccess()) {
                     throw new CompletionException(new IOException("snapshot refused: " + reply.getException()));
                 }

@@ -94,6 +94,18 @@ final class FileWrite {
     }
 
     CompletableFuture<StoredFile> start() {
+        int skipped = 0;
+        for (boolean f : failed) {
+            skipped += f ? 1 : 0;
+        }
+        if (skipped > layout.n() - quorum) {
+            // Not a stash problem: fail before the stash fallback could mistake it for one.
+            ctx.metrics.writeFailures.increment();
+            result.completeExceptionally(new DataPathException(ErrorCode.UNAVAILABLE, "vault " + vault.vaultId()
+                    + ": " + skipped + " pods take no new shards but writes need " + quorum + " of " + layout.n()
+                    + "; " + causes()));
+            return result;
+        }
         stashMode = size > 0 && size <= ctx.config.stashThreshold() && size <= layout.stripeBytes()
                 && ctx.stashHealth.usable();
         ctx.fileIds.nextFileId(vault.vaultId()).whenCompleteAsync((id, failure) -> {
