@@ -38,6 +38,9 @@ class JmxRemoteServerTest {
     }
 
     static final class Counter implements CounterMXBean {
+        Counter() {
+        }
+
         private long count;
 
         @Override
