@@ -5,6 +5,7 @@ import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.ConfigKey;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.erasure.ErasureConfigKeys;
+import io.shardvault.common.jmx.JmxRemoteConfigKeys;
 import io.shardvault.common.rpc.RpcConfigKeys;
 import io.shardvault.coordinator.admin.CoordinatorAdminConfigKeys;
 import io.shardvault.coordinator.catalog.CatalogConfigKeys;
@@ -48,6 +49,7 @@ public final class CoordinatorMain implements Callable<Integer> {
         List<ConfigKey<?>> keys = new ArrayList<>();
         keys.addAll(CoordinatorConfigKeys.all());
         keys.addAll(CoordinatorAdminConfigKeys.all());
+        keys.addAll(JmxRemoteConfigKeys.all());
         keys.addAll(CatalogConfigKeys.all());
         keys.addAll(DataPathConfigKeys.all());
         keys.addAll(ErasureConfigKeys.all());

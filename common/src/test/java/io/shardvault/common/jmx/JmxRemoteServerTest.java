@@ -95,6 +95,7 @@ class JmxRemoteServerTest {
 
     @Test
     void configNeedsCredentialsWhenEnabledAndReadsPasswordFiles(@TempDir Path dir) throws Exception {
+        io.shardvault.common.testing.ConfigKeysConventions.assertWellFormed(JmxRemoteConfigKeys.class);
         assertThat(JmxRemoteConfig.from(Settings.empty()).enabled()).isFalse();
         assertThatThrownBy(() -> JmxRemoteConfig.from(Settings.of(Map.of("jmx.remote.enabled", true))))
                 .hasMessageContaining("never served without authentication");

@@ -3,7 +3,6 @@ package io.shardvault.coordinator.admin;
 import io.shardvault.common.config.ConfigKey;
 import io.shardvault.common.jmx.JmxRemoteConfigKeys;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 /** The coordinator's admin settings: how often pod states are re-read, and remote JMX ({@code jmx.remote.*}). */
@@ -16,11 +15,8 @@ public final class CoordinatorAdminConfigKeys {
             "How often the pods' operator states (drained, down) are re-read from the catalog: how long another"
                     + " coordinator's change takes to reach this one's writes.");
 
-    /** Every key above and the remote JMX keys. */
+    /** Every key above (the remote JMX keys are {@link JmxRemoteConfigKeys#all()}). */
     public static List<ConfigKey<?>> all() {
-        List<ConfigKey<?>> keys = new ArrayList<>();
-        keys.add(POD_STATES_REFRESH);
-        keys.addAll(JmxRemoteConfigKeys.all());
-        return keys;
+        return List.of(POD_STATES_REFRESH);
     }
 }
