@@ -10,6 +10,7 @@ import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.common.rpc.RpcClientConfig;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.common.rpc.RpcTransportConfig;
+import io.shardvault.coordinator.admin.CoordinatorAdmin;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CatalogConfig;
 import io.shardvault.coordinator.catalog.CatalogException;
@@ -25,6 +26,7 @@ import io.shardvault.coordinator.data.internal.ShardDataPath;
 import io.shardvault.coordinator.store.CatalogCredentialStore;
 import io.shardvault.coordinator.store.CatalogFileIdSource;
 import io.shardvault.coordinator.store.CatalogObjectStore;
+import io.shardvault.coordinator.store.CatalogPodStates;
 import io.shardvault.coordinator.store.FileReaper;
 import io.shardvault.s3.Credential;
 import io.shardvault.s3.CredentialStore;
@@ -78,15 +80,20 @@ public final class Coordinator implements AutoCloseable {
             RpcTransport transport = RpcTransport.create(RpcTransportConfig.from(settings));
             started.add(transport);
             ErasureCodecs codecs = ErasureCodecs.create(ErasureConfig.from(settings), registry);
+            // Operator pod states from the catalog: drained and down pods get no new shards.
+            CatalogPodStates podStates = new CatalogPodStates(catalog, CoordinatorAdmin.podStatesRefresh(settings));
+            started.add(podStates);
             DataPathConfig dataConfig = DataPathConfig.from(settings);
             ShardDataPath data = ShardDataPath.create(dataConfig,
                     VaultDirectory.of(List.of(config.vault())), new CatalogFileIdSource(catalog, config.fileIdBatch()),
-                    codecs, transport, RpcClientConfig.from(settings), config.stashServers(), registry);
+                    codecs, transport, RpcClientConfig.from(settings), config.stashServers(), podStates, registry);
             started.add(data);
             FileReaper reaper = new FileReaper(catalog, data, config.reaperInterval());
             started.add(reaper);
             CatalogObjectStore store = new CatalogObjectStore(catalog, data, reaper, CatalogObjectStore.MIN_PART_BYTES);
             CredentialStore credentials = withBootstrapKey(new CatalogCredentialStore(catalog), config.bootstrapKey());
+            started.add(CoordinatorAdmin.start(settings, catalogServer, config.vault(),
+                    dataConfig.writeQuorum(config.vault().layout()), config.stashServers(), transport, podStates));
             c.s3 = S3Server.start(S3ServerConfig.from(settings), store, credentials, registry);
             started.add(c.s3);
             RpcClientConfig rpcConfig = RpcClientConfig.from(settings);

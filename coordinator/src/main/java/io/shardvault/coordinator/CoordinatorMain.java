@@ -6,8 +6,10 @@ import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.ConfigKey;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.erasure.ErasureConfigKeys;
+import io.shardvault.common.jmx.JmxRemoteConfigKeys;
 import io.shardvault.common.metrics.ProcessMetrics;
 import io.shardvault.common.rpc.RpcConfigKeys;
+import io.shardvault.coordinator.admin.CoordinatorAdminConfigKeys;
 import io.shardvault.coordinator.catalog.CatalogConfigKeys;
 import io.shardvault.coordinator.data.DataPathConfigKeys;
 import io.shardvault.s3.S3ConfigKeys;
@@ -50,6 +52,8 @@ public final class CoordinatorMain implements Callable<Integer> {
     static List<ConfigKey<?>> allKeys() {
         List<ConfigKey<?>> keys = new ArrayList<>();
         keys.addAll(CoordinatorConfigKeys.all());
+        keys.addAll(CoordinatorAdminConfigKeys.all());
+        keys.addAll(JmxRemoteConfigKeys.all());
         keys.addAll(CatalogConfigKeys.all());
         keys.addAll(DataPathConfigKeys.all());
         keys.addAll(ErasureConfigKeys.all());

@@ -22,6 +22,7 @@ class CoordinatorConfigTest {
     void keysFollowTheConventions() throws Exception {
         ConfigKeysConventions.assertWellFormed(CoordinatorConfigKeys.class);
         ConfigKeysConventions.assertWellFormed(DataPathConfigKeys.class);
+        ConfigKeysConventions.assertWellFormed(io.shardvault.coordinator.admin.CoordinatorAdminConfigKeys.class);
     }
 
     @Test

@@ -80,4 +80,13 @@ public final class PodClient {
             }
         });
     }
+
+    /** Asks the pod to retry its purge deliveries at once; completes with whether it has a stash to deliver to. */
+    public CompletableFuture<Boolean> retryPurges(InetSocketAddress pod) {
+        return rpc.call(pod, RpcMessage.empty(PodOps.RETRY_PURGES)).thenApply(response -> {
+            try (response) {
+                return response.header().readBoolean();
+            }
+        });
+    }
 }

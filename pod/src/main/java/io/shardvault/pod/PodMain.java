@@ -7,9 +7,11 @@ import io.shardvault.common.admin.Readiness;
 import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.ConfigKey;
 import io.shardvault.common.config.Settings;
+import io.shardvault.common.jmx.JmxRemoteConfigKeys;
 import io.shardvault.common.metrics.ProcessMetrics;
 import io.shardvault.common.rpc.RpcClientConfig;
 import io.shardvault.common.rpc.RpcTransportConfig;
+import io.shardvault.pod.admin.PodHostAdmin;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -60,6 +62,7 @@ public final class PodMain implements Callable<Integer> {
             }
             List<ConfigKey<?>> known = new ArrayList<>(PodConfigKeys.all());
             known.addAll(AdminConfigKeys.all());
+            known.addAll(JmxRemoteConfigKeys.all());
             for (Settings s : perInstance) {
                 s.rejectUnknown(known);
                 pods.add(PodConfig.from(s));
@@ -94,9 +97,21 @@ public final class PodMain implements Callable<Integer> {
             throw e;
         }
         serving.set(host);
+        // The PodHost MXBean (purge queue, unflushed bytes, retryPurgesNow), remote when jmx.remote.enabled.
+        PodHostAdmin podAdmin;
+        try {
+            podAdmin = PodHostAdmin.start(first, host);
+        } catch (java.io.IOException e) {
+            host.close();
+            admin.close();
+            metrics.close();
+            System.err.println("pod: " + e.getMessage());
+            return 1;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             serving.set(null);
+            podAdmin.close();
             host.close();
             admin.close();
             metrics.close();

@@ -19,6 +19,8 @@ import java.util.Map;
  *   <tr><td>STATS</td><td>empty</td><td>empty</td>
  *       <td>header: unflushedBytes u64, unflushedShards u32, queueDepth u64, oldestAgeMillis u64, tomes u32,
  *       usableBytes u64</td></tr>
+ *   <tr><td>RETRY_PURGES</td><td>empty</td><td>empty</td>
+ *       <td>header: hasStash u8; the purge sender retries at once (an operator's action)</td></tr>
  * </table>
  */
 public final class PodOps {
@@ -27,13 +29,14 @@ public final class PodOps {
     public static final int DELETE = 0x0203;
     public static final int LIST = 0x0204;
     public static final int STATS = 0x0205;
+    public static final int RETRY_PURGES = 0x0206;
 
     /** The largest page a LIST answers. */
     public static final int MAX_LIST_LIMIT = 10_000;
 
     /** Readable names for the RPC meters' {@code op} tag ({@link io.shardvault.common.rpc.RpcMetrics}). */
     public static final Map<Integer, String> METRIC_NAMES = Map.of(WRITE, "pod.write", READ, "pod.read",
-            DELETE, "pod.delete", LIST, "pod.list", STATS, "pod.stats");
+            DELETE, "pod.delete", LIST, "pod.list", STATS, "pod.stats", RETRY_PURGES, "pod.retry.purges");
 
     private PodOps() {
     }

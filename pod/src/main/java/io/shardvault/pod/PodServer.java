@@ -73,6 +73,16 @@ public final class PodServer implements AutoCloseable {
         return node.config();
     }
 
+    /** The instance's STATS, as the RPC answers them. */
+    public PodStats stats() throws IOException {
+        return node.stats();
+    }
+
+    /** Makes the purge sender retry at once; false when the instance runs without a stash. */
+    public boolean retryPurgesNow() {
+        return node.retryPurgesNow();
+    }
+
     PodNode node() {
         return node;
     }

@@ -173,6 +173,15 @@ public interface Catalog extends AutoCloseable {
     /** Every stash server, by id. */
     CompletableFuture<List<StashInfo>> listStashes();
 
+    /**
+     * Sets a registered pod's operator state ({@code INVALID_ARGUMENT} for an unknown pod). Data
+     * paths stop placing new shards on a pod that is not {@link PodState#UP}.
+     */
+    CompletableFuture<PodStatus> setPodState(int vaultId, int shardIndex, PodState state);
+
+    /** Every pod whose state is not {@link PodState#UP}, by vault and shard index (the others are up). */
+    CompletableFuture<List<PodStatus>> listPodStates();
+
     /** Hands out {@code count} new file ids of a vault, never handed out before. */
     CompletableFuture<FileIdRange> allocateFileIds(int vaultId, int count);
 

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import java.io.IOException;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * One catalog peer running inside a coordinator: a Ratis server whose state machine keeps the
@@ -38,6 +39,21 @@ public interface CatalogServer extends AutoCloseable {
 
     /** Whether this peer is the leader now. */
     boolean isLeader();
+
+    /** This peer's role, term, applied index and view of the group. */
+    CatalogStatus status();
+
+    /**
+     * Makes this peer take a snapshot now (a RocksDB checkpoint) and returns the log index it
+     * covers. Fails with an {@link java.io.IOException} when Ratis refuses (nothing applied yet, say).
+     */
+    CompletableFuture<Long> takeSnapshot();
+
+    /**
+     * Asks the group to hand leadership to {@code peerId} (one of the group's peers); completes once
+     * that peer leads, fails when it does not within the election timeout.
+     */
+    CompletableFuture<Void> transferLeadership(String peerId);
 
     /** Stops the client and the peer; the data directory stays usable for a restart. */
     @Override

@@ -217,6 +217,15 @@ public final class PodNode implements AutoCloseable {
         }
     }
 
+    /** Makes the purge sender retry its deliveries at once; false when the pod runs without a stash. */
+    public boolean retryPurgesNow() {
+        if (sender == null) {
+            return false;
+        }
+        sender.retryNow();
+        return true;
+    }
+
     /** Purge events queued and not yet delivered. */
     public long purgeQueueDepth() {
         return purgeQueue.depth();

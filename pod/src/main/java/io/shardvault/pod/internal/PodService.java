@@ -85,6 +85,11 @@ public final class PodService implements RpcHandler {
             }
             case PodOps.STATS:
                 return new RpcMessage(PodOps.STATS, PodWire.statsHeader(node.stats(), alloc), Unpooled.EMPTY_BUFFER);
+            case PodOps.RETRY_PURGES: {
+                boolean hasStash = node.retryPurgesNow();
+                return new RpcMessage(PodOps.RETRY_PURGES, Unpooled.buffer(1).writeBoolean(hasStash),
+                        Unpooled.EMPTY_BUFFER);
+            }
             default:
                 throw new RpcException(ErrorCode.UNKNOWN_OP, "pod does not serve op 0x"
                         + Integer.toHexString(request.op()));

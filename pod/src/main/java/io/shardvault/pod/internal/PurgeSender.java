@@ -45,6 +45,8 @@ public final class PurgeSender implements Closeable {
     private final Thread thread;
     private final SplittableRandom jitter = new SplittableRandom();
     private volatile boolean running = true;
+    /** Set by an operator ({@link #retryNow()}): cut the current back-off short and start over from the minimum. */
+    private volatile boolean retryRequested;
 
     public PurgeSender(String name, PurgeQueue queue, StashAccess stash, int batchSize, Duration minBackoff,
                        Duration maxBackoff, Duration sendTimeout, Duration linger, PodMetrics metrics) {
@@ -117,7 +119,9 @@ public final class PurgeSender implements Closeable {
                     LOG.warn("purge delivery failed, retrying in {} ms: {}", TimeUnit.NANOSECONDS.toMillis(sleep),
                             RpcException.from(failure).getMessage());
                     sleepQuietly(sleep);
-                    backoffNanos = Math.min(maxBackoff.toNanos(), backoffNanos * 2);
+                    backoffNanos = retryRequested ? minBackoff.toNanos()
+                            : Math.min(maxBackoff.toNanos(), backoffNanos * 2);
+                    retryRequested = false;
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -149,7 +153,7 @@ public final class PurgeSender implements Closeable {
     private void sleepQuietly(long nanos) {
         long deadline = System.nanoTime() + nanos;
         long left;
-        while (running && (left = deadline - System.nanoTime()) > 0) {
+        while (running && !retryRequested && (left = deadline - System.nanoTime()) > 0) {
             try {
                 TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.MILLISECONDS.toNanos(50)));
             } catch (InterruptedException e) {
@@ -157,6 +161,11 @@ public final class PurgeSender implements Closeable {
                 return;
             }
         }
+    }
+
+    /** Ends the current back-off now: the next delivery attempt starts at once. */
+    public void retryNow() {
+        retryRequested = true;
     }
 
     @Override

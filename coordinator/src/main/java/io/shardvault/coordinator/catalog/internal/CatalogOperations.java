@@ -19,6 +19,8 @@ import io.shardvault.coordinator.catalog.ObjectMetadata;
 import io.shardvault.coordinator.catalog.ObjectVersion;
 import io.shardvault.coordinator.catalog.PartListing;
 import io.shardvault.coordinator.catalog.PodInfo;
+import io.shardvault.coordinator.catalog.PodState;
+import io.shardvault.coordinator.catalog.PodStatus;
 import io.shardvault.coordinator.catalog.PutObjectVersion;
 import io.shardvault.coordinator.catalog.PutResult;
 import io.shardvault.coordinator.catalog.Retention;
@@ -830,6 +832,32 @@ final class CatalogOperations {
         Wire.Writer w = new Wire.Writer();
         Codec.pod(w, p);
         e.txn().put(Table.PODS, Keys.podKey(p.vaultId(), p.shardIndex()), w.toByteArray());
+    }
+
+    static PodStatus setPodState(Entry e, int vaultId, int shardIndex, PodState state) throws CatalogException {
+        byte[] key = Keys.podKey(vaultId, shardIndex);
+        if (e.txn().get(Table.PODS, key) == null) {
+            throw fail(ErrorCode.INVALID_ARGUMENT, "no pod " + shardIndex + " registered in vault " + vaultId);
+        }
+        PodStatus status = new PodStatus(vaultId, shardIndex, state, e.time());
+        if (state == PodState.UP) {
+            e.txn().delete(Table.POD_STATES, key);
+        } else {
+            Wire.Writer w = new Wire.Writer();
+            Codec.podStatus(w, status);
+            e.txn().put(Table.POD_STATES, key, w.toByteArray());
+        }
+        return status;
+    }
+
+    static List<PodStatus> listPodStates(RocksCatalogStore.Reads r) {
+        List<PodStatus> out = new ArrayList<>();
+        try (RocksIterator it = r.iterator(Table.POD_STATES)) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                out.add(Codec.podStatus(new Wire.Reader(it.value())));
+            }
+        }
+        return out;
     }
 
     static void registerStash(Entry e, StashInfo s) {

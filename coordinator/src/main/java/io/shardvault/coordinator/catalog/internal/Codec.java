@@ -16,6 +16,8 @@ import io.shardvault.coordinator.catalog.ObjectMetadata;
 import io.shardvault.coordinator.catalog.ObjectVersion;
 import io.shardvault.coordinator.catalog.PartListing;
 import io.shardvault.coordinator.catalog.PodInfo;
+import io.shardvault.coordinator.catalog.PodState;
+import io.shardvault.coordinator.catalog.PodStatus;
 import io.shardvault.coordinator.catalog.PutObjectVersion;
 import io.shardvault.coordinator.catalog.PutResult;
 import io.shardvault.coordinator.catalog.DeleteObjectVersion;
@@ -351,6 +353,20 @@ final class Codec {
 
     static VaultInfo vault(Wire.Reader r) {
         return new VaultInfo(r.i32(), layout(r), r.i64(), list(r, Codec::pod));
+    }
+
+    /** The value of a {@link Table#POD_STATES} row, format 1. */
+    static void podStatus(Wire.Writer w, PodStatus p) {
+        w.u8(1).i32(p.vaultId()).u8(p.shardIndex()).u8(p.state().wire());
+        instant(w, p.since());
+    }
+
+    static PodStatus podStatus(Wire.Reader r) {
+        int format = r.u8();
+        if (format != 1) {
+            throw new IllegalArgumentException("unknown pod state format " + format);
+        }
+        return new PodStatus(r.i32(), r.u8(), PodState.ofWire(r.u8()), instant(r));
     }
 
     static void stash(Wire.Writer w, StashInfo s) {

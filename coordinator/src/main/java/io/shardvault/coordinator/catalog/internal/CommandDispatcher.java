@@ -6,6 +6,7 @@ import io.shardvault.coordinator.catalog.CatalogException;
 import io.shardvault.coordinator.catalog.DeleteObjectVersion;
 import io.shardvault.coordinator.catalog.DeleteResult;
 import java.util.List;
+import io.shardvault.coordinator.catalog.PodState;
 import io.shardvault.coordinator.catalog.RetentionMode;
 import io.shardvault.coordinator.catalog.Usage;
 import io.shardvault.coordinator.catalog.VersioningState;
@@ -92,6 +93,8 @@ final class CommandDispatcher {
                 case REGISTER_VAULT -> Codec.vault(out, CatalogOperations.registerVault(e, Codec.vault(in)));
                 case REGISTER_POD -> CatalogOperations.registerPod(e, Codec.pod(in));
                 case REGISTER_STASH -> CatalogOperations.registerStash(e, Codec.stash(in));
+                case SET_POD_STATE -> Codec.podStatus(out, CatalogOperations.setPodState(e, in.i32(), in.u8(),
+                        PodState.ofWire(in.u8())));
                 case ALLOCATE_FILE_IDS -> Codec.fileIdRange(out, CatalogOperations.allocateFileIds(e, in.i32(), in.i32()));
                 case CREATE_ACCESS_KEY -> Codec.accessKey(out, CatalogOperations.createAccessKey(e, in.str(), in.str(),
                         in.str(), in.bool()));
@@ -130,6 +133,7 @@ final class CommandDispatcher {
                         CatalogOperations.listUploads(r, in.str(), in.str(), in.str(), in.str(), in.i32()));
                 case LIST_VAULTS -> Codec.list(out, CatalogOperations.listVaults(r), Codec::vault);
                 case LIST_STASHES -> Codec.list(out, CatalogOperations.listStashes(r), Codec::stash);
+                case LIST_POD_STATES -> Codec.list(out, CatalogOperations.listPodStates(r), Codec::podStatus);
                 case LOOKUP_ACCESS_KEY -> Codec.accessKey(out, CatalogOperations.lookupAccessKey(r, in.str()));
                 case LIST_ACCESS_KEYS -> Codec.list(out, CatalogOperations.listAccessKeys(r), Codec::accessKey);
                 case PENDING_DELETIONS -> Codec.list(out, CatalogOperations.pendingDeletions(r, in.i32()),

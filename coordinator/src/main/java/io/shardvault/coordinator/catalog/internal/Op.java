@@ -25,6 +25,7 @@ enum Op {
     DISABLE_ACCESS_KEY(18, true),
     ACK_DELETIONS(19, true),
     DELETE_OBJECTS(20, true),
+    SET_POD_STATE(21, true),
 
     GET_BUCKET(64, false),
     LIST_BUCKETS(65, false),
@@ -40,7 +41,8 @@ enum Op {
     PENDING_DELETIONS(75, false),
     /** Diagnostics: the applied index and a checksum over every table, taken from one RocksDB snapshot. */
     STATE_CHECKSUM(76, false),
-    USAGE(77, false);
+    USAGE(77, false),
+    LIST_POD_STATES(78, false);
 
     private static final Op[] BY_CODE = new Op[128];
 

@@ -22,6 +22,8 @@ import io.shardvault.coordinator.catalog.ObjectMetadata;
 import io.shardvault.coordinator.catalog.ObjectVersion;
 import io.shardvault.coordinator.catalog.PartListing;
 import io.shardvault.coordinator.catalog.PodInfo;
+import io.shardvault.coordinator.catalog.PodState;
+import io.shardvault.coordinator.catalog.PodStatus;
 import io.shardvault.coordinator.catalog.PutObjectVersion;
 import io.shardvault.coordinator.catalog.PutResult;
 import io.shardvault.coordinator.catalog.Retention;
@@ -391,6 +393,20 @@ final class RatisCatalog implements Catalog {
     @Override
     public CompletableFuture<List<StashInfo>> listStashes() {
         return read(Op.LIST_STASHES, w -> { }, r -> Codec.list(r, Codec::stash));
+    }
+
+    @Override
+    public CompletableFuture<PodStatus> setPodState(int vaultId, int shardIndex, PodState state) {
+        java.util.Objects.requireNonNull(state, "state");
+        if (vaultId < 0 || shardIndex < 0 || shardIndex > 254) {
+            throw new IllegalArgumentException("no such pod " + vaultId + "/" + shardIndex);
+        }
+        return write(Op.SET_POD_STATE, w -> w.i32(vaultId).u8(shardIndex).u8(state.wire()), Codec::podStatus);
+    }
+
+    @Override
+    public CompletableFuture<List<PodStatus>> listPodStates() {
+        return read(Op.LIST_POD_STATES, w -> { }, r -> Codec.list(r, Codec::podStatus));
     }
 
     @Override

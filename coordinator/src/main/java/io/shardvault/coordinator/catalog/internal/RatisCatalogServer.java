@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CatalogConfig;
 import io.shardvault.coordinator.catalog.CatalogServer;
+import io.shardvault.coordinator.catalog.CatalogStatus;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +25,7 @@ import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
@@ -209,6 +212,56 @@ public final class RatisCatalogServer implements CatalogServer {
         } catch (IOException e) {
             return false;
         }
+    }
+
+    @Override
+    public CatalogStatus status() {
+        List<String> peers = config.peers().stream().map(p -> p.id() + "=" + p.address()).toList();
+        try {
+            var division = server.getDivision(groupId);
+            var info = division.getInfo();
+            return new CatalogStatus(config.peerId(), info.getCurrentRole().name(), leaderId(), info.getCurrentTerm(),
+                    info.getLastAppliedIndex(), peers);
+        } catch (IOException e) {
+            return new CatalogStatus(config.peerId(), "UNKNOWN", Optional.empty(), -1, -1, peers);
+        }
+    }
+
+    @Override
+    public CompletableFuture<Long> takeSnapshot() {
+        long timeoutMs = Math.max(10_000, config.requestTimeout().toMillis());
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                RaftClientReply reply = client.getSnapshotManagementApi(RaftPeerId.valueOf(config.peerId()))
+                        .create(1, timeoutMs); // gap 1: the server's default gap (1024 entries) would skip it
+                if (!reply.isSuccess()) {
+                    throw new CompletionException(new IOException("snapshot refused: " + reply.getException()));
+                }
+                return reply.getLogIndex();
+            } catch (IOException e) {
+                throw new CompletionException(e);
+            }
+        }, readExecutor);
+    }
+
+    @Override
+    public CompletableFuture<Void> transferLeadership(String peerId) {
+        if (config.peers().stream().noneMatch(p -> p.id().equals(peerId))) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("no catalog peer '" + peerId
+                    + "' in the group (peers: " + config.peers().stream().map(p -> p.id()).toList() + ")"));
+        }
+        long timeoutMs = Math.max(5_000, config.electionTimeoutMax().toMillis() * 4);
+        return CompletableFuture.runAsync(() -> {
+            try {
+                RaftClientReply reply = client.admin().transferLeadership(RaftPeerId.valueOf(peerId), timeoutMs);
+                if (!reply.isSuccess()) {
+                    throw new CompletionException(new IOException("leadership transfer to " + peerId + " failed: "
+                            + reply.getException()));
+                }
+            } catch (IOException e) {
+                throw new CompletionException(e);
+            }
+        }, readExecutor);
     }
 
     @Override

@@ -19,6 +19,8 @@ enum Table {
     VAULTS("vaults"),
     /** u32 vaultId | u8 shardIndex → PodInfo. */
     PODS("pods"),
+    /** u32 vaultId | u8 shardIndex → u8 format (1) | u8 PodState | u64 since, epoch ms; absent: UP. */
+    POD_STATES("pod_states"),
     /** stash id → StashInfo. */
     STASHES("stashes"),
     /** access key id → AccessKey. */

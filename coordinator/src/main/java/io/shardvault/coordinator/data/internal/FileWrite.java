@@ -79,9 +79,33 @@ final class FileWrite {
         this.codec = ctx.codecs.codec(layout.erasure());
         this.failed = new boolean[layout.n()];
         this.failCauses = new String[layout.n()];
+        skipUnwritablePods();
+    }
+
+    /** Pods an operator drained or marked down get no shard of this file: it is missing from the start. */
+    private void skipUnwritablePods() {
+        for (int i = 0; i < failed.length; i++) {
+            java.util.Optional<String> why = ctx.writablePods.whyNotWritable(vault.vaultId(), i);
+            if (why.isPresent()) {
+                failed[i] = true;
+                failCauses[i] = "pod " + vault.pod(i) + ": " + why.get();
+            }
+        }
     }
 
     CompletableFuture<StoredFile> start() {
+        int skipped = 0;
+        for (boolean f : failed) {
+            skipped += f ? 1 : 0;
+        }
+        if (skipped > layout.n() - quorum) {
+            // Not a stash problem: fail before the stash fallback could mistake it for one.
+            ctx.metrics.writeFailures.increment();
+            result.completeExceptionally(new DataPathException(ErrorCode.UNAVAILABLE, "vault " + vault.vaultId()
+                    + ": " + skipped + " pods take no new shards but writes need " + quorum + " of " + layout.n()
+                    + "; " + causes()));
+            return result;
+        }
         boolean small = size > 0 && size <= ctx.config.stashThreshold() && size <= layout.stripeBytes();
         stashMode = small && ctx.stashHealth.usable();
         if (small && !stashMode && ctx.stashHealth.configured()) {
@@ -280,6 +304,7 @@ final class FileWrite {
         stashMode = false;
         Arrays.fill(failed, false);
         Arrays.fill(failCauses, null);
+        skipUnwritablePods();
         decidedCount = 0;
         ByteBuffer[] chunks = lastChunks;
         int[] crcs = lastCrcs;

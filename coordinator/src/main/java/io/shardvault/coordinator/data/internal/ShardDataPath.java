@@ -16,6 +16,7 @@ import io.shardvault.coordinator.data.FileIdSource;
 import io.shardvault.coordinator.data.StoredFile;
 import io.shardvault.coordinator.data.Vault;
 import io.shardvault.coordinator.data.VaultDirectory;
+import io.shardvault.coordinator.data.WritablePods;
 import io.shardvault.pod.PodClient;
 import io.shardvault.pod.PodOps;
 import io.shardvault.stash.StashClient;
@@ -48,6 +49,7 @@ public final class ShardDataPath implements DataPath {
     final StashClient stash;
     final StashPlacement placement;
     final StashHealth stashHealth;
+    final WritablePods writablePods;
     final LatencyTracker readLatency;
     final DataPathMetrics metrics;
     final ExecutorService workers;
@@ -59,8 +61,10 @@ public final class ShardDataPath implements DataPath {
     private static final long SLOW_POD_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
 
     private ShardDataPath(DataPathConfig config, VaultDirectory vaults, FileIdSource fileIds, ErasureCodecs codecs,
-                          RpcClient rpc, List<InetSocketAddress> stashServers, MeterRegistry registry) {
+                          RpcClient rpc, List<InetSocketAddress> stashServers, WritablePods writablePods,
+                          MeterRegistry registry) {
         this.config = config;
+        this.writablePods = writablePods;
         this.vaults = vaults;
         this.fileIds = fileIds;
         this.codecs = codecs;
@@ -94,6 +98,19 @@ public final class ShardDataPath implements DataPath {
     public static ShardDataPath create(DataPathConfig config, VaultDirectory vaults, FileIdSource fileIds,
                                        ErasureCodecs codecs, RpcTransport transport, RpcClientConfig clientConfig,
                                        List<InetSocketAddress> stashServers, MeterRegistry registry) {
+        return create(config, vaults, fileIds, codecs, transport, clientConfig, stashServers, WritablePods.ALL,
+                registry);
+    }
+
+    /**
+     * Creates the data paths; new shards go only to the pods {@code writablePods} allows (see
+     * {@link WritablePods} for what a write does without a pod).
+     */
+    public static ShardDataPath create(DataPathConfig config, VaultDirectory vaults, FileIdSource fileIds,
+                                       ErasureCodecs codecs, RpcTransport transport, RpcClientConfig clientConfig,
+                                       List<InetSocketAddress> stashServers, WritablePods writablePods,
+                                       MeterRegistry registry) {
+        Objects.requireNonNull(writablePods, "writablePods");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(vaults, "vaults");
         Objects.requireNonNull(fileIds, "fileIds");
@@ -101,7 +118,8 @@ public final class ShardDataPath implements DataPath {
         Objects.requireNonNull(registry, "registry");
         RpcClient rpc = RpcClient.create(transport, clientConfig.withRequestTimeout(config.rpcTimeout()),
                 RpcMetrics.create(registry, RpcMetrics.opNames(PodOps.METRIC_NAMES, StashOps.METRIC_NAMES)));
-        return new ShardDataPath(config, vaults, fileIds, codecs, rpc, List.copyOf(stashServers), registry);
+        return new ShardDataPath(config, vaults, fileIds, codecs, rpc, List.copyOf(stashServers), writablePods,
+                registry);
     }
 
     @Override

@@ -1,0 +1,74 @@
+package io.shardvault.common.jmx;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.shardvault.common.config.Settings;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import javax.management.MBeanServer;
+import javax.management.MBeanServerFactory;
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.rmi.ssl.SslRMIClientSocketFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Remote JMX over TLS, registry included, with a keystore made by keytool for the test. Sets the
+ * JVM's default trust store, so it runs in its own fork (Surefire does not reuse forks here).
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class JmxRemoteTlsTest {
+
+    private static void keytool(String... args) throws Exception {
+        String[] cmd = new String[args.length + 1];
+        cmd[0] = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
+        System.arraycopy(args, 0, cmd, 1, args.length);
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+    }
+
+    @Test
+    void servesOverTlsToClientsThatTrustTheCertificate(@TempDir Path dir) throws Exception {
+        Path keystore = dir.resolve("jmx.p12");
+        Path cert = dir.resolve("jmx.crt");
+        Path truststore = dir.resolve("trust.p12");
+        keytool("-genkeypair", "-alias", "jmx", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=127.0.0.1",
+                "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12", "-keystore", keystore.toString(),
+                "-storepass", "changeit", "-keypass", "changeit");
+        keytool("-exportcert", "-alias", "jmx", "-keystore", keystore.toString(), "-storepass", "changeit",
+                "-file", cert.toString());
+        keytool("-importcert", "-noprompt", "-alias", "jmx", "-file", cert.toString(), "-storetype", "PKCS12",
+                "-keystore", truststore.toString(), "-storepass", "changeit");
+        System.setProperty("javax.net.ssl.trustStore", truststore.toString());
+        System.setProperty("javax.net.ssl.trustStorePassword", "changeit");
+
+        int port = JmxRemoteServerTest.freePort();
+        JmxRemoteConfig config = JmxRemoteConfig.from(Settings.of(Map.of("jmx.remote.enabled", true,
+                "jmx.remote.bind", "127.0.0.1:" + port, "jmx.remote.user", "ops", "jmx.remote.password", "pw",
+                "jmx.remote.tls.keystore", keystore.toString(), "jmx.remote.tls.keystorePassword", "changeit")));
+        MBeanServer mbs = MBeanServerFactory.newMBeanServer();
+        ObjectName name = MBeanRegistrations.name("Counter", "tls");
+        try (MBeanRegistrations regs = new MBeanRegistrations(mbs);
+             JmxRemoteServer server = JmxRemoteServer.start(config, mbs)) {
+            regs.register(name, new JmxRemoteServerTest.Counter(), JmxRemoteServerTest.CounterMXBean.class);
+            assertThat(server.tls()).isTrue();
+            try (JMXConnector c = JMXConnectorFactory.connect(server.url(), Map.of(
+                    JMXConnector.CREDENTIALS, new String[] {"ops", "pw"},
+                    "com.sun.jndi.rmi.factory.socket", new SslRMIClientSocketFactory()))) {
+                assertThat(c.getMBeanServerConnection().getAttribute(name, "Count")).isEqualTo(0L);
+            }
+            // A plain client cannot even read the registry.
+            assertThatThrownBy(() -> JMXConnectorFactory.connect(server.url(),
+                    Map.of(JMXConnector.CREDENTIALS, new String[] {"ops", "pw"})).close())
+                    .isInstanceOf(java.io.IOException.class);
+        }
+    }
+}

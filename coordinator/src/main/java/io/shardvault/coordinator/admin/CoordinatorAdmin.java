@@ -1,0 +1,155 @@
+package io.shardvault.coordinator.admin;
+
+import io.shardvault.common.config.Settings;
+import io.shardvault.common.jmx.JmxRemoteConfig;
+import io.shardvault.common.jmx.JmxRemoteServer;
+import io.shardvault.common.jmx.MBeanRegistrations;
+import io.shardvault.common.rpc.RpcClient;
+import io.shardvault.common.rpc.RpcClientConfig;
+import io.shardvault.common.rpc.RpcTransport;
+import io.shardvault.coordinator.admin.internal.AccessKeysBean;
+import io.shardvault.coordinator.admin.internal.CatalogBean;
+import io.shardvault.coordinator.admin.internal.ClusterBean;
+import io.shardvault.coordinator.admin.internal.ClusterProbe;
+import io.shardvault.coordinator.admin.internal.PodBean;
+import io.shardvault.coordinator.admin.internal.StashBean;
+import io.shardvault.coordinator.admin.internal.VaultBean;
+import io.shardvault.coordinator.catalog.CatalogServer;
+import io.shardvault.coordinator.data.Vault;
+import io.shardvault.coordinator.store.CatalogPodStates;
+import io.shardvault.pod.PodClient;
+import io.shardvault.stash.StashClient;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import javax.management.InstanceAlreadyExistsException;
+import javax.management.MBeanServer;
+import javax.management.MBeanServerFactory;
+import javax.management.ObjectName;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The coordinator's JMX console: registers its MXBeans and, when {@code jmx.remote.enabled}, serves
+ * them remotely.
+ *
+ * <table>
+ *   <caption>MBeans</caption>
+ *   <tr><th>name</th><th>what</th></tr>
+ *   <tr><td>io.shardvault:type=Cluster,name=cluster</td><td>{@link ClusterMXBean}</td></tr>
+ *   <tr><td>io.shardvault:type=Vault,name=vault-V</td><td>{@link VaultMXBean}</td></tr>
+ *   <tr><td>io.shardvault:type=Pod,name=vault-V.pod-I</td><td>{@link PodMXBean}, one per pod</td></tr>
+ *   <tr><td>io.shardvault:type=Stash,name=stash</td><td>{@link StashMXBean}</td></tr>
+ *   <tr><td>io.shardvault:type=Catalog,name=catalog</td><td>{@link CatalogMXBean}</td></tr>
+ *   <tr><td>io.shardvault:type=AccessKeys,name=accessKeys</td><td>{@link AccessKeysMXBean}</td></tr>
+ * </table>
+ *
+ * <p>The MBeans go into the platform MBean server (next to the JVM's own and the JMX meter
+ * registry's). A second coordinator in the same JVM (tests) finds the names taken and uses a
+ * private MBean server of its own, served by its own remote connector.
+ *
+ * <p>Thread-safe. {@link #close()} stops the remote connector and unregisters the MBeans.
+ */
+public final class CoordinatorAdmin implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(CoordinatorAdmin.class);
+
+    private final MBeanRegistrations registrations;
+    private final Optional<JmxRemoteServer> remote;
+    private final RpcClient rpc;
+
+    private CoordinatorAdmin(MBeanRegistrations registrations, Optional<JmxRemoteServer> remote, RpcClient rpc) {
+        this.registrations = registrations;
+        this.remote = remote;
+        this.rpc = rpc;
+    }
+
+    /** The pod-state refresh interval the settings ask for. */
+    public static Duration podStatesRefresh(Settings settings) {
+        return settings.get(CoordinatorAdminConfigKeys.POD_STATES_REFRESH);
+    }
+
+    /**
+     * Registers the MXBeans and starts remote JMX if configured.
+     *
+     * @param transport the coordinator's RPC transport (not owned); the console makes its own client
+     * @param writeQuorum the data paths' write quorum for {@code vault}, to say whether it is writable
+     */
+    public static CoordinatorAdmin start(Settings settings, CatalogServer catalogServer, Vault vault, int writeQuorum,
+                                         List<InetSocketAddress> stashServers, RpcTransport transport,
+                                         CatalogPodStates podStates) throws IOException {
+        JmxRemoteConfig remoteConfig = JmxRemoteConfig.from(settings);
+        RpcClient rpc = RpcClient.create(transport, RpcClientConfig.from(settings));
+        ClusterProbe probe = new ClusterProbe(vault, writeQuorum, stashServers, new PodClient(rpc),
+                new StashClient(rpc), podStates);
+        MBeanRegistrations regs = null;
+        try {
+            regs = register(ManagementFactory.getPlatformMBeanServer(), catalogServer, probe);
+            if (regs == null) {
+                LOG.warn("the coordinator MBeans are already registered in this JVM's platform MBean server"
+                        + " (another coordinator runs here): using a private MBean server");
+                regs = register(MBeanServerFactory.newMBeanServer(), catalogServer, probe);
+            }
+            Optional<JmxRemoteServer> remote = JmxRemoteServer.startIfEnabled(remoteConfig, regs.server());
+            return new CoordinatorAdmin(regs, remote, rpc);
+        } catch (IOException | RuntimeException e) {
+            if (regs != null) {
+                regs.close();
+            }
+            rpc.close();
+            throw e;
+        }
+    }
+
+    /** Registers every MBean in {@code server}; null when the names are taken there. */
+    private static MBeanRegistrations register(MBeanServer server, CatalogServer catalogServer, ClusterProbe probe) {
+        MBeanRegistrations regs = new MBeanRegistrations(server);
+        Vault vault = probe.vault();
+        CatalogBean catalog = new CatalogBean(catalogServer);
+        try {
+            regs.register(clusterName(), new ClusterBean(probe, catalog), ClusterMXBean.class);
+            regs.register(MBeanRegistrations.name("Vault", "vault-" + vault.vaultId()), new VaultBean(probe),
+                    VaultMXBean.class);
+            for (int i = 0; i < vault.layout().n(); i++) {
+                regs.register(podName(vault.vaultId(), i), new PodBean(probe, i), PodMXBean.class);
+            }
+            regs.register(MBeanRegistrations.name("Stash", "stash"), new StashBean(probe), StashMXBean.class);
+            regs.register(MBeanRegistrations.name("Catalog", "catalog"), catalog, CatalogMXBean.class);
+            regs.register(MBeanRegistrations.name("AccessKeys", "accessKeys"),
+                    new AccessKeysBean(catalogServer.catalog()), AccessKeysMXBean.class);
+            return regs;
+        } catch (InstanceAlreadyExistsException e) {
+            regs.close();
+            return null;
+        }
+    }
+
+    /** {@code io.shardvault:type=Cluster,name=cluster}. */
+    public static ObjectName clusterName() {
+        return MBeanRegistrations.name("Cluster", "cluster");
+    }
+
+    /** {@code io.shardvault:type=Pod,name=vault-V.pod-I}. */
+    public static ObjectName podName(int vaultId, int shardIndex) {
+        return MBeanRegistrations.name("Pod", "vault-" + vaultId + ".pod-" + shardIndex);
+    }
+
+    /** The MBean server holding this coordinator's MBeans. */
+    public MBeanServer mbeanServer() {
+        return registrations.server();
+    }
+
+    /** Where remote JMX listens, when enabled. */
+    public Optional<InetSocketAddress> remoteAddress() {
+        return remote.map(JmxRemoteServer::address);
+    }
+
+    @Override
+    public void close() {
+        remote.ifPresent(JmxRemoteServer::close);
+        registrations.close();
+        rpc.close();
+    }
+}

@@ -1,0 +1,33 @@
+package io.shardvault.coordinator.admin;
+
+/** A key just created: the only time its secret is shown. Immutable. */
+public final class NewAccessKeyView {
+    private final String accessKeyId;
+    private final String secretKey;
+    private final String owner;
+
+    public NewAccessKeyView(String accessKeyId, String secretKey, String owner) {
+        this.accessKeyId = accessKeyId;
+        this.secretKey = secretKey;
+        this.owner = owner;
+    }
+
+    public String getAccessKeyId() {
+        return accessKeyId;
+    }
+
+    public String getSecretKey() {
+        return secretKey;
+    }
+
+    public String getOwner() {
+        return owner;
+    }
+
+    /** Rebuilds a view from its open data (what MXBean proxies, such as the admin CLI's, receive). */
+    public static NewAccessKeyView from(javax.management.openmbean.CompositeData cd) {
+        return new NewAccessKeyView((String) cd.get("accessKeyId"),
+                (String) cd.get("secretKey"),
+                (String) cd.get("owner"));
+    }
+}

@@ -1,0 +1,80 @@
+package io.shardvault.coordinator.admin.cli;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import javax.management.ObjectName;
+import javax.management.openmbean.CompositeData;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code admin keys create|list|disable}: S3 access keys. */
+@Command(name = "keys", mixinStandardHelpOptions = true, description = "Creates, lists and disables S3 access keys.")
+final class KeysCommand implements Runnable {
+    static final ObjectName KEYS = io.shardvault.common.jmx.MBeanRegistrations.name("AccessKeys", "accessKeys");
+
+    @ParentCommand
+    private AdminCli root;
+
+    @picocli.CommandLine.Spec
+    private picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name a keys command: create, list or disable");
+    }
+
+    @Command(name = "create", mixinStandardHelpOptions = true,
+            description = "Creates an enabled key and prints its id and secret (the secret is shown only now).")
+    int create(@Option(names = "--owner", required = true, paramLabel = "NAME",
+            description = "Who holds the key.") String owner) throws AdminException {
+        return root.execute((session, out) -> {
+            CompositeData k = (CompositeData) session.invoke(KEYS, "create", new Object[] {owner},
+                    new String[] {String.class.getName()});
+            if (root.json) {
+                out.println(Json.of(k));
+            } else {
+                out.println("access key id: " + k.get("accessKeyId"));
+                out.println("secret key:    " + k.get("secretKey"));
+                out.println("owner:         " + k.get("owner"));
+                out.println("Store the secret now: it cannot be shown again.");
+            }
+        });
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "Lists every key (without secrets).")
+    int list() throws AdminException {
+        return root.execute((session, out) -> {
+            CompositeData[] keys = (CompositeData[]) session.get(KEYS, "Keys");
+            if (root.json) {
+                out.println(Json.of(keys));
+                return;
+            }
+            Table t = new Table("ACCESS KEY ID", "OWNER", "ENABLED", "CREATED");
+            for (CompositeData k : keys) {
+                t.row(k.get("accessKeyId"), k.get("owner"), (Boolean) k.get("enabled") ? "yes" : "no",
+                        k.get("createdAt"));
+            }
+            out.print(t.render());
+        });
+    }
+
+    @Command(name = "disable", mixinStandardHelpOptions = true,
+            description = "Disables a key: requests signed with it are refused from now on.")
+    int disable(@Parameters(paramLabel = "ACCESS_KEY_ID", description = "The key to disable.") String id)
+            throws AdminException {
+        return root.execute((session, out) -> {
+            CompositeData k = (CompositeData) session.invoke(KEYS, "disable", new Object[] {id},
+                    new String[] {String.class.getName()});
+            if (root.json) {
+                Map<String, Object> r = new LinkedHashMap<>();
+                r.put("accessKeyId", k.get("accessKeyId"));
+                r.put("enabled", k.get("enabled"));
+                out.println(Json.object(r));
+            } else {
+                out.println("access key " + k.get("accessKeyId") + " disabled");
+            }
+        });
+    }
+}

@@ -1,0 +1,2 @@
+/** The console's MXBean implementations and the probes that fill their views; other packages never import these. */
+package io.shardvault.coordinator.admin.internal;

@@ -1,0 +1,358 @@
+package io.shardvault.it.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.shardvault.common.ShardId;
+import io.shardvault.common.config.Settings;
+import io.shardvault.common.rpc.RpcClient;
+import io.shardvault.common.rpc.RpcClientConfig;
+import io.shardvault.coordinator.Coordinator;
+import io.shardvault.coordinator.admin.AccessKeysMXBean;
+import io.shardvault.coordinator.admin.CatalogMXBean;
+import io.shardvault.coordinator.admin.ClusterMXBean;
+import io.shardvault.coordinator.admin.CoordinatorAdmin;
+import io.shardvault.coordinator.admin.NewAccessKeyView;
+import io.shardvault.coordinator.admin.PodMXBean;
+import io.shardvault.coordinator.admin.cli.AdminCli;
+import io.shardvault.coordinator.testing.MiniCluster;
+import io.shardvault.it.s3.S3Cluster;
+import io.shardvault.pod.PodClient;
+import io.shardvault.pod.PodPage;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import javax.management.JMX;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.openmbean.CompositeData;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/**
+ * A real cluster (20 pods, 2 stash servers, a coordinator with a 1-peer catalog) with remote JMX on
+ * 127.0.0.1 behind a password: a JMX client reads the console's MBeans and acts through them, and
+ * the effects show where they should (on the pods' disks, at the S3 endpoint); the admin CLI runs
+ * against it in-process and as a child JVM.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
+class AdminJmxIT {
+    private static final Logger LOG = LoggerFactory.getLogger(AdminJmxIT.class);
+    private static final String USER = "ops";
+    private static final String PASSWORD = "jmx-secret-" + 42;
+
+    private Path dir;
+
+    private MiniCluster nodes;
+    private Coordinator coordinator;
+    private int jmxPort;
+    private JMXConnector jmx;
+    private MBeanServerConnection mbeans;
+    private RpcClient rpc;
+    private PodClient pods;
+    private final long seed = System.nanoTime();
+    private final SplittableRandom random = new SplittableRandom(seed);
+
+    @BeforeAll
+    void startCluster(@TempDir Path tempDir) throws Exception {
+        dir = tempDir;
+        LOG.info("seed {}", seed);
+        nodes = MiniCluster.start(dir.resolve("nodes"), MiniCluster.Options.defaults());
+        jmxPort = freePort();
+        Map<String, Object> s = S3Cluster.coordinatorSettings(nodes, dir.resolve("catalog"), 0);
+        s.put("coordinator.accessKey", S3Cluster.ACCESS_KEY);
+        s.put("coordinator.secretKey", S3Cluster.SECRET_KEY);
+        s.put("jmx.remote.enabled", true);
+        s.put("jmx.remote.bind", "127.0.0.1:" + jmxPort);
+        s.put("jmx.remote.user", USER);
+        s.put("jmx.remote.password", PASSWORD);
+        coordinator = Coordinator.start(Settings.of(s), new SimpleMeterRegistry());
+        jmx = JMXConnectorFactory.connect(url(), Map.of(JMXConnector.CREDENTIALS, new String[] {USER, PASSWORD}));
+        mbeans = jmx.getMBeanServerConnection();
+        rpc = RpcClient.create(nodes.transport(), RpcClientConfig.defaults());
+        pods = new PodClient(rpc);
+    }
+
+    @AfterAll
+    void stopCluster() throws IOException {
+        if (jmx != null) {
+            jmx.close();
+        }
+        if (rpc != null) {
+            rpc.close();
+        }
+        if (coordinator != null) {
+            coordinator.close();
+        }
+        if (nodes != null) {
+            nodes.close();
+        }
+    }
+
+    private JMXServiceURL url() throws IOException {
+        return new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi");
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private S3Client s3(String key, String secret) {
+        return S3Cluster.syncClient(URI.create("http://127.0.0.1:" + coordinator.s3Address().getPort()), key, secret,
+                Duration.ofSeconds(60));
+    }
+
+    /** The shard ids of files of the test vault that pod {@code shard} holds. */
+    private Set<ShardId> shardsOn(int shard) {
+        Set<ShardId> ids = new HashSet<>();
+        Optional<ShardId> after = Optional.empty();
+        for (int page = 0; page < 1000; page++) {
+            PodPage p = pods.list(nodes.podAddress(shard), after, 1000).join();
+            ids.addAll(p.ids());
+            if (p.next().isEmpty()) {
+                return ids;
+            }
+            after = p.next();
+        }
+        throw new AssertionError("pod " + shard + " listing did not end");
+    }
+
+    private Set<Long> fileIds(Set<ShardId> ids) {
+        Set<Long> out = new HashSet<>();
+        ids.forEach(id -> out.add(id.fileId()));
+        return out;
+    }
+
+    private byte[] body(int size) {
+        byte[] b = new byte[size];
+        random.nextBytes(b);
+        return b;
+    }
+
+    @Test
+    void readsTheClusterCatalogAndPodsWithReadableDescriptions() throws Exception {
+        ClusterMXBean cluster = JMX.newMXBeanProxy(mbeans, CoordinatorAdmin.clusterName(), ClusterMXBean.class);
+        CompositeData[] podViews = (CompositeData[]) mbeans.getAttribute(CoordinatorAdmin.clusterName(), "Pods");
+        assertThat(podViews).hasSize(20);
+        for (CompositeData p : podViews) {
+            assertThat((Boolean) p.get("reachable")).as("pod %s reachable", p.get("shardIndex")).isTrue();
+            assertThat((Long) p.get("usableBytes")).isPositive();
+        }
+        CompositeData[] vaults = (CompositeData[]) mbeans.getAttribute(CoordinatorAdmin.clusterName(), "Vaults");
+        assertThat(vaults).hasSize(1);
+        assertThat(vaults[0].get("layout")).isEqualTo("16+4");
+        assertThat(vaults[0].get("writable")).isEqualTo(true);
+        assertThat(cluster.getStashServers()).hasSize(2).allMatch(s -> s.isReachable());
+
+        CatalogMXBean catalog = JMX.newMXBeanProxy(mbeans, new ObjectName("io.shardvault:type=Catalog,name=catalog"),
+                CatalogMXBean.class);
+        assertThat(catalog.getRole()).isEqualTo("LEADER");
+        assertThat(catalog.getLeaderId()).isEqualTo("c1");
+        assertThat(catalog.getTerm()).isPositive();
+        long applied = catalog.getAppliedIndex();
+        assertThat(catalog.takeSnapshot()).isGreaterThanOrEqualTo(applied);
+        assertThatThrownBy(() -> catalog.transferLeadership("nobody")).hasMessageContaining("no catalog peer 'nobody'");
+
+        var info = mbeans.getMBeanInfo(CoordinatorAdmin.podName(MiniCluster.VAULT_ID, 0));
+        assertThat(info.getDescription()).contains("storage pod");
+        assertThat(info.getOperations()).anySatisfy(op -> {
+            assertThat(op.getName()).isEqualTo("drain");
+            assertThat(op.getDescription()).contains("no new shards");
+        });
+        var slots = (CompositeData[]) mbeans.getAttribute(new ObjectName("io.shardvault:type=Stash,name=stash"),
+                "Slots");
+        assertThat(slots).hasSize(20).allMatch(s -> (Boolean) s.get("complete"));
+    }
+
+    @Test
+    void aDrainedPodGetsNoNewShardsUntilItIsUpAgain() throws Exception {
+        int drained = 3;
+        int witness = 4;
+        PodMXBean pod = JMX.newMXBeanProxy(mbeans, CoordinatorAdmin.podName(MiniCluster.VAULT_ID, drained),
+                PodMXBean.class);
+        try (S3Client s3 = s3(S3Cluster.ACCESS_KEY, S3Cluster.SECRET_KEY)) {
+            s3.createBucket(b -> b.bucket("drain"));
+            Set<ShardId> drainedBefore = shardsOn(drained);
+            Set<Long> witnessBefore = fileIds(shardsOn(witness));
+            assertThat(pod.drain()).isEqualTo("DRAINING");
+            assertThat(pod.getState()).isEqualTo("DRAINING");
+            // Small (stash mode) and large (durable) objects alike.
+            int[] sizes = {1, 4096, 300_000, 3 << 20};
+            for (int i = 0; i < sizes.length; i++) {
+                String key = "k" + i;
+                s3.putObject(b -> b.bucket("drain").key(key), RequestBody.fromBytes(body(sizes[key.charAt(1) - '0'])));
+            }
+            Set<Long> newFiles = fileIds(shardsOn(witness));
+            newFiles.removeAll(witnessBefore);
+            assertThat(newFiles).as("files written while pod %d was drained", drained).hasSize(sizes.length);
+            Set<ShardId> drainedAfter = shardsOn(drained);
+            assertThat(drainedAfter).as("shards on the drained pod").isEqualTo(drainedBefore);
+            for (int i = 0; i < sizes.length; i++) {
+                int k = i;
+                byte[] back = s3.getObjectAsBytes(b -> b.bucket("drain").key("k" + k)).asByteArray();
+                assertThat(back).hasSize(sizes[i]);
+            }
+
+            assertThat(pod.markUp()).isEqualTo("UP");
+            s3.putObject(b -> b.bucket("drain").key("after"), RequestBody.fromBytes(body(2048)));
+            Set<ShardId> gained = shardsOn(drained);
+            gained.removeAll(drainedBefore);
+            assertThat(gained).as("shards on the pod once it is up again").hasSize(1);
+
+            assertThat(pod.markDown()).isEqualTo("DOWN");
+            CompositeData[] vaults = (CompositeData[]) mbeans.getAttribute(CoordinatorAdmin.clusterName(), "Vaults");
+            assertThat(vaults[0].get("podsDown")).isEqualTo(1);
+            assertThat(pod.markUp()).isEqualTo("UP");
+        }
+    }
+
+    @Test
+    void accessKeysCreatedOverJmxAuthenticateUntilDisabled() throws Exception {
+        AccessKeysMXBean keys = JMX.newMXBeanProxy(mbeans,
+                new ObjectName("io.shardvault:type=AccessKeys,name=accessKeys"), AccessKeysMXBean.class);
+        NewAccessKeyView key = keys.create("backup-team");
+        assertThat(key.getSecretKey()).isNotBlank();
+        assertThat(keys.list()).anySatisfy(k -> {
+            assertThat(k.getAccessKeyId()).isEqualTo(key.getAccessKeyId());
+            assertThat(k.isEnabled()).isTrue();
+        });
+        try (S3Client s3 = s3(key.getAccessKeyId(), key.getSecretKey())) {
+            s3.createBucket(b -> b.bucket("keyed"));
+            assertThat(s3.listBuckets().buckets()).anyMatch(b -> b.name().equals("keyed"));
+            assertThat(keys.disable(key.getAccessKeyId()).isEnabled()).isFalse();
+            assertThatThrownBy(s3::listBuckets).isInstanceOfSatisfying(S3Exception.class,
+                    e -> assertThat(e.statusCode()).isEqualTo(403));
+        }
+        assertThatThrownBy(() -> keys.disable("AKIDNOSUCHKEY")).hasMessageContaining("AKIDNOSUCHKEY");
+    }
+
+    @Test
+    void wrongOrMissingCredentialsAreRefused() {
+        assertThatThrownBy(() -> JMXConnectorFactory.connect(url(),
+                Map.of(JMXConnector.CREDENTIALS, new String[] {USER, "wrong"}))).isInstanceOf(SecurityException.class);
+        assertThatThrownBy(() -> JMXConnectorFactory.connect(url(), Map.of()))
+                .isInstanceOf(SecurityException.class);
+    }
+
+    private record Run(int exit, String out, String err) {
+    }
+
+    private Run cli(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        var cli = AdminCli.newCommandLine();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(err));
+        int exit = cli.execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    private String[] withCredentials(String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--jmx", "127.0.0.1:" + jmxPort, "--user", USER, "--password", PASSWORD));
+        return all.toArray(String[]::new);
+    }
+
+    @Test
+    void cliStatusShowsTheClusterAndFailsClearlyWhenNothingListens() throws Exception {
+        Run status = cli(withCredentials("status"));
+        assertThat(status.exit()).as(status.err()).isZero();
+        assertThat(status.out()).contains("CATALOG", "LEADER", "VAULTS", "16+4", "PODS", "STASH SERVERS",
+                nodes.podAddress(19).getPort() + "");
+        assertThat(status.out().lines().filter(l -> l.matches("^1\\s+\\d+\\s+127\\.0\\.0\\.1:.*"))).hasSize(20);
+
+        Run json = cli(withCredentials("status", "--json"));
+        assertThat(json.exit()).isZero();
+        assertThat(json.out()).startsWith("{\"catalog\":{").contains("\"pods\":[{", "\"role\":\"LEADER\"");
+
+        Run keys = cli(withCredentials("keys", "create", "--owner", "cli"));
+        assertThat(keys.exit()).as(keys.err()).isZero();
+        assertThat(keys.out()).contains("access key id:", "secret key:");
+
+        Run badPod = cli(withCredentials("pod", "drain", "77"));
+        assertThat(badPod.exit()).isEqualTo(1);
+        assertThat(badPod.err()).contains("no pod 77");
+
+        Run wrongPassword = cli("status", "--jmx", "127.0.0.1:" + jmxPort, "--user", USER, "--password", "nope");
+        assertThat(wrongPassword.exit()).isEqualTo(1);
+        assertThat(wrongPassword.err()).contains("refused the credentials");
+
+        Run usage = cli("pod", "drain");
+        assertThat(usage.exit()).isEqualTo(2);
+
+        int dead = freePort();
+        Run unreachable = cli("status", "--jmx", "127.0.0.1:" + dead, "--user", USER, "--password", PASSWORD);
+        assertThat(unreachable.exit()).isEqualTo(3);
+        assertThat(unreachable.err().strip()).startsWith("shardvault admin: cannot reach the cluster's JMX at 127.0.0.1:"
+                + dead).doesNotContain("\n").doesNotContain("at java.");
+    }
+
+    @Test
+    void cliRunsAsAChildJvm() throws Exception {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        ProcessBuilder pb = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+                AdminCli.class.getName(), "status", "--jmx", "127.0.0.1:" + jmxPort, "--password-file",
+                writePasswordFile().toString());
+        pb.redirectErrorStream(true);
+        Process p = pb.start();
+        String output;
+        try {
+            assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("the CLI finished").isTrue();
+            output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        } finally {
+            p.destroyForcibly();
+        }
+        assertThat(p.exitValue()).as(output).isZero();
+        assertThat(output).contains("VAULTS", "PODS", "LEADER");
+
+        ProcessBuilder dead = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+                AdminCli.class.getName(), "status", "--jmx", "127.0.0.1:" + freePort(), "--user", USER,
+                "--password", PASSWORD);
+        dead.redirectErrorStream(true);
+        Process d = dead.start();
+        try {
+            assertThat(d.waitFor(90, TimeUnit.SECONDS)).isTrue();
+            String text = new String(d.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(d.exitValue()).as(text).isEqualTo(3);
+            assertThat(text).contains("cannot reach the cluster's JMX").doesNotContain("Exception in thread");
+        } finally {
+            d.destroyForcibly();
+        }
+    }
+
+    private Path writePasswordFile() throws IOException {
+        Path f = dir.resolve("cli.password");
+        java.nio.file.Files.writeString(f, "# the CLI's credentials\n" + USER + " " + PASSWORD + "\n");
+        return f;
+    }
+}
