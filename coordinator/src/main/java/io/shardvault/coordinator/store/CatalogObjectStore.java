@@ -260,7 +260,8 @@ public final class CatalogObjectStore implements ObjectStore {
 
             @Override
             public Optional<ObjectRange> part(int partNumber) {
-                return StoredObject.partOf(v.parts().stream().map(p -> p.file().size()).toList(), partNumber);
+                List<Long> sizes = v.parts().stream().map(p -> p.file().size()).toList();
+                return StoredObject.partOf(sizes.isEmpty() ? List.of(0L) : sizes, partNumber);
             }
         }));
     }
@@ -421,8 +422,9 @@ public final class CatalogObjectStore implements ObjectStore {
                             request.partNumber(), etag, StoredFiles.toRef(file), checksumMap(kept)))
                             .thenApply(released -> {
                                 wakeReaper(released);
+                                // The verified checksum is echoed even when the upload does not keep it, as S3 does.
                                 return new PartInfo(request.partNumber(), etag, file.size(), java.time.Instant.now(),
-                                        kept);
+                                        checksum);
                             });
                 }));
     }

@@ -12,8 +12,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(300)
 class S3SyncApiIT extends SdkSyncSuite {
+    /** Static: the suite starts its target in a per-class @BeforeAll, before instance fields are injected. */
     @TempDir
-    Path dir;
+    static Path dir;
 
     @Override
     protected S3Target startTarget() throws Exception {
