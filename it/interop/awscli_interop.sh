@@ -11,7 +11,8 @@ aws s3 cp --no-progress "$WORK/big.bin" s3://cli-bucket/dir/big.bin
 etag=$(aws s3api head-object --bucket cli-bucket --key dir/big.bin --query ETag --output text)
 [[ "$etag" =~ -[0-9]+\"?$ ]] || { echo "not a multipart ETag: $etag"; exit 1; }
 aws s3 cp --no-progress "$WORK/small.txt" s3://cli-bucket/dir/small.txt
-aws s3 ls s3://cli-bucket/dir/ | grep -q big.bin
+listing=$(aws s3 ls s3://cli-bucket/dir/)
+grep -q big.bin <<<"$listing"
 aws s3 cp --no-progress s3://cli-bucket/dir/big.bin "$WORK/big.back"
 cmp "$WORK/big.bin" "$WORK/big.back"
 mkdir -p "$WORK/tree/sub" && echo 1 > "$WORK/tree/a" && echo 2 > "$WORK/tree/sub/b"
