@@ -503,7 +503,9 @@ public final class InMemoryObjectStore implements ObjectStore {
             if (required != null && (checksum == null || checksum.algorithm() != required)) {
                 throw error(ErrorCode.INVALID_ARGUMENT, "this upload needs a " + required + " checksum on every part");
             }
-            return putPart(u, request.partNumber(), data, d.md5Hex(), required == null ? null : checksum);
+            PartInfo stored = putPart(u, request.partNumber(), data, d.md5Hex(), required == null ? null : checksum);
+            // The verified checksum is echoed even when the upload does not keep it, as S3 does.
+            return new PartInfo(stored.partNumber(), stored.etag(), stored.size(), stored.lastModified(), checksum);
         }));
     }
 
