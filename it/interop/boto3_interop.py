@@ -1,4 +1,5 @@
 """boto3 against the S3 endpoint: every operation of issue #8 with boto3's default checksum behaviour."""
+import datetime
 import hashlib
 import io
 import os
@@ -94,6 +95,68 @@ up2 = s3.create_multipart_upload(Bucket="boto", Key="aborted")
 s3.abort_multipart_upload(Bucket="boto", Key="aborted", UploadId=up2["UploadId"])
 assert error_code(s3.list_parts, Bucket="boto", Key="aborted", UploadId=up2["UploadId"]) == "NoSuchUpload"
 
+# The rest of issue #8's operations that boto3 exposes.
+assert s3.get_bucket_location(Bucket="boto").get("LocationConstraint") in (None, "", "us-east-1")
+over = s3.get_object(Bucket="boto", Key="a/b c.bin", ResponseContentType="text/over", ResponseCacheControl="max-age=1",
+                     ResponseContentDisposition="attachment", ResponseContentEncoding="identity",
+                     ResponseContentLanguage="en", ResponseExpires=datetime.datetime(2030, 1, 1))
+assert over["ContentType"] == "text/over" and over["CacheControl"] == "max-age=1", over
+assert over["ContentDisposition"] == "attachment" and over["ContentLanguage"] == "en", over
+over["Body"].read()
+etag = put["ETag"]
+assert error_code(s3.get_object, Bucket="boto", Key="a/b c.bin", IfNoneMatch=etag) == "304"
+past = datetime.datetime(2000, 1, 1, tzinfo=datetime.timezone.utc)
+future = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(days=1)
+assert error_code(s3.head_object, Bucket="boto", Key="a/b c.bin", IfModifiedSince=future) == "304"
+assert error_code(s3.get_object, Bucket="boto", Key="a/b c.bin", IfUnmodifiedSince=past) == "PreconditionFailed"
+assert s3.get_object(Bucket="boto", Key="a/b c.bin", IfMatch=etag, IfModifiedSince=past)["Body"].read() == body
+cond = s3.put_object(Bucket="boto", Key="cond", Body=b"one", IfNoneMatch="*")
+assert error_code(s3.put_object, Bucket="boto", Key="cond", Body=b"two", IfMatch='"0123456789abcdef0123456789abcdef"') \
+    == "PreconditionFailed"
+s3.put_object(Bucket="boto", Key="cond", Body=b"two", IfMatch=cond["ETag"])
+assert s3.get_object(Bucket="boto", Key="cond")["Body"].read() == b"two"
+s3.copy_object(Bucket="boto", Key="copy-kept", CopySource={"Bucket": "boto", "Key": "a/b c.bin"})
+kept = s3.head_object(Bucket="boto", Key="copy-kept")
+assert kept["Metadata"] == {"k": "v"} and kept["ContentType"] == "application/x-boto", kept
+for i in range(5):
+    s3.put_object(Bucket="boto", Key="more/%d" % i, Body=b"y")
+after = s3.list_objects_v2(Bucket="boto", Prefix="more/", StartAfter="more/2", FetchOwner=True)
+assert [o["Key"] for o in after["Contents"]] == ["more/3", "more/4"] and "Owner" in after["Contents"][0], after
+zero = s3.list_objects_v2(Bucket="boto", Prefix="more/", MaxKeys=0)
+assert zero["KeyCount"] == 0 and not zero["IsTruncated"] and "NextContinuationToken" not in zero, zero
+v1 = s3.list_objects(Bucket="boto", Prefix="more/", Marker="more/3")
+assert [o["Key"] for o in v1["Contents"]] == ["more/4"], v1
+quiet = s3.delete_objects(Bucket="boto", Delete={"Objects": [{"Key": "more/%d" % i} for i in range(5)], "Quiet": True})
+assert not quiet.get("Deleted") and not quiet.get("Errors"), quiet
+s3.delete_object(Bucket="boto", Key="cond")
+assert error_code(s3.head_object, Bucket="boto", Key="cond") == "404"
+s3.delete_object(Bucket="boto", Key="never-there")
+
+# Multipart: UploadPartCopy, a conditional completion, a part read back by number.
+up3 = s3.create_multipart_upload(Bucket="boto", Key="copied-parts")
+pc1 = s3.upload_part_copy(Bucket="boto", Key="copied-parts", UploadId=up3["UploadId"], PartNumber=1,
+                          CopySource={"Bucket": "boto", "Key": "multipart.bin"}, CopySourceRange="bytes=0-%d" % ((5 << 20) - 1))
+pc2 = s3.upload_part_copy(Bucket="boto", Key="copied-parts", UploadId=up3["UploadId"], PartNumber=2,
+                          CopySource={"Bucket": "boto", "Key": "a/b c.bin"})
+done3 = s3.complete_multipart_upload(Bucket="boto", Key="copied-parts", UploadId=up3["UploadId"], IfNoneMatch="*",
+                                     MultipartUpload={"Parts": [
+                                         {"PartNumber": 1, "ETag": pc1["CopyPartResult"]["ETag"]},
+                                         {"PartNumber": 2, "ETag": pc2["CopyPartResult"]["ETag"]}]})
+assert done3["ETag"].endswith('-2"'), done3
+whole = s3.get_object(Bucket="boto", Key="copied-parts")["Body"].read()
+assert whole == big[:5 << 20] + body
+p2 = s3.get_object(Bucket="boto", Key="copied-parts", PartNumber=2)
+assert p2["PartsCount"] == 2 and p2["ContentLength"] == len(body) and p2["Body"].read() == body, p2
+h1 = s3.head_object(Bucket="boto", Key="copied-parts", PartNumber=1)
+assert h1["PartsCount"] == 2 and h1["ContentLength"] == 5 << 20, h1
+assert s3.head_object(Bucket="boto", Key="a/b c.bin", PartNumber=1)["ContentLength"] == len(body)
+up4 = s3.create_multipart_upload(Bucket="boto", Key="copied-parts")
+part4 = s3.upload_part(Bucket="boto", Key="copied-parts", UploadId=up4["UploadId"], PartNumber=1, Body=b"z")
+assert error_code(s3.complete_multipart_upload, Bucket="boto", Key="copied-parts", UploadId=up4["UploadId"],
+                  IfNoneMatch="*", MultipartUpload={"Parts": [{"PartNumber": 1, "ETag": part4["ETag"]}]}) \
+    == "PreconditionFailed"
+s3.abort_multipart_upload(Bucket="boto", Key="copied-parts", UploadId=up4["UploadId"])
+
 # boto3 presigns with SigV2 unless told otherwise; the endpoint speaks SigV4 only (SigV2 is refused).
 v2url = s3.generate_presigned_url("get_object", Params={"Bucket": "boto", "Key": "a/b c.bin"}, ExpiresIn=60)
 try:
@@ -109,4 +172,12 @@ assert urllib.request.urlopen(url).read() == body
 anon = boto3.client("s3", endpoint_url=os.environ["ENDPOINT"], aws_access_key_id="AKIDINTEROP0001",
                     aws_secret_access_key="wrong", config=Config(s3={"addressing_style": "path"}))
 assert error_code(anon.list_buckets) == "SignatureDoesNotMatch"
+
+s3.create_bucket(Bucket="boto-gone")
+s3.put_object(Bucket="boto-gone", Key="k", Body=b"k")
+assert error_code(s3.delete_bucket, Bucket="boto-gone") == "BucketNotEmpty"
+s3.delete_object(Bucket="boto-gone", Key="k")
+s3.delete_bucket(Bucket="boto-gone")
+assert error_code(s3.head_bucket, Bucket="boto-gone") == "404"
+assert "boto-gone" not in [b["Name"] for b in s3.list_buckets()["Buckets"]]
 print("boto3 interop passed")

@@ -3,6 +3,7 @@ package io.shardvault.coordinator.catalog;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -131,8 +132,14 @@ public interface Catalog extends AutoCloseable {
      * Records a part ({@code NO_SUCH_UPLOAD} when the upload is gone). Returns the files released
      * by replacing an earlier part with the same number (already queued for deletion).
      */
+    default CompletableFuture<List<FileRef>> putPart(String bucket, String key, String uploadId, int partNumber,
+                                                     String etag, FileRef file) {
+        return putPart(bucket, key, uploadId, partNumber, etag, file, Map.of());
+    }
+
+    /** As {@link #putPart(String, String, String, int, String, FileRef)}, keeping the part's checksums. */
     CompletableFuture<List<FileRef>> putPart(String bucket, String key, String uploadId, int partNumber,
-                                             String etag, FileRef file);
+                                             String etag, FileRef file, Map<String, String> checksums);
 
     /** One page of an upload's parts, after {@code partNumberMarker}. */
     CompletableFuture<PartListing> listParts(String bucket, String key, String uploadId, int partNumberMarker,
@@ -145,9 +152,24 @@ public interface Catalog extends AutoCloseable {
      * the version (ETag {@code md5(part md5s)-N}) as {@link #putObjectVersion} would, checking
      * {@code condition}, ends the upload and releases the parts not used.
      */
+    default CompletableFuture<PutResult> completeMultipartUpload(String bucket, String key, String uploadId,
+                                                                 List<CompletedPart> parts, long minPartBytes,
+                                                                 WriteCondition condition) {
+        return completeMultipartUpload(bucket, key, uploadId, parts, minPartBytes, condition, Map.of(), "");
+    }
+
+    /**
+     * As {@link #completeMultipartUpload(String, String, String, List, long, WriteCondition)}, storing the
+     * object's checksum (computed by the caller from the parts' checksums; see {@link UploadedPart#checksums()})
+     * in place of the upload's.
+     *
+     * @param checksums algorithm to base64 value (empty: keep the upload's metadata as it is)
+     * @param checksumType FULL_OBJECT or COMPOSITE (empty with no checksums)
+     */
     CompletableFuture<PutResult> completeMultipartUpload(String bucket, String key, String uploadId,
                                                          List<CompletedPart> parts, long minPartBytes,
-                                                         WriteCondition condition);
+                                                         WriteCondition condition, Map<String, String> checksums,
+                                                         String checksumType);
 
     /** Aborts an upload and releases its parts: {@code NO_SUCH_UPLOAD} when it is gone. */
     CompletableFuture<List<FileRef>> abortMultipartUpload(String bucket, String key, String uploadId);

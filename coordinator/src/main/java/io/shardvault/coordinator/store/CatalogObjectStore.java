@@ -23,6 +23,7 @@ import io.shardvault.s3.BucketInfo;
 import io.shardvault.s3.Caller;
 import io.shardvault.s3.Checksum;
 import io.shardvault.s3.ChecksumAlgorithm;
+import io.shardvault.s3.ChecksumCalculator;
 import io.shardvault.s3.ChecksumType;
 import io.shardvault.s3.CompleteMultipartUploadRequest;
 import io.shardvault.s3.CopyObjectRequest;
@@ -35,12 +36,14 @@ import io.shardvault.s3.ListObjectsRequest;
 import io.shardvault.s3.ListUploadsRequest;
 import io.shardvault.s3.ListVersionsRequest;
 import io.shardvault.s3.MetadataDirective;
+import io.shardvault.s3.MultipartChecksums;
 import io.shardvault.s3.ObjectContent;
 import io.shardvault.s3.ObjectIdentifier;
 import io.shardvault.s3.ObjectInfo;
 import io.shardvault.s3.ObjectLock;
 import io.shardvault.s3.ObjectLockConfiguration;
 import io.shardvault.s3.ObjectMetadata;
+import io.shardvault.s3.ObjectRange;
 import io.shardvault.s3.ObjectStore;
 import io.shardvault.s3.ObjectStoreException;
 import io.shardvault.s3.ObjectSummary;
@@ -254,6 +257,12 @@ public final class CatalogObjectStore implements ObjectStore {
             public ObjectContent open(long offset, long length) {
                 return new PartsContent(data, v.parts(), offset, length);
             }
+
+            @Override
+            public Optional<ObjectRange> part(int partNumber) {
+                List<Long> sizes = v.parts().stream().map(p -> p.file().size()).toList();
+                return StoredObject.partOf(sizes.isEmpty() ? List.of(0L) : sizes, partNumber);
+            }
         }));
     }
 
@@ -309,7 +318,7 @@ public final class CatalogObjectStore implements ObjectStore {
                     }
                     ObjectMetadata metadata = request.directive() == MetadataDirective.REPLACE ? request.metadata()
                             : info.metadata();
-                    return copyBytes(source, 0, source.size()).thenCompose(copied -> {
+                    return copyBytes(source, 0, source.size(), null).thenCompose(copied -> {
                         PutObjectVersion put = new PutObjectVersion(request.bucket(), request.key(),
                                 copied.file().size(), copied.md5(), toCatalog(metadata, info.checksum()),
                                 List.of(new FilePart(0, copied.md5(), StoredFiles.toRef(copied.file()))),
@@ -333,7 +342,8 @@ public final class CatalogObjectStore implements ObjectStore {
                 new ListObjectsPage(listing.objects().stream().map(v -> new ObjectSummary(v.key(), v.size(),
                         v.etag(), v.lastModified(), b.ownerAccessKeyId(), checksum(v.metadata())
                         .map(Checksum::algorithm).orElse(null), checksum(v.metadata()).map(Checksum::type)
-                        .orElse(null))).toList(), listing.commonPrefixes(), listing.truncated(),
+                        .orElse(null))).toList(), listing.commonPrefixes(),
+                        listing.truncated() && request.maxKeys() > 0,
                         listing.nextMarker().orElse(null)))));
     }
 
@@ -380,67 +390,171 @@ public final class CatalogObjectStore implements ObjectStore {
     private static final String UPLOAD_ALGORITHM = "x-shardvault-upload-checksum-algorithm";
     private static final String UPLOAD_CHECKSUM_TYPE = "x-shardvault-upload-checksum-type";
 
+    /**
+     * Stores a part. The upload is looked up first (a gone upload fails before the body is read); when it
+     * was created with a checksum algorithm every part must carry that checksum, which the catalog keeps
+     * with the part so that completion can combine the parts' checksums without reading their bytes.
+     */
     @Override
     public CompletableFuture<PartInfo> uploadPart(Caller caller, UploadPartRequest request) {
         BodySource body = request.body();
-        return map(owned(caller, request.bucket())
-                .thenCompose(b -> data.write(new BodyByteSource(body)))
+        CompletableFuture<UploadInfo> upload = owned(caller, request.bucket())
+                .thenCompose(b -> upload(caller, request.bucket(), request.key(), request.uploadId()));
+        return map(upload
+                .thenCompose(u -> data.write(new BodyByteSource(body)).thenApply(file -> Map.entry(u, file)))
                 .whenComplete((f, failure) -> {
                     if (failure != null) {
                         body.discard();
                     }
                 })
-                .thenCompose(file -> {
+                .thenCompose(uploaded -> {
+                    StoredFile file = uploaded.getValue();
+                    ChecksumAlgorithm required = uploaded.getKey().checksumAlgorithm();
+                    Checksum checksum = body.digests().checksum();
+                    if (required != null && (checksum == null || checksum.algorithm() != required)) {
+                        data.delete(file);
+                        return CompletableFuture.failedFuture(new ObjectStoreException(ErrorCode.INVALID_ARGUMENT,
+                                "this upload needs a " + required + " checksum on every part"));
+                    }
+                    Checksum kept = required == null ? null : checksum;
                     String etag = body.digests().md5Hex();
                     return commitOrDelete(file, catalog.putPart(request.bucket(), request.key(), request.uploadId(),
-                            request.partNumber(), etag, StoredFiles.toRef(file))).thenApply(released -> {
+                            request.partNumber(), etag, StoredFiles.toRef(file), checksumMap(kept)))
+                            .thenApply(released -> {
                                 wakeReaper(released);
+                                // The verified checksum is echoed even when the upload does not keep it, as S3 does.
                                 return new PartInfo(request.partNumber(), etag, file.size(), java.time.Instant.now(),
-                                        body.digests().checksum());
+                                        checksum);
                             });
                 }));
     }
 
-    @Override
-    public CompletableFuture<PartInfo> uploadPartCopy(Caller caller, UploadPartCopyRequest request) {
-        return map(owned(caller, request.bucket()).thenCompose(d -> version(caller, request.source().bucket(),
-                request.source().key(), request.source().versionId())).thenCompose(source -> {
-                    try {
-                        request.source().check(objectInfo(source));
-                    } catch (ObjectStoreException e) {
-                        return CompletableFuture.failedFuture(e);
-                    }
-                    long from = request.rangeStart() < 0 ? 0 : request.rangeStart();
-                    long to = request.rangeEnd() < 0 ? source.size() - 1 : request.rangeEnd();
-                    if (from > to + 1 || to >= source.size() && source.size() > 0) {
-                        return CompletableFuture.failedFuture(new ObjectStoreException(ErrorCode.INVALID_ARGUMENT,
-                                "range " + from + "-" + to + " is outside the source's " + source.size() + " bytes"));
-                    }
-                    return copyBytes(source, from, to - from + 1).thenCompose(copied ->
-                            commitOrDelete(copied.file(), catalog.putPart(request.bucket(), request.key(),
-                                    request.uploadId(), request.partNumber(), copied.md5(),
-                                    StoredFiles.toRef(copied.file()))).thenApply(released -> {
-                                        wakeReaper(released);
-                                        return new PartInfo(request.partNumber(), copied.md5(), copied.file().size(),
-                                                java.time.Instant.now(), null);
-                                    }));
-                }));
+    /** The upload as the catalog has it ({@code NO_SUCH_UPLOAD}): an empty page of its parts carries it. */
+    private CompletableFuture<UploadInfo> upload(Caller caller, String bucket, String key, String uploadId) {
+        return catalog.listParts(bucket, key, uploadId, 0, 0).thenApply(l -> uploadInfo(l.upload(), caller.owner()));
     }
 
+    private static Map<String, String> checksumMap(Checksum checksum) {
+        return checksum == null ? Map.of() : Map.of(checksum.algorithm().name(), checksum.value());
+    }
+
+    /**
+     * UploadPartCopy: streams the source range into a new file; when the upload was created with a checksum
+     * algorithm, the part's checksum is computed on the way (as for an uploaded part, completion needs it).
+     */
+    @Override
+    public CompletableFuture<PartInfo> uploadPartCopy(Caller caller, UploadPartCopyRequest request) {
+        return map(owned(caller, request.bucket())
+                .thenCompose(d -> upload(caller, request.bucket(), request.key(), request.uploadId()))
+                .thenCompose(upload -> version(caller, request.source().bucket(), request.source().key(),
+                        request.source().versionId()).thenCompose(source -> {
+                            try {
+                                request.source().check(objectInfo(source));
+                            } catch (ObjectStoreException e) {
+                                return CompletableFuture.failedFuture(e);
+                            }
+                            long from = request.rangeStart() < 0 ? 0 : request.rangeStart();
+                            long to = request.rangeEnd() < 0 ? source.size() - 1 : request.rangeEnd();
+                            if (from > to + 1 || to >= source.size() && source.size() > 0) {
+                                return CompletableFuture.failedFuture(new ObjectStoreException(
+                                        ErrorCode.INVALID_ARGUMENT, "range " + from + "-" + to
+                                        + " is outside the source's " + source.size() + " bytes"));
+                            }
+                            ChecksumCalculator calculator = upload.checksumAlgorithm() == null ? null
+                                    : ChecksumCalculator.of(upload.checksumAlgorithm());
+                            return copyBytes(source, from, to - from + 1, calculator).thenCompose(copied -> {
+                                Checksum checksum = calculator == null ? null : calculator.finish();
+                                return commitOrDelete(copied.file(), catalog.putPart(request.bucket(), request.key(),
+                                        request.uploadId(), request.partNumber(), copied.md5(),
+                                        StoredFiles.toRef(copied.file()), checksumMap(checksum)))
+                                        .thenApply(released -> {
+                                            wakeReaper(released);
+                                            return new PartInfo(request.partNumber(), copied.md5(),
+                                                    copied.file().size(), java.time.Instant.now(), checksum);
+                                        });
+                            });
+                        })));
+    }
+
+    /**
+     * Completes an upload. When it was created with a checksum algorithm, the object's checksum (composite
+     * or full-object, {@link MultipartChecksums}) is combined here from the checksums the catalog kept with
+     * the parts, checked against the checksums the client listed per part ({@code INVALID_PART}) and against
+     * a full-object checksum sent with the request ({@code CHECKSUM_MISMATCH}), then committed with the
+     * version. A part replaced between the listing and the commit changes its ETag, which the catalog's
+     * commit refuses, so the combined checksum always describes the committed parts.
+     */
     @Override
     public CompletableFuture<WriteResult> completeMultipartUpload(Caller caller,
                                                                   CompleteMultipartUploadRequest request) {
         List<io.shardvault.coordinator.catalog.CompletedPart> parts = request.parts().stream()
                 .map(p -> new io.shardvault.coordinator.catalog.CompletedPart(p.partNumber(),
                         io.shardvault.s3.Etags.unquote(p.etag()))).toList();
-        return map(owned(caller, request.bucket()).thenCompose(b -> catalog.completeMultipartUpload(request.bucket(),
-                request.key(), request.uploadId(), parts, minPartBytes, condition(request.condition())))
-                .thenCompose(r -> {
-                    wakeReaper(r.releasedFiles());
-                    return catalog.getObjectVersion(request.bucket(), request.key(), Optional.of(r.versionId()))
-                            .thenApply(v -> new WriteResult(r.etag(), versionOrNull(r.versionId()), r.lastModified(),
-                                    request.fullObjectChecksum(), v.size()));
-                }));
+        return map(owned(caller, request.bucket())
+                .thenCompose(b -> catalog.listParts(request.bucket(), request.key(), request.uploadId(), 0, 0))
+                .thenCompose(l -> {
+                    UploadInfo upload = uploadInfo(l.upload(), caller.owner());
+                    if (upload.checksumAlgorithm() == null) {
+                        return CompletableFuture.completedFuture((Checksum) null);
+                    }
+                    return allParts(request.bucket(), request.key(), request.uploadId(), 0, new HashMap<>())
+                            .thenApply(uploaded -> objectChecksum(upload, request, uploaded));
+                })
+                .thenCompose(checksum -> catalog.completeMultipartUpload(request.bucket(), request.key(),
+                        request.uploadId(), parts, minPartBytes, condition(request.condition()),
+                        checksumMap(checksum), checksum == null ? "" : checksum.type().name())
+                        .thenCompose(r -> {
+                            wakeReaper(r.releasedFiles());
+                            return catalog.getObjectVersion(request.bucket(), request.key(),
+                                    Optional.of(r.versionId())).thenApply(v -> new WriteResult(r.etag(),
+                                    versionOrNull(r.versionId()), r.lastModified(), checksum, v.size()));
+                        })));
+    }
+
+    /** Every part of an upload by number, a catalog page (1,000) at a time. */
+    private CompletableFuture<Map<Integer, UploadedPart>> allParts(String bucket, String key, String uploadId,
+                                                                   int marker, Map<Integer, UploadedPart> into) {
+        return catalog.listParts(bucket, key, uploadId, marker, 1000).thenCompose(page -> {
+            for (UploadedPart p : page.parts()) {
+                into.put(p.partNumber(), p);
+            }
+            return page.truncated() ? allParts(bucket, key, uploadId, page.nextPartNumberMarker(), into)
+                    : CompletableFuture.completedFuture(into);
+        });
+    }
+
+    /** The completed object's checksum from its listed parts' checksums (see {@link #completeMultipartUpload}). */
+    private static Checksum objectChecksum(UploadInfo upload, CompleteMultipartUploadRequest request,
+                                           Map<Integer, UploadedPart> uploaded) {
+        ChecksumAlgorithm algorithm = upload.checksumAlgorithm();
+        ChecksumType type = upload.checksumType() != null ? upload.checksumType()
+                : algorithm == ChecksumAlgorithm.CRC64NVME ? ChecksumType.FULL_OBJECT : ChecksumType.COMPOSITE;
+        List<Checksum> checksums = new ArrayList<>();
+        List<Long> sizes = new ArrayList<>();
+        for (io.shardvault.s3.CompletedPart cp : request.parts()) {
+            UploadedPart p = uploaded.get(cp.partNumber());
+            if (p == null || !p.etag().equals(io.shardvault.s3.Etags.unquote(cp.etag()))) {
+                throw new CompletionException(new ObjectStoreException(ErrorCode.INVALID_PART,
+                        "part " + cp.partNumber() + " was not uploaded with that ETag"));
+            }
+            String value = p.checksums().get(algorithm.name());
+            if (value == null) {
+                // A part stored without the upload's checksum (copied, say): the object gets none.
+                return null;
+            }
+            if (cp.checksum() != null && !cp.checksum().value().equals(value)) {
+                throw new CompletionException(new ObjectStoreException(ErrorCode.INVALID_PART,
+                        "part " + cp.partNumber() + " has another checksum"));
+            }
+            checksums.add(new Checksum(algorithm, value, ChecksumType.FULL_OBJECT));
+            sizes.add(p.file().size());
+        }
+        Checksum combined = MultipartChecksums.combine(algorithm, type, checksums, sizes);
+        if (request.fullObjectChecksum() != null && !request.fullObjectChecksum().value().equals(combined.value())) {
+            throw new CompletionException(new ObjectStoreException(ErrorCode.CHECKSUM_MISMATCH,
+                    "the full-object checksum does not match"));
+        }
+        return combined;
     }
 
     @Override
@@ -461,15 +575,84 @@ public final class CatalogObjectStore implements ObjectStore {
                 listing.nextPartNumberMarker())));
     }
 
+    /**
+     * ListMultipartUploads. Without a delimiter it is one catalog page. With one, keys are rolled up into
+     * common prefixes here, as in listings: the catalog's pages are read in order until the page is full, each
+     * prefix counting once towards max-uploads and a page resumed after a prefix (key-marker) skipping it.
+     */
     @Override
     public CompletableFuture<UploadsPage> listMultipartUploads(Caller caller, ListUploadsRequest request) {
-        // TODO(#8): the catalog's upload listing has no delimiter; common prefixes are not grouped yet.
-        return map(owned(caller, request.bucket()).thenCompose(b -> catalog.listMultipartUploads(request.bucket(),
-                request.prefix(), request.keyMarker() == null ? "" : request.keyMarker(),
-                request.uploadIdMarker() == null ? "" : request.uploadIdMarker(), request.maxUploads()))
-                .thenApply(listing -> new UploadsPage(listing.uploads().stream()
-                        .map(u -> uploadInfo(u, caller.owner())).toList(), List.of(), listing.truncated(),
-                        listing.nextKeyMarker(), listing.nextUploadIdMarker())));
+        String keyMarker = request.keyMarker() == null ? "" : request.keyMarker();
+        String uploadIdMarker = request.uploadIdMarker() == null ? "" : request.uploadIdMarker();
+        if (request.delimiter() == null || request.delimiter().isEmpty()) {
+            return map(owned(caller, request.bucket()).thenCompose(b -> catalog.listMultipartUploads(
+                    request.bucket(), request.prefix(), keyMarker, uploadIdMarker, request.maxUploads()))
+                    .thenApply(listing -> new UploadsPage(listing.uploads().stream()
+                            .map(u -> uploadInfo(u, caller.owner())).toList(), List.of(), listing.truncated(),
+                            listing.nextKeyMarker(), listing.nextUploadIdMarker())));
+        }
+        UploadRollup rollup = new UploadRollup(request, caller.owner());
+        return map(owned(caller, request.bucket())
+                .thenCompose(b -> rollUp(request, keyMarker, uploadIdMarker, rollup)));
+    }
+
+    private CompletableFuture<UploadsPage> rollUp(ListUploadsRequest request, String keyMarker, String uploadIdMarker,
+                                                  UploadRollup rollup) {
+        return catalog.listMultipartUploads(request.bucket(), request.prefix(), keyMarker, uploadIdMarker, 1000)
+                .thenCompose(listing -> {
+                    for (MultipartUpload u : listing.uploads()) {
+                        if (!rollup.add(u)) {
+                            return CompletableFuture.completedFuture(rollup.page(true));
+                        }
+                    }
+                    return listing.truncated()
+                            ? rollUp(request, listing.nextKeyMarker(), listing.nextUploadIdMarker(), rollup)
+                            : CompletableFuture.completedFuture(rollup.page(false));
+                });
+    }
+
+    /** One page of uploads and common prefixes being filled from the catalog's uploads, in key order. */
+    private static final class UploadRollup {
+        private final ListUploadsRequest request;
+        private final String owner;
+        private final List<UploadInfo> uploads = new ArrayList<>();
+        private final List<String> prefixes = new ArrayList<>();
+        private String lastKey;
+        private String lastUploadId;
+
+        UploadRollup(ListUploadsRequest request, String owner) {
+            this.request = request;
+            this.owner = owner;
+        }
+
+        /** Adds one upload (or its prefix); false when the page is full and {@code u} is left for the next. */
+        boolean add(MultipartUpload u) {
+            String delimiter = request.delimiter();
+            int i = u.key().indexOf(delimiter, request.prefix().length());
+            String prefix = i < 0 ? null : u.key().substring(0, i + delimiter.length());
+            if (prefix != null && (prefix.equals(lastKey)
+                    || request.keyMarker() != null && request.keyMarker().startsWith(prefix))) {
+                return true;
+            }
+            if (uploads.size() + prefixes.size() >= request.maxUploads()) {
+                return false;
+            }
+            if (prefix != null) {
+                prefixes.add(prefix);
+                lastKey = prefix;
+                lastUploadId = null;
+            } else {
+                uploads.add(uploadInfo(u, owner));
+                lastKey = u.key();
+                lastUploadId = u.uploadId();
+            }
+            return true;
+        }
+
+        UploadsPage page(boolean truncated) {
+            return new UploadsPage(uploads, prefixes, truncated, truncated ? lastKey : null,
+                    truncated ? lastUploadId : null);
+        }
     }
 
     // ---- helpers
@@ -478,8 +661,12 @@ public final class CatalogObjectStore implements ObjectStore {
     private record Copied(StoredFile file, String md5) {
     }
 
-    /** Streams {@code [offset, offset+length)} of a version into a new file, computing its MD5 on the way. */
-    private CompletableFuture<Copied> copyBytes(ObjectVersion source, long offset, long length) {
+    /**
+     * Streams {@code [offset, offset+length)} of a version into a new file, computing its MD5 (and, when given,
+     * another checksum) on the way.
+     */
+    private CompletableFuture<Copied> copyBytes(ObjectVersion source, long offset, long length,
+                                                ChecksumCalculator checksum) {
         MessageDigest md5;
         try {
             md5 = MessageDigest.getInstance("MD5");
@@ -498,6 +685,9 @@ public final class CatalogObjectStore implements ObjectStore {
                 return content.read().thenApply(buf -> {
                     if (buf != null) {
                         md5.update(buf.nioBuffer());
+                        if (checksum != null) {
+                            checksum.update(buf.nioBuffer());
+                        }
                     }
                     return buf;
                 });
@@ -603,7 +793,11 @@ public final class CatalogObjectStore implements ObjectStore {
     }
 
     private static PartInfo partInfo(UploadedPart p) {
-        return new PartInfo(p.partNumber(), p.etag(), p.file().size(), p.lastModified(), null);
+        Checksum checksum = p.checksums().entrySet().stream().findFirst()
+                .map(e -> ChecksumAlgorithm.fromS3Name(e.getKey()) == null ? null
+                        : new Checksum(ChecksumAlgorithm.fromS3Name(e.getKey()), e.getValue(),
+                        ChecksumType.FULL_OBJECT)).orElse(null);
+        return new PartInfo(p.partNumber(), p.etag(), p.file().size(), p.lastModified(), checksum);
     }
 
     private static Throwable unwrap(Throwable failure) {

@@ -4,6 +4,17 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.config.Settings;
 import io.shardvault.coordinator.Coordinator;
 import io.shardvault.coordinator.testing.MiniCluster;
+import io.shardvault.coordinator.catalog.AccessKey;
+import io.shardvault.coordinator.catalog.Catalog;
+import io.shardvault.coordinator.catalog.CatalogConfig;
+import io.shardvault.s3.testing.S3Target;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import software.amazon.awssdk.http.SdkHttpConfigurationOption;
+import software.amazon.awssdk.utils.AttributeMap;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -30,26 +41,41 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 /**
  * A real cluster on 127.0.0.1 in this JVM: a {@link MiniCluster} (one vault of 20 pods, 16+4, and 2 stash
  * servers) and a real {@link Coordinator} over it (a 1-peer catalog, the data paths, the S3 endpoint on an
- * ephemeral port), all under one directory, plus AWS SDK v2 clients pointed at it (path-style, us-east-1,
- * the SDK's default checksum behaviour).
+ * ephemeral port, over HTTPS with s3-api's self-signed test certificate when asked), all under one directory,
+ * plus AWS SDK v2 clients pointed at it (path-style, us-east-1, the SDK's default checksum behaviour).
+ * Besides the bootstrap key (owner {@code admin}) the catalog holds a key of another owner and a disabled
+ * key, so that the shared suites ({@link S3Target}) check ownership and disabled keys here too.
  *
  * <p>Start one per test class; {@link #close()} stops the coordinator, then the pods and stash servers,
  * whatever state the test left them in. Not thread-safe: start and close it from the test thread (the clients
  * it creates are thread-safe and closed by the caller).
  */
-public final class S3Cluster implements AutoCloseable {
+public final class S3Cluster implements S3Target {
     private static final Logger LOG = LoggerFactory.getLogger(S3Cluster.class);
     public static final String ACCESS_KEY = "AKIDSHARDVAULTIT0001";
     public static final String SECRET_KEY = "it/secret/key+0123456789abcdefghijklmn";
+    /** The owner of the coordinator's bootstrap key. */
+    public static final String OWNER = "admin";
 
     private final MiniCluster cluster;
     private final Coordinator coordinator;
     private final SimpleMeterRegistry registry;
+    private final String accessKey;
+    private final String secretKey;
+    private final boolean tls;
+    private final String[] otherOwnerKey;
+    private final String[] disabledKey;
 
-    private S3Cluster(MiniCluster cluster, Coordinator coordinator, SimpleMeterRegistry registry) {
+    private S3Cluster(MiniCluster cluster, Coordinator coordinator, SimpleMeterRegistry registry, String accessKey,
+                      String secretKey, boolean tls, String[] otherOwnerKey, String[] disabledKey) {
         this.cluster = cluster;
         this.coordinator = coordinator;
         this.registry = registry;
+        this.accessKey = accessKey;
+        this.secretKey = secretKey;
+        this.tls = tls;
+        this.otherOwnerKey = otherOwnerKey;
+        this.disabledKey = disabledKey;
     }
 
     /** Starts the pods and stash servers, then the coordinator, under {@code dir}. */
@@ -64,6 +90,16 @@ public final class S3Cluster implements AutoCloseable {
 
     /** As {@link #start(Path, String, String)}, with S3 on 127.0.0.1:{@code s3Port} (0: ephemeral). */
     public static S3Cluster start(Path dir, String accessKey, String secretKey, int s3Port) throws IOException {
+        return start(dir, accessKey, secretKey, s3Port, false);
+    }
+
+    /**
+     * As {@link #start(Path, String, String, int)}; with {@code tls} the endpoint serves HTTPS only, with s3-api's
+     * test certificate and key (PEM, copied under {@code dir/tls}) given as {@code s3.tls.*} settings, as an
+     * operator configures a coordinator.
+     */
+    public static S3Cluster start(Path dir, String accessKey, String secretKey, int s3Port, boolean tls)
+            throws IOException {
         long began = System.nanoTime();
         MiniCluster cluster = MiniCluster.start(dir.resolve("nodes"), MiniCluster.Options.defaults());
         try {
@@ -71,14 +107,44 @@ public final class S3Cluster implements AutoCloseable {
             Map<String, Object> settings = coordinatorSettings(cluster, dir.resolve("catalog"), s3Port);
             settings.put("coordinator.accessKey", accessKey);
             settings.put("coordinator.secretKey", secretKey);
+            if (tls) {
+                settings.put("s3.tls.enabled", "true");
+                settings.put("s3.tls.certificate", copyResource("tls/test-cert.pem", dir.resolve("tls")).toString());
+                settings.put("s3.tls.privateKey", copyResource("tls/test-key.pem", dir.resolve("tls")).toString());
+            }
             Coordinator coordinator = Coordinator.start(Settings.of(settings), registry);
-            LOG.info("S3 cluster up on {} in {} ms", coordinator.s3Address(),
+            String[] other;
+            String[] disabled;
+            try (Catalog catalog = Catalog.connect(CatalogConfig.from(Settings.of(settings)), new SimpleMeterRegistry())) {
+                AccessKey o = catalog.createAccessKey("other-owner", false).get(60, TimeUnit.SECONDS);
+                AccessKey d = catalog.createAccessKey(OWNER, false).get(60, TimeUnit.SECONDS);
+                catalog.disableAccessKey(d.accessKeyId()).get(60, TimeUnit.SECONDS);
+                other = new String[] {o.accessKeyId(), o.secretKey()};
+                disabled = new String[] {d.accessKeyId(), d.secretKey()};
+            } catch (Exception e) {
+                coordinator.close();
+                throw e instanceof IOException io ? io : new IOException("could not create the test keys", e);
+            }
+            LOG.info("S3 cluster up on {} ({}) in {} ms", coordinator.s3Address(), tls ? "https" : "http",
                     Duration.ofNanos(System.nanoTime() - began).toMillis());
-            return new S3Cluster(cluster, coordinator, registry);
+            return new S3Cluster(cluster, coordinator, registry, accessKey, secretKey, tls, other, disabled);
         } catch (IOException | RuntimeException e) {
             cluster.close();
             throw e;
         }
+    }
+
+    /** Copies a class-path resource (s3-api's test-jar holds the test certificate) into {@code dir}. */
+    private static Path copyResource(String name, Path dir) throws IOException {
+        Files.createDirectories(dir);
+        Path target = dir.resolve(Path.of(name).getFileName().toString());
+        try (InputStream in = S3Cluster.class.getClassLoader().getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IOException("no resource " + name + " on the class path");
+            }
+            Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
+        }
+        return target;
     }
 
     /**
@@ -124,54 +190,87 @@ public final class S3Cluster implements AutoCloseable {
         return cluster;
     }
 
+    @Override
     public SimpleMeterRegistry registry() {
         return registry;
     }
 
+    @Override
     public int port() {
         return coordinator.s3Address().getPort();
     }
 
+    @Override
     public URI endpoint() {
-        return URI.create("http://127.0.0.1:" + port());
+        return URI.create((tls ? "https" : "http") + "://127.0.0.1:" + port());
+    }
+
+    @Override
+    public String accessKey() {
+        return accessKey;
+    }
+
+    @Override
+    public String secretKey() {
+        return secretKey;
+    }
+
+    @Override
+    public String owner() {
+        return OWNER;
+    }
+
+    @Override
+    public Optional<String[]> otherOwnerKey() {
+        return Optional.of(otherOwnerKey.clone());
+    }
+
+    @Override
+    public Optional<String[]> disabledKey() {
+        return Optional.of(disabledKey.clone());
     }
 
     public static StaticCredentialsProvider credentials(String key, String secret) {
         return StaticCredentialsProvider.create(AwsBasicCredentials.create(key, secret));
     }
 
-    /** The sync client (URLConnection) with the SDK's defaults, path-style. */
-    public S3Client syncClient() {
-        return syncClient(ACCESS_KEY, SECRET_KEY);
-    }
-
+    @Override
     public S3Client syncClient(String key, String secret) {
         return syncClient(endpoint(), key, secret, Duration.ofSeconds(60));
     }
 
-    /** A sync client for any endpoint (a child-JVM coordinator's, say). */
+    /** A sync client for any endpoint (a child-JVM coordinator's, say); trusts any certificate over https. */
     public static S3Client syncClient(URI endpoint, String key, String secret, Duration apiCallTimeout) {
         return S3Client.builder().endpointOverride(endpoint).region(Region.US_EAST_1).forcePathStyle(true)
                 .credentialsProvider(credentials(key, secret))
-                .httpClient(UrlConnectionHttpClient.builder().socketTimeout(Duration.ofMinutes(2)).build())
+                .httpClient(UrlConnectionHttpClient.builder().socketTimeout(Duration.ofMinutes(2))
+                        .buildWithDefaults(httpOptions(endpoint)))
                 .overrideConfiguration(c -> c.apiCallTimeout(apiCallTimeout))
                 .build();
     }
 
     /** The async client on Netty with the SDK's defaults, path-style. */
+    @Override
     public S3AsyncClient asyncClient() {
         return S3AsyncClient.builder().endpointOverride(endpoint()).region(Region.US_EAST_1).forcePathStyle(true)
-                .credentialsProvider(credentials(ACCESS_KEY, SECRET_KEY))
-                .httpClient(NettyNioAsyncHttpClient.builder().build())
+                .credentialsProvider(credentials(accessKey, secretKey))
+                .httpClient(NettyNioAsyncHttpClient.builder().buildWithDefaults(httpOptions(endpoint())))
                 .overrideConfiguration(c -> c.apiCallTimeout(Duration.ofSeconds(60)))
                 .build();
     }
 
+    @Override
     public S3Presigner presigner() {
         return S3Presigner.builder().endpointOverride(endpoint()).region(Region.US_EAST_1)
-                .credentialsProvider(credentials(ACCESS_KEY, SECRET_KEY))
+                .credentialsProvider(credentials(accessKey, secretKey))
                 .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
                 .build();
+    }
+
+    /** The test certificate is self-signed: clients of an https endpoint trust any certificate. */
+    private static AttributeMap httpOptions(URI endpoint) {
+        return AttributeMap.builder().put(SdkHttpConfigurationOption.TRUST_ALL_CERTIFICATES,
+                "https".equals(endpoint.getScheme())).build();
     }
 
     @Override

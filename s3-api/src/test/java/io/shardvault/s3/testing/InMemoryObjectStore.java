@@ -28,6 +28,7 @@ import io.shardvault.s3.ObjectIdentifier;
 import io.shardvault.s3.ObjectInfo;
 import io.shardvault.s3.ObjectLock;
 import io.shardvault.s3.ObjectMetadata;
+import io.shardvault.s3.ObjectRange;
 import io.shardvault.s3.ObjectStore;
 import io.shardvault.s3.ObjectStoreException;
 import io.shardvault.s3.ObjectSummary;
@@ -50,6 +51,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -90,7 +92,11 @@ public final class InMemoryObjectStore implements ObjectStore {
         }
     }
 
-    private record Stored(ObjectInfo info, byte[] data) {
+    /** A version and its bytes; {@code partSizes} are a multipart object's part sizes, in order (else empty). */
+    private record Stored(ObjectInfo info, byte[] data, List<Long> partSizes) {
+        Stored(ObjectInfo info, byte[] data) {
+            this(info, data, List.of());
+        }
     }
 
     private static final class Upload {
@@ -304,6 +310,12 @@ public final class InMemoryObjectStore implements ObjectStore {
                 public ObjectContent open(long offset, long length) {
                     return new ArrayContent(s.data, (int) offset, (int) length);
                 }
+
+                @Override
+                public Optional<ObjectRange> part(int partNumber) {
+                    return StoredObject.partOf(s.partSizes.isEmpty() ? List.of((long) s.data.length) : s.partSizes,
+                            partNumber);
+                }
             };
         });
     }
@@ -398,7 +410,7 @@ public final class InMemoryObjectStore implements ObjectStore {
                     : src.info.metadata();
             ObjectInfo info = new ObjectInfo(request.key(), null, src.data.length, src.info.etag(), now, metadata,
                     src.info.checksum(), src.info.partsCount(), ObjectLock.NONE, false);
-            replace(dst, request.key(), new Stored(info, src.data));
+            replace(dst, request.key(), new Stored(info, src.data, src.partSizes));
             return new CopyResult(new WriteResult(info.etag(), null, now, info.checksum(), info.size()), null);
         });
     }
@@ -491,7 +503,9 @@ public final class InMemoryObjectStore implements ObjectStore {
             if (required != null && (checksum == null || checksum.algorithm() != required)) {
                 throw error(ErrorCode.INVALID_ARGUMENT, "this upload needs a " + required + " checksum on every part");
             }
-            return putPart(u, request.partNumber(), data, d.md5Hex(), required == null ? null : checksum);
+            PartInfo stored = putPart(u, request.partNumber(), data, d.md5Hex(), required == null ? null : checksum);
+            // The verified checksum is echoed even when the upload does not keep it, as S3 does.
+            return new PartInfo(stored.partNumber(), stored.etag(), stored.size(), stored.lastModified(), checksum);
         }));
     }
 
@@ -586,7 +600,7 @@ public final class InMemoryObjectStore implements ObjectStore {
             }
             b.uploads.remove(request.uploadId());
             reserve(data.length);
-            replace(b, request.key(), new Stored(info, data));
+            replace(b, request.key(), new Stored(info, data, parts.stream().map(p -> (long) p.data.length).toList()));
             return new WriteResult(etag, null, now, checksum, data.length);
         });
     }

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -26,7 +27,7 @@ import software.amazon.awssdk.utils.AttributeMap;
  * An S3 server on 127.0.0.1 and an ephemeral port, over an {@link InMemoryObjectStore}, with one
  * enabled key ({@link #ACCESS_KEY}), one disabled key, and AWS SDK clients pointed at it.
  */
-public final class S3ServerFixture implements AutoCloseable {
+public final class S3ServerFixture implements S3Target {
     public static final String ACCESS_KEY = "AKIDSHARDVAULTTEST1";
     public static final String SECRET_KEY = "secret/key+for+tests/0123456789abcdefghij";
     public static final String OWNER = "owner-one";
@@ -78,14 +79,49 @@ public final class S3ServerFixture implements AutoCloseable {
         return store;
     }
 
+    @Override
     public SimpleMeterRegistry registry() {
         return registry;
     }
 
+    @Override
     public int port() {
         return server.localAddress().getPort();
     }
 
+    @Override
+    public String accessKey() {
+        return ACCESS_KEY;
+    }
+
+    @Override
+    public String secretKey() {
+        return SECRET_KEY;
+    }
+
+    @Override
+    public String owner() {
+        return OWNER;
+    }
+
+    @Override
+    public Optional<String[]> otherOwnerKey() {
+        return Optional.of(new String[] {OTHER_ACCESS_KEY, OTHER_SECRET_KEY});
+    }
+
+    @Override
+    public Optional<String[]> disabledKey() {
+        return Optional.of(new String[] {DISABLED_ACCESS_KEY, SECRET_KEY});
+    }
+
+    @Override
+    public void assertNothingOpen() {
+        if (store.openContents() != 0) {
+            throw new AssertionError(store.openContents() + " object contents left open");
+        }
+    }
+
+    @Override
     public URI endpoint() {
         return URI.create((tls ? "https" : "http") + "://127.0.0.1:" + port());
     }
@@ -95,10 +131,12 @@ public final class S3ServerFixture implements AutoCloseable {
     }
 
     /** The sync client with the SDK's defaults (checksums when supported), path-style. */
+    @Override
     public S3Client syncClient() {
         return syncClient(ACCESS_KEY, SECRET_KEY);
     }
 
+    @Override
     public S3Client syncClient(String key, String secret) {
         return S3Client.builder().endpointOverride(endpoint()).region(Region.US_EAST_1).forcePathStyle(true)
                 .credentialsProvider(credentials(key, secret))
@@ -108,6 +146,7 @@ public final class S3ServerFixture implements AutoCloseable {
     }
 
     /** The async client on Netty with the SDK's defaults, path-style. */
+    @Override
     public S3AsyncClient asyncClient() {
         return S3AsyncClient.builder().endpointOverride(endpoint()).region(Region.US_EAST_1).forcePathStyle(true)
                 .credentialsProvider(credentials(ACCESS_KEY, SECRET_KEY))
@@ -116,6 +155,7 @@ public final class S3ServerFixture implements AutoCloseable {
                 .build();
     }
 
+    @Override
     public S3Presigner presigner() {
         return S3Presigner.builder().endpointOverride(endpoint()).region(Region.US_EAST_1)
                 .credentialsProvider(credentials(ACCESS_KEY, SECRET_KEY))

@@ -640,7 +640,7 @@ final class CatalogOperations {
     }
 
     static List<FileRef> putPart(Entry e, String bucketName, String key, String uploadId, int partNumber, String etag,
-                                 FileRef file) throws CatalogException {
+                                 FileRef file, Map<String, String> checksums) throws CatalogException {
         Bucket b = bucket(e.txn(), bucketName);
         byte[] k = keyBytes(key);
         MultipartUpload u = upload(e.txn(), b, k, uploadId);
@@ -656,7 +656,7 @@ final class CatalogOperations {
             release(e, Codec.part(new Wire.Reader(old)).file(), released);
         }
         Wire.Writer w = new Wire.Writer();
-        Codec.part(w, new UploadedPart(partNumber, stripQuotes(etag), file, e.time()));
+        Codec.part(w, new UploadedPart(partNumber, stripQuotes(etag), file, e.time(), checksums));
         e.txn().put(Table.PARTS, pk, w.toByteArray());
         return released;
     }
@@ -678,8 +678,8 @@ final class CatalogOperations {
     }
 
     static PutResult completeUpload(Entry e, String bucketName, String key, String uploadId,
-                                    List<CompletedPart> completed, long minPartBytes, WriteCondition condition)
-            throws CatalogException {
+                                    List<CompletedPart> completed, long minPartBytes, WriteCondition condition,
+                                    Map<String, String> checksums, String checksumType) throws CatalogException {
         Bucket b = bucket(e.txn(), bucketName);
         byte[] k = keyBytes(key);
         MultipartUpload u = upload(e.txn(), b, k, uploadId);
@@ -716,7 +716,10 @@ final class CatalogOperations {
         }
         String etag = HexFormat.of().formatHex(md5.digest()) + "-" + completed.size();
         List<FileRef> released = new ArrayList<>();
-        PutResult result = writeVersion(e, b, key, k, size, etag, u.metadata(), fileParts, condition, u.retention(),
+        ObjectMetadata m = u.metadata();
+        ObjectMetadata metadata = checksums.isEmpty() ? m
+                : new ObjectMetadata(m.contentType(), m.system(), m.user(), checksums, checksumType);
+        PutResult result = writeVersion(e, b, key, k, size, etag, metadata, fileParts, condition, u.retention(),
                 u.legalHold(), released);
         for (UploadedPart p : uploaded) {
             release(e, p.file(), released);

@@ -299,15 +299,31 @@ final class Codec {
         return new MultipartUpload(r.str(), r.str(), r.str(), instant(r), metadata(r), retention(r), r.bool());
     }
 
+    /**
+     * A part: {@code u16 partNumber | str etag | fileRef | i64 lastModified [| map checksums]}. Part numbers
+     * stop at 10,000, so the top bit of the u16 says whether the checksums map follows; parts recorded before
+     * it existed decode with none.
+     */
     static void part(Wire.Writer w, UploadedPart p) {
-        w.u16(p.partNumber()).str(p.etag());
+        boolean checksums = !p.checksums().isEmpty();
+        w.u16(p.partNumber() | (checksums ? PART_HAS_CHECKSUMS : 0)).str(p.etag());
         fileRef(w, p.file());
         instant(w, p.lastModified());
+        if (checksums) {
+            map(w, p.checksums());
+        }
     }
 
     static UploadedPart part(Wire.Reader r) {
-        return new UploadedPart(r.u16(), r.str(), fileRef(r), instant(r));
+        int number = r.u16();
+        String etag = r.str();
+        FileRef file = fileRef(r);
+        Instant lastModified = instant(r);
+        Map<String, String> checksums = (number & PART_HAS_CHECKSUMS) != 0 ? map(r) : Map.of();
+        return new UploadedPart(number & ~PART_HAS_CHECKSUMS, etag, file, lastModified, checksums);
     }
+
+    private static final int PART_HAS_CHECKSUMS = 0x8000;
 
     static void completedPart(Wire.Writer w, CompletedPart p) {
         w.i32(p.partNumber()).str(p.etag());

@@ -5,7 +5,10 @@ import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CatalogException;
 import io.shardvault.coordinator.catalog.DeleteObjectVersion;
 import io.shardvault.coordinator.catalog.DeleteResult;
+import io.shardvault.coordinator.catalog.CompletedPart;
+import io.shardvault.coordinator.catalog.WriteCondition;
 import java.util.List;
+import java.util.Map;
 import io.shardvault.coordinator.catalog.PodState;
 import io.shardvault.coordinator.catalog.RetentionMode;
 import io.shardvault.coordinator.catalog.Usage;
@@ -84,10 +87,22 @@ final class CommandDispatcher {
                 }
                 case CREATE_UPLOAD -> Codec.upload(out, CatalogOperations.createUpload(e, in.str(), in.str(),
                         Codec.metadata(in), Codec.retention(in), in.bool()));
+                // PUT_PART and COMPLETE_UPLOAD end with optional checksum fields: entries logged before they
+                // existed end early and apply with none.
                 case PUT_PART -> Codec.list(out, CatalogOperations.putPart(e, in.str(), in.str(), in.str(), in.i32(),
-                        in.str(), Codec.fileRef(in)), Codec::fileRef);
-                case COMPLETE_UPLOAD -> Codec.putResult(out, CatalogOperations.completeUpload(e, in.str(), in.str(),
-                        in.str(), Codec.list(in, Codec::completedPart), in.i64(), Codec.condition(in)));
+                        in.str(), Codec.fileRef(in), in.atEnd() ? Map.of() : Codec.map(in)), Codec::fileRef);
+                case COMPLETE_UPLOAD -> {
+                    String b = in.str();
+                    String k = in.str();
+                    String u = in.str();
+                    List<CompletedPart> parts = Codec.list(in, Codec::completedPart);
+                    long minPartBytes = in.i64();
+                    WriteCondition condition = Codec.condition(in);
+                    Map<String, String> checksums = in.atEnd() ? Map.of() : Codec.map(in);
+                    String checksumType = in.atEnd() ? "" : in.str();
+                    Codec.putResult(out, CatalogOperations.completeUpload(e, b, k, u, parts, minPartBytes, condition,
+                            checksums, checksumType));
+                }
                 case ABORT_UPLOAD -> Codec.list(out, CatalogOperations.abortUpload(e, in.str(), in.str(), in.str()),
                         Codec::fileRef);
                 case REGISTER_VAULT -> Codec.vault(out, CatalogOperations.registerVault(e, Codec.vault(in)));

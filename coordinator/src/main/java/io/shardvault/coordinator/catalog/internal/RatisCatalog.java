@@ -40,6 +40,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -332,10 +333,11 @@ final class RatisCatalog implements Catalog {
 
     @Override
     public CompletableFuture<List<FileRef>> putPart(String bucket, String key, String uploadId, int partNumber,
-                                                    String etag, FileRef file) {
+                                                    String etag, FileRef file, Map<String, String> checksums) {
         return write(Op.PUT_PART, w -> {
             w.str(bucket).str(key).str(uploadId).i32(partNumber).str(etag);
             Codec.fileRef(w, file);
+            Codec.map(w, checksums);
         }, r -> Codec.list(r, Codec::fileRef));
     }
 
@@ -349,12 +351,15 @@ final class RatisCatalog implements Catalog {
     @Override
     public CompletableFuture<PutResult> completeMultipartUpload(String bucket, String key, String uploadId,
                                                                 List<CompletedPart> parts, long minPartBytes,
-                                                                WriteCondition condition) {
+                                                                WriteCondition condition,
+                                                                Map<String, String> checksums, String checksumType) {
         return write(Op.COMPLETE_UPLOAD, w -> {
             w.str(bucket).str(key).str(uploadId);
             Codec.list(w, parts, Codec::completedPart);
             w.i64(minPartBytes);
             Codec.condition(w, condition);
+            Codec.map(w, checksums);
+            w.str(checksumType);
         }, Codec::putResult);
     }
 

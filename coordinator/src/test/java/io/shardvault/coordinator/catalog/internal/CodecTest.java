@@ -11,6 +11,7 @@ import io.shardvault.coordinator.catalog.ObjectVersion;
 import io.shardvault.coordinator.catalog.PutObjectVersion;
 import io.shardvault.coordinator.catalog.Retention;
 import io.shardvault.coordinator.catalog.RetentionMode;
+import io.shardvault.coordinator.catalog.UploadedPart;
 import io.shardvault.coordinator.catalog.WriteCondition;
 import java.time.Instant;
 import java.util.List;
@@ -34,6 +35,26 @@ class CodecTest {
         Codec.putRequest(w, p);
         Wire.Reader r = new Wire.Reader(w.toByteArray());
         assertThat(Codec.putRequest(r)).isEqualTo(p);
+        r.expectEnd();
+    }
+
+    @Test
+    void partsRoundTripWithAndWithoutChecksumsAndPartsRecordedBeforeChecksumsDecode() {
+        UploadedPart plain = new UploadedPart(10_000, "etag", FILE, Instant.ofEpochMilli(7));
+        UploadedPart summed = new UploadedPart(1, "etag", FILE, Instant.ofEpochMilli(7), Map.of("CRC32", "AAAAAA=="));
+        for (UploadedPart p : List.of(plain, summed)) {
+            Wire.Writer w = new Wire.Writer();
+            Codec.part(w, p);
+            Wire.Reader r = new Wire.Reader(w.toByteArray());
+            assertThat(Codec.part(r)).isEqualTo(p);
+            r.expectEnd();
+        }
+        // The layout before part checksums: u16 number | str etag | fileRef | i64 lastModified, nothing more.
+        Wire.Writer old = new Wire.Writer().u16(7).str("e");
+        Codec.fileRef(old, FILE);
+        Codec.instant(old, Instant.ofEpochMilli(9));
+        Wire.Reader r = new Wire.Reader(old.toByteArray());
+        assertThat(Codec.part(r)).isEqualTo(new UploadedPart(7, "e", FILE, Instant.ofEpochMilli(9)));
         r.expectEnd();
     }
 

@@ -30,7 +30,7 @@ final class ListOperations {
         boolean fetchOwner = "true".equalsIgnoreCase(r.param("fetch-owner"));
         return op.store().listObjects(op.caller(), new ListObjectsRequest(r.bucket(), prefix, delimiter, after,
                 maxKeys, fetchOwner)).thenAccept(page -> {
-                    boolean truncated = page.truncated() && page.nextAfter() != null;
+                    boolean truncated = truncated(maxKeys, page.truncated()) && page.nextAfter() != null;
                     XmlWriter xml = XmlWriter.document("ListBucketResult");
                     xml.element("Name", r.bucket()).element("Prefix", enc(prefix, url));
                     xml.element("Delimiter", enc(delimiter, url));
@@ -59,7 +59,7 @@ final class ListOperations {
         String delimiter = emptyToNull(r.param("delimiter"));
         return op.store().listObjects(op.caller(), new ListObjectsRequest(r.bucket(), prefix, delimiter,
                 emptyToNull(marker), maxKeys, true)).thenAccept(page -> {
-                    boolean truncated = page.truncated() && page.nextAfter() != null;
+                    boolean truncated = truncated(maxKeys, page.truncated()) && page.nextAfter() != null;
                     XmlWriter xml = XmlWriter.document("ListBucketResult");
                     xml.element("Name", r.bucket()).element("Prefix", enc(prefix, url))
                             .element("Marker", enc(marker == null ? "" : marker, url));
@@ -94,16 +94,17 @@ final class ListOperations {
         String delimiter = emptyToNull(r.param("delimiter"));
         return op.store().listObjectVersions(op.caller(), new ListVersionsRequest(r.bucket(), prefix, delimiter,
                 keyMarker, versionIdMarker, maxKeys)).thenAccept(page -> {
+                    boolean truncated = truncated(maxKeys, page.truncated());
                     XmlWriter xml = XmlWriter.document("ListVersionsResult");
                     xml.element("Name", r.bucket()).element("Prefix", enc(prefix, url))
                             .element("KeyMarker", enc(keyMarker == null ? "" : keyMarker, url))
                             .element("VersionIdMarker", versionIdMarker == null ? "" : versionIdMarker);
-                    if (page.truncated()) {
+                    if (truncated) {
                         xml.element("NextKeyMarker", enc(page.nextKeyMarker(), url));
                         xml.element("NextVersionIdMarker", page.nextVersionIdMarker());
                     }
                     xml.element("MaxKeys", maxKeys).element("Delimiter", enc(delimiter, url))
-                            .element("IsTruncated", page.truncated());
+                            .element("IsTruncated", truncated);
                     if (url) {
                         xml.element("EncodingType", "url");
                     }
@@ -146,6 +147,15 @@ final class ListOperations {
         for (String p : page.commonPrefixes()) {
             xml.start("CommonPrefixes").element("Prefix", enc(p, url)).end();
         }
+    }
+
+    /**
+     * Whether a page is truncated as S3 says it: a listing with max-keys=0 asks for nothing and is answered
+     * with an empty page that is not truncated (no continuation token, no next marker), whatever the store
+     * reports.
+     */
+    static boolean truncated(int maxKeys, boolean storeTruncated) {
+        return maxKeys > 0 && storeTruncated;
     }
 
     static boolean encodingType(S3Request r) {

@@ -14,6 +14,7 @@ import io.shardvault.s3.ObjectContent;
 import io.shardvault.s3.ObjectIdentifier;
 import io.shardvault.s3.ObjectInfo;
 import io.shardvault.s3.ObjectMetadata;
+import io.shardvault.s3.ObjectRange;
 import io.shardvault.s3.PutObjectRequest;
 import io.shardvault.s3.StoredObject;
 import io.shardvault.s3.internal.ErrorMapper;
@@ -28,6 +29,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /** PutObject, GetObject, HeadObject, DeleteObject, DeleteObjects, CopyObject. */
@@ -59,31 +61,57 @@ final class ObjectOperations {
 
     static CompletableFuture<Void> getObject(Op op) {
         S3Request r = op.req();
-        checkPartNumber(r);
+        int part = partNumber(r);
         return op.store().getObject(op.caller(), r.bucket(), r.key(), r.param("versionId"))
-                .thenAccept(stored -> answerRead(op, stored.info(), stored));
+                .thenAccept(stored -> answerRead(op, stored.info(), stored, part));
     }
 
+    /** HeadObject; with {@code partNumber} it resolves the version as GetObject does, to learn the part's size. */
     static CompletableFuture<Void> headObject(Op op) {
         S3Request r = op.req();
-        checkPartNumber(r);
+        int part = partNumber(r);
+        if (part > 0) {
+            return op.store().getObject(op.caller(), r.bucket(), r.key(), r.param("versionId"))
+                    .thenAccept(stored -> answerRead(op, stored.info(), stored, part));
+        }
         return op.store().headObject(op.caller(), r.bucket(), r.key(), r.param("versionId"))
-                .thenAccept(info -> answerRead(op, info, null));
+                .thenAccept(info -> answerRead(op, info, null, 0));
     }
 
-    private static void checkPartNumber(S3Request r) {
-        String part = r.param("partNumber");
-        if (part != null && !part.equals("1")) {
-            throw S3Error.notImplemented("GetObject by partNumber other than 1");
+    /**
+     * The {@code partNumber} of a GetObject or HeadObject, 0 when absent: an integer in 1..10000
+     * ({@code InvalidArgument}), never together with a Range header ({@code InvalidRequest}), as S3 answers.
+     */
+    static int partNumber(S3Request r) {
+        String p = r.param("partNumber");
+        if (p == null) {
+            return 0;
         }
+        int n;
+        try {
+            n = Integer.parseInt(p.trim());
+        } catch (NumberFormatException e) {
+            n = -1;
+        }
+        if (n < 1 || n > 10_000) {
+            throw S3Error.invalidArgument("Part number must be an integer between 1 and 10000, inclusive",
+                    "partNumber", p);
+        }
+        if (r.header(HttpHeaderNames.RANGE) != null) {
+            throw S3Error.badRequest("InvalidRequest",
+                    "Cannot specify both Range header and partNumber query parameter");
+        }
+        return n;
     }
 
-    private static void answerRead(Op op, ObjectInfo info, StoredObject stored) {
+    /**
+     * Answers a GET or HEAD (HEAD when {@code stored} is null or the method is HEAD). A part read
+     * ({@code part > 0}) answers 206 with the part's Content-Range, and {@code x-amz-mp-parts-count} for a
+     * multipart object; as for a Range, the object's checksum is not sent with a part of a multipart object
+     * (it does not describe those bytes).
+     */
+    private static void answerRead(Op op, ObjectInfo info, StoredObject stored, int part) {
         S3Request r = op.req();
-        if (r.param("partNumber") != null && info.partsCount() > 1) {
-            // Part boundaries are not in the store contract yet: never answer part 1 with the whole object.
-            throw S3Error.notImplemented("GetObject by partNumber on a multipart object");
-        }
         checkConditions(r, info);
         HttpHeaders h = new DefaultHttpHeaders();
         S3Headers.objectHeaders(h, info, false);
@@ -91,13 +119,18 @@ final class ObjectOperations {
         long offset = 0;
         long length = size;
         HttpResponseStatus status = HttpResponseStatus.OK;
-        long[] range = parseRange(r.header(HttpHeaderNames.RANGE), size);
+        long[] range = part > 0 ? partRange(stored, info, part) : parseRange(r.header(HttpHeaderNames.RANGE), size);
+        if (part > 0 && info.partsCount() > 0) {
+            h.set("x-amz-mp-parts-count", info.partsCount());
+        }
         if (range != null) {
             offset = range[0];
             length = range[1] - range[0] + 1;
             status = HttpResponseStatus.PARTIAL_CONTENT;
             h.set(HttpHeaderNames.CONTENT_RANGE, "bytes " + range[0] + "-" + range[1] + "/" + size);
-        } else if (op.checksumModeEnabled() && info.checksum() != null) {
+        }
+        if ((range == null || part > 0 && info.partsCount() == 0) && op.checksumModeEnabled()
+                && info.checksum() != null) {
             S3Headers.checksumHeaders(h, info.checksum());
         }
         applyOverrides(r, h);
@@ -108,6 +141,24 @@ final class ObjectOperations {
         }
         ObjectContent content = stored.open(offset, length);
         op.exchange().respondStream(status, h, content);
+    }
+
+    /** [first, last] of part {@code part}; null for an empty part (answered whole, 200); 416 when absent. */
+    private static long[] partRange(StoredObject stored, ObjectInfo info, int part) {
+        Optional<ObjectRange> p;
+        try {
+            p = stored.part(part);
+        } catch (UnsupportedOperationException e) {
+            throw S3Error.notImplemented("GetObject by partNumber on a multipart object");
+        }
+        if (p.isEmpty()) {
+            throw new S3Error("InvalidPartNumber", HttpResponseStatus.REQUESTED_RANGE_NOT_SATISFIABLE,
+                    "The requested partnumber is not satisfiable")
+                    .with("PartNumberRequested", Integer.toString(part))
+                    .with("ActualPartCount", Integer.toString(Math.max(1, info.partsCount())));
+        }
+        ObjectRange range = p.get();
+        return range.length() == 0 ? null : new long[] {range.offset(), range.offset() + range.length() - 1};
     }
 
     private static void checkConditions(S3Request r, ObjectInfo info) {

@@ -124,9 +124,7 @@ final class S3Headers {
         setIf(h, HttpHeaderNames.EXPIRES, m.expires());
         m.userMetadata().forEach((k, v) -> h.set("x-amz-meta-" + k, v));
         setIf(h, "x-amz-version-id", info.versionId());
-        if (info.partsCount() > 0) {
-            h.set("x-amz-mp-parts-count", info.partsCount());
-        }
+        // x-amz-mp-parts-count only answers a read by partNumber (S3 leaves it out of whole-object reads).
         if (info.lock().mode() != null) {
             h.set("x-amz-object-lock-mode", info.lock().mode().name());
             h.set("x-amz-object-lock-retain-until-date", XmlWriter.formatTime(info.lock().retainUntil()));
