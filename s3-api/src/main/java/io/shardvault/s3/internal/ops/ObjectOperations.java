@@ -78,7 +78,7 @@ final class ObjectOperations {
         }
     }
 
-    private static void answerRead(Op op, ObjectInfo info, StoredObject stored) {
+    static void answerRead(Op op, ObjectInfo info, StoredObject stored) {
         S3Request r = op.req();
         if (r.param("partNumber") != null && info.partsCount() > 1) {
             // Part boundaries are not in the store contract yet: never answer part 1 with the whole object.
@@ -245,6 +245,7 @@ final class ObjectOperations {
                 version = version == null || version.isBlank() ? null : version.trim();
                 try {
                     S3Names.checkKey(key);
+                    SosapiOperations.checkDeletable(op, key);
                     targets.add(new ObjectIdentifier(key, version));
                 } catch (S3Error e) {
                     invalid.add(new String[] {key, version, e.code(), e.getMessage()});
