@@ -5,6 +5,7 @@ import io.shardvault.common.ErrorCode;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.erasure.ErasureCodecs;
 import io.shardvault.common.erasure.ErasureConfig;
+import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.common.rpc.RpcClientConfig;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.common.rpc.RpcTransportConfig;
@@ -24,21 +25,24 @@ import io.shardvault.coordinator.store.CatalogCredentialStore;
 import io.shardvault.coordinator.store.CatalogFileIdSource;
 import io.shardvault.coordinator.store.CatalogObjectStore;
 import io.shardvault.coordinator.store.FileReaper;
+import io.shardvault.coordinator.store.FreeSpace;
+import io.shardvault.coordinator.store.PodFreeSpace;
+import io.shardvault.pod.PodClient;
 import io.shardvault.s3.Credential;
 import io.shardvault.s3.CredentialStore;
 import io.shardvault.s3.S3Server;
 import io.shardvault.s3.S3ServerConfig;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One coordinator: its catalog peer, the data paths over the vault's pods and the stash, the file
@@ -54,8 +58,12 @@ import java.util.concurrent.TimeUnit;
 public final class Coordinator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
 
+    /** How long SOSAPI's capacity.xml reuses the pods' free space (Veeam polls every few minutes). */
+    private static final Duration FREE_SPACE_MAX_AGE = Duration.ofSeconds(10);
+
     private final List<AutoCloseable> closeInOrder = new ArrayList<>();
     private S3Server s3;
+    private Catalog catalog;
 
     private Coordinator() {
     }
@@ -81,8 +89,14 @@ public final class Coordinator implements AutoCloseable {
             started.add(data);
             FileReaper reaper = new FileReaper(catalog, data, config.reaperInterval());
             started.add(reaper);
-            CatalogObjectStore store = new CatalogObjectStore(catalog, data, reaper, CatalogObjectStore.MIN_PART_BYTES);
+            RpcClient statsRpc = RpcClient.create(transport, RpcClientConfig.from(settings));
+            started.add(statsRpc);
+            FreeSpace freeSpace = new PodFreeSpace(catalog, new PodClient(statsRpc), FREE_SPACE_MAX_AGE,
+                    System::nanoTime);
+            CatalogObjectStore store = new CatalogObjectStore(catalog, data, reaper, CatalogObjectStore.MIN_PART_BYTES,
+                    freeSpace);
             CredentialStore credentials = withBootstrapKey(new CatalogCredentialStore(catalog), config.bootstrapKey());
+            c.catalog = catalog;
             c.s3 = S3Server.start(S3ServerConfig.from(settings), store, credentials, registry);
             started.add(c.s3);
             // Close in the reverse order of start.
@@ -96,6 +110,11 @@ public final class Coordinator implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** This coordinator's catalog client (admin operations: access keys, bucket quotas). */
+    public Catalog catalog() {
+        return catalog;
     }
 
     /** The S3 endpoint's bound address. */

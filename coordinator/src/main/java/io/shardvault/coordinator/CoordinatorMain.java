@@ -9,6 +9,7 @@ import io.shardvault.common.rpc.RpcConfigKeys;
 import io.shardvault.coordinator.catalog.CatalogConfigKeys;
 import io.shardvault.coordinator.data.DataPathConfigKeys;
 import io.shardvault.s3.S3ConfigKeys;
+import io.shardvault.s3.sosapi.SosapiConfigKeys;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -51,6 +52,7 @@ public final class CoordinatorMain implements Callable<Integer> {
         keys.addAll(ErasureConfigKeys.all());
         keys.addAll(RpcConfigKeys.all());
         keys.addAll(S3ConfigKeys.all());
+        keys.addAll(SosapiConfigKeys.all());
         return keys;
     }
 

@@ -53,11 +53,8 @@ public final class S3ConfigKeys {
 
     /** Every key above, for {@link io.shardvault.common.config.Settings#rejectUnknown}. */
     public static List<ConfigKey<?>> all() {
-        List<ConfigKey<?>> keys = new java.util.ArrayList<>(List.of(BIND_HOST, PORT, REGION, BASE_DOMAINS,
-                MAX_INITIAL_LINE_BYTES, MAX_HEADER_BYTES, MAX_HEADER_COUNT, MAX_XML_BYTES, MAX_CLOCK_SKEW,
-                MAX_PRESIGNED_EXPIRY, IO_THREADS, WORKER_THREADS, MAX_QUEUED_REQUESTS, IDLE_TIMEOUT, TLS_ENABLED,
-                TLS_CERTIFICATE, TLS_PRIVATE_KEY));
-        keys.addAll(io.shardvault.s3.sosapi.SosapiConfigKeys.all());
-        return List.copyOf(keys);
+        return List.of(BIND_HOST, PORT, REGION, BASE_DOMAINS, MAX_INITIAL_LINE_BYTES, MAX_HEADER_BYTES,
+                MAX_HEADER_COUNT, MAX_XML_BYTES, MAX_CLOCK_SKEW, MAX_PRESIGNED_EXPIRY, IO_THREADS, WORKER_THREADS,
+                MAX_QUEUED_REQUESTS, IDLE_TIMEOUT, TLS_ENABLED, TLS_CERTIFICATE, TLS_PRIVATE_KEY);
     }
 }

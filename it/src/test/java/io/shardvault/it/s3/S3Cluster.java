@@ -52,9 +52,17 @@ public final class S3Cluster implements AutoCloseable {
         this.registry = registry;
     }
 
-    /** Starts the pods and stash servers, then the coordinator, under {@code dir}. */
+    /**
+     * Starts the pods and stash servers, then the coordinator, under {@code dir}; without SOSAPI's
+     * virtual objects, so that a bucket's listings hold exactly what the test wrote.
+     */
     public static S3Cluster start(Path dir) throws IOException {
-        return start(dir, ACCESS_KEY, SECRET_KEY);
+        return start(dir, Map.of("s3.sosapi.enabled", false));
+    }
+
+    /** As {@link #start(Path)}, with SOSAPI on and these coordinator settings added. */
+    public static S3Cluster start(Path dir, Map<String, Object> overrides) throws IOException {
+        return start(dir, ACCESS_KEY, SECRET_KEY, 0, overrides);
     }
 
     /** As {@link #start(Path)}, accepting the given bootstrap access key. */
@@ -64,6 +72,11 @@ public final class S3Cluster implements AutoCloseable {
 
     /** As {@link #start(Path, String, String)}, with S3 on 127.0.0.1:{@code s3Port} (0: ephemeral). */
     public static S3Cluster start(Path dir, String accessKey, String secretKey, int s3Port) throws IOException {
+        return start(dir, accessKey, secretKey, s3Port, Map.of());
+    }
+
+    private static S3Cluster start(Path dir, String accessKey, String secretKey, int s3Port,
+                                   Map<String, Object> overrides) throws IOException {
         long began = System.nanoTime();
         MiniCluster cluster = MiniCluster.start(dir.resolve("nodes"), MiniCluster.Options.defaults());
         try {
@@ -71,6 +84,7 @@ public final class S3Cluster implements AutoCloseable {
             Map<String, Object> settings = coordinatorSettings(cluster, dir.resolve("catalog"), s3Port);
             settings.put("coordinator.accessKey", accessKey);
             settings.put("coordinator.secretKey", secretKey);
+            settings.putAll(overrides);
             Coordinator coordinator = Coordinator.start(Settings.of(settings), registry);
             LOG.info("S3 cluster up on {} in {} ms", coordinator.s3Address(),
                     Duration.ofNanos(System.nanoTime() - began).toMillis());
@@ -118,6 +132,11 @@ public final class S3Cluster implements AutoCloseable {
         try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }
+    }
+
+    /** The coordinator's catalog (admin operations: access keys, bucket quotas). */
+    public io.shardvault.coordinator.catalog.Catalog catalog() {
+        return coordinator.catalog();
     }
 
     public MiniCluster nodes() {

@@ -26,6 +26,9 @@ public record SosapiConfig(boolean enabled, String modelName, boolean capacityIn
                            int storageConcurrentTasksLimit) {
     private static final Set<Integer> BLOCK_SIZES = Set.of(256, 512, 1024, 4096, 8192);
 
+    /** No virtual objects: the two keys are ordinary keys. */
+    public static final SosapiConfig DISABLED = new SosapiConfig(false, "shardvault", false, false, 1024, 64, 1000, 0);
+
     public SosapiConfig {
         Objects.requireNonNull(modelName, "modelName");
         if (!BLOCK_SIZES.contains(kbBlockSize)) {

@@ -25,6 +25,7 @@ enum Op {
     DISABLE_ACCESS_KEY(18, true),
     ACK_DELETIONS(19, true),
     DELETE_OBJECTS(20, true),
+    SET_BUCKET_QUOTA(21, true),
 
     GET_BUCKET(64, false),
     LIST_BUCKETS(65, false),
