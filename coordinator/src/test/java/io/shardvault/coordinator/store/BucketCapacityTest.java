@@ -95,7 +95,7 @@ class BucketCapacityTest {
     }
 
     @AfterAll
-    static void stop() {
+    static void stop() throws IOException {
         if (rpc != null) {
             rpc.close();
         }
