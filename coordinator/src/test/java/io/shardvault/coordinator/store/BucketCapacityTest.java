@@ -1,12 +1,14 @@
 package io.shardvault.coordinator.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.common.rpc.RpcClientConfig;
+import io.shardvault.coordinator.BucketAdmin;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CatalogConfig;
 import io.shardvault.coordinator.catalog.CatalogException;
@@ -26,6 +28,7 @@ import io.shardvault.s3.ObjectStoreException;
 import io.shardvault.s3.PutObjectRequest;
 import io.shardvault.s3.WriteCondition;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -35,6 +38,7 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.management.MBeanServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -167,6 +171,20 @@ class BucketCapacityTest {
         store.createBucket(ALICE, "quota", "us-east-1", false).join();
         Usage fresh = catalog.usage(Optional.of("quota")).join();
         assertThat(fresh.quotaBytes()).isZero();
+    }
+
+    @Test
+    void quotaIsSettableOverJmx() throws Exception {
+        store.createBucket(ALICE, "jmx", "us-east-1", false).join();
+        try (BucketAdmin admin = BucketAdmin.register(catalogServer.catalog(), "capacity-test")) {
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            server.invoke(admin.name(), "setQuota", new Object[] {"jmx", 5_000_000L},
+                    new String[] {String.class.getName(), long.class.getName()});
+            assertThat(server.invoke(admin.name(), "getQuota", new Object[] {"jmx"},
+                    new String[] {String.class.getName()})).isEqualTo(5_000_000L);
+            assertThat(store.bucketCapacity(ALICE, "jmx").join().capacityBytes()).isEqualTo(5_000_000L);
+            assertThatThrownBy(() -> admin.setQuota("missing", 1)).hasMessageContaining("NO_SUCH_BUCKET");
+        }
     }
 
     @Test
