@@ -3,7 +3,9 @@ package io.shardvault.coordinator.catalog;
 import io.shardvault.jmh.AbstractBenchmark;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -16,7 +18,6 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * Latency of one linearizable ListObjectVersions page in a versioned bucket of {@code versions}
@@ -27,7 +28,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * bucket), a page resuming at a random key marker, one resuming inside a key's versions (key and
  * version-id markers), and the root listing with delimiter {@code /} that rolls every prefix up
  * (one seek per prefix, never a read of its keys). The bucket is loaded once per trial through the
- * catalog with 512 puts in flight, which Ratis batches into shared log entries.
+ * catalog with 512 puts in flight, which Ratis batches into shared log entries, once per JVM:
+ * {@code jmh/run.sh CatalogVersionsBenchmark -f 0 ...} shares it between the five benchmarks.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -42,32 +44,60 @@ public class CatalogVersionsBenchmark extends AbstractBenchmark {
     @Param({"4"})
     public int versionsPerKey;
 
-    private CatalogBenchmarkCluster cluster;
     private Catalog catalog;
     private int keysPerPrefix;
     private String lastPrefix;
     private List<String[]> markers;
 
+    /**
+     * Loaded buckets by parameters, shared by the benchmarks of one JVM: run with {@code -f 0} so the
+     * five page kinds share one load (a fork per benchmark loads the bucket again each time).
+     */
+    private static final Map<String, Loaded> LOADED = new ConcurrentHashMap<>();
+
+    private record Loaded(CatalogBenchmarkCluster cluster, List<String[]> markers) {
+    }
+
     @Setup(Level.Trial)
     public void start() throws Exception {
-        cluster = new CatalogBenchmarkCluster(1);
-        catalog = cluster.catalog();
-        catalog.createBucket(BUCKET, "AK", true).get(60, TimeUnit.SECONDS);
         keysPerPrefix = Math.max(1, versions / versionsPerKey / prefixes);
+        lastPrefix = prefix(prefixes - 1);
+        String id = versions + "/" + prefixes + "/" + versionsPerKey;
+        Loaded loaded = LOADED.get(id);
+        if (loaded == null) {
+            loaded = load();
+            LOADED.put(id, loaded);
+            CatalogBenchmarkCluster c = loaded.cluster();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    // The JVM is going away; its temporary directory may stay.
+                }
+            }));
+        }
+        catalog = loaded.cluster().catalog();
+        markers = loaded.markers();
+    }
+
+    private Loaded load() throws Exception {
+        CatalogBenchmarkCluster cluster = new CatalogBenchmarkCluster(1);
+        Catalog c = cluster.catalog();
+        c.createBucket(BUCKET, "AK", true).get(60, TimeUnit.SECONDS);
         long t0 = System.nanoTime();
-        load(catalog, prefixes, keysPerPrefix, versionsPerKey, 512);
+        load(c, prefixes, keysPerPrefix, versionsPerKey, 512);
         System.out.printf("%nloaded %,d versions (%,d prefixes x %,d keys x %d) in %.1f s%n",
                 (long) prefixes * keysPerPrefix * versionsPerKey, prefixes, keysPerPrefix, versionsPerKey,
                 (System.nanoTime() - t0) / 1e9);
-        lastPrefix = prefix(prefixes - 1);
         // Version-id markers to resume from, read once: the second version of 1,000 random keys.
-        markers = new ArrayList<>();
+        List<String[]> m = new ArrayList<>();
         for (int i = 0; i < 1000; i++) {
             String key = key(ThreadLocalRandom.current().nextInt(prefixes),
                     ThreadLocalRandom.current().nextInt(keysPerPrefix));
-            VersionListing l = catalog.listObjectVersions(new ListVersionsQuery(BUCKET, key, "", "", "", 2)).join();
-            markers.add(new String[] {key, l.versions().get(l.versions().size() - 1).versionId()});
+            VersionListing l = c.listObjectVersions(new ListVersionsQuery(BUCKET, key, "", "", "", 2)).join();
+            m.add(new String[] {key, l.versions().get(l.versions().size() - 1).versionId()});
         }
+        return new Loaded(cluster, m);
     }
 
     static String prefix(int p) {
@@ -107,11 +137,6 @@ public class CatalogVersionsBenchmark extends AbstractBenchmark {
         if (!failures.isEmpty()) {
             throw new IllegalStateException(failures.size() + " loads failed", failures.get(0));
         }
-    }
-
-    @TearDown(Level.Trial)
-    public void stop() throws Exception {
-        cluster.close();
     }
 
     private VersionListing page(ListVersionsQuery q, int expected) {
