@@ -168,6 +168,13 @@ public interface ObjectStore {
                 new ObjectStoreException(ErrorCode.NOT_IMPLEMENTED, "Object Lock is not implemented"));
     }
 
+    /** PutObjectLegalHold on one version. The default: {@code NOT_IMPLEMENTED}. */
+    default CompletableFuture<Void> putObjectLegalHold(Caller caller, String bucket, String key, String versionId,
+                                                       boolean on) {
+        return CompletableFuture.failedFuture(
+                new ObjectStoreException(ErrorCode.NOT_IMPLEMENTED, "Object Lock is not implemented"));
+    }
+
     // ---- capacity (issue #9: SOSAPI's capacity.xml)
 
     /**
@@ -186,12 +193,5 @@ public interface ObjectStore {
     default CompletableFuture<BucketCapacity> bucketCapacity(Caller caller, String bucket) {
         return CompletableFuture.failedFuture(
                 new ObjectStoreException(ErrorCode.NOT_IMPLEMENTED, "capacity reporting is not implemented"));
-    }
-
-    /** PutObjectLegalHold on one version. The default: {@code NOT_IMPLEMENTED}. */
-    default CompletableFuture<Void> putObjectLegalHold(Caller caller, String bucket, String key, String versionId,
-                                                       boolean on) {
-        return CompletableFuture.failedFuture(
-                new ObjectStoreException(ErrorCode.NOT_IMPLEMENTED, "Object Lock is not implemented"));
     }
 }
