@@ -28,6 +28,9 @@ import io.shardvault.coordinator.store.CatalogFileIdSource;
 import io.shardvault.coordinator.store.CatalogObjectStore;
 import io.shardvault.coordinator.store.CatalogPodStates;
 import io.shardvault.coordinator.store.FileReaper;
+import io.shardvault.coordinator.store.FreeSpace;
+import io.shardvault.coordinator.store.PodFreeSpace;
+import io.shardvault.pod.PodClient;
 import io.shardvault.s3.Credential;
 import io.shardvault.s3.CredentialStore;
 import io.shardvault.s3.S3Server;
@@ -37,6 +40,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -58,9 +62,13 @@ import java.util.concurrent.TimeUnit;
 public final class Coordinator implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
 
+    /** How long SOSAPI's capacity.xml reuses the pods' free space (Veeam polls every few minutes). */
+    private static final Duration FREE_SPACE_MAX_AGE = Duration.ofSeconds(10);
+
     private final List<AutoCloseable> closeInOrder = new ArrayList<>();
     private S3Server s3;
     private VaultReadiness readiness;
+    private Catalog catalog;
 
     private Coordinator() {
     }
@@ -76,6 +84,11 @@ public final class Coordinator implements AutoCloseable {
             Catalog catalog = catalogServer.catalog();
             awaitCatalog(catalogServer, config.startupTimeout().toMillis());
             register(catalog, config);
+            try {
+                started.add(BucketAdmin.register(catalog, CatalogConfig.from(settings).peerId()));
+            } catch (javax.management.JMException e) {
+                throw new IOException("cannot register the bucket admin MBean", e);
+            }
 
             RpcTransport transport = RpcTransport.create(RpcTransportConfig.from(settings));
             started.add(transport);
@@ -90,10 +103,16 @@ public final class Coordinator implements AutoCloseable {
             started.add(data);
             FileReaper reaper = new FileReaper(catalog, data, config.reaperInterval());
             started.add(reaper);
-            CatalogObjectStore store = new CatalogObjectStore(catalog, data, reaper, CatalogObjectStore.MIN_PART_BYTES);
+            RpcClient statsRpc = RpcClient.create(transport, RpcClientConfig.from(settings));
+            started.add(statsRpc);
+            FreeSpace freeSpace = new PodFreeSpace(catalog, new PodClient(statsRpc), FREE_SPACE_MAX_AGE,
+                    System::nanoTime);
+            CatalogObjectStore store = new CatalogObjectStore(catalog, data, reaper, CatalogObjectStore.MIN_PART_BYTES,
+                    freeSpace);
             CredentialStore credentials = withBootstrapKey(new CatalogCredentialStore(catalog), config.bootstrapKey());
             started.add(CoordinatorAdmin.start(settings, catalogServer, config.vault(),
                     dataConfig.writeQuorum(config.vault().layout()), config.stashServers(), transport, podStates));
+            c.catalog = catalog;
             c.s3 = S3Server.start(S3ServerConfig.from(settings), store, credentials, registry);
             started.add(c.s3);
             RpcClientConfig rpcConfig = RpcClientConfig.from(settings);
@@ -122,6 +141,11 @@ public final class Coordinator implements AutoCloseable {
      */
     public Readiness readiness() {
         return readiness.check();
+    }
+
+    /** This coordinator's catalog client (admin operations: access keys, bucket quotas). */
+    public Catalog catalog() {
+        return catalog;
     }
 
     /** The S3 endpoint's bound address. */

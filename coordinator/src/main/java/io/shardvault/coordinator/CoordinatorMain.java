@@ -13,6 +13,7 @@ import io.shardvault.coordinator.admin.CoordinatorAdminConfigKeys;
 import io.shardvault.coordinator.catalog.CatalogConfigKeys;
 import io.shardvault.coordinator.data.DataPathConfigKeys;
 import io.shardvault.s3.S3ConfigKeys;
+import io.shardvault.s3.sosapi.SosapiConfigKeys;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -60,6 +61,7 @@ public final class CoordinatorMain implements Callable<Integer> {
         keys.addAll(RpcConfigKeys.all());
         keys.addAll(S3ConfigKeys.all());
         keys.addAll(AdminConfigKeys.all());
+        keys.addAll(SosapiConfigKeys.all());
         return keys;
     }
 

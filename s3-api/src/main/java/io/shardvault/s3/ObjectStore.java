@@ -174,4 +174,24 @@ public interface ObjectStore {
         return CompletableFuture.failedFuture(
                 new ObjectStoreException(ErrorCode.NOT_IMPLEMENTED, "Object Lock is not implemented"));
     }
+
+    // ---- capacity (issue #9: SOSAPI's capacity.xml)
+
+    /**
+     * Whether {@link #bucketCapacity} answers. A store that does not is served without SOSAPI's
+     * {@code capacity.xml}, and {@code system.xml} declares {@code CapacityInfo} false. The default: no.
+     */
+    default boolean reportsCapacity() {
+        return false;
+    }
+
+    /**
+     * A bucket's capacity, free space and usage in bytes: the cluster's figures, or the bucket's quota
+     * when one is set ({@code NO_SUCH_BUCKET}, {@code ACCESS_DENIED} as {@link #headBucket}). May be
+     * a few seconds stale. The default: {@code NOT_IMPLEMENTED}.
+     */
+    default CompletableFuture<BucketCapacity> bucketCapacity(Caller caller, String bucket) {
+        return CompletableFuture.failedFuture(
+                new ObjectStoreException(ErrorCode.NOT_IMPLEMENTED, "capacity reporting is not implemented"));
+    }
 }

@@ -1,6 +1,7 @@
 package io.shardvault.s3;
 
 import io.shardvault.common.config.Settings;
+import io.shardvault.s3.sosapi.SosapiConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -26,11 +27,13 @@ import java.util.Objects;
  *
  * @param tlsCertificate PEM certificate chain, or {@code null} for plain HTTP
  * @param tlsPrivateKey PEM private key, or {@code null} for plain HTTP
+ * @param sosapi SOSAPI's virtual objects (issue #9)
  */
 public record S3ServerConfig(String bindHost, int port, String region, List<String> baseDomains,
                              int maxInitialLineBytes, int maxHeaderBytes, int maxHeaderCount, int maxXmlBytes,
                              Duration maxClockSkew, Duration maxPresignedExpiry, int ioThreads, int workerThreads,
-                             int maxQueuedRequests, Duration idleTimeout, Path tlsCertificate, Path tlsPrivateKey) {
+                             int maxQueuedRequests, Duration idleTimeout, Path tlsCertificate, Path tlsPrivateKey,
+                             SosapiConfig sosapi) {
     public S3ServerConfig {
         Objects.requireNonNull(bindHost, "bindHost");
         Objects.requireNonNull(region, "region");
@@ -39,6 +42,7 @@ public record S3ServerConfig(String bindHost, int port, String region, List<Stri
         Objects.requireNonNull(maxClockSkew, "maxClockSkew");
         Objects.requireNonNull(maxPresignedExpiry, "maxPresignedExpiry");
         Objects.requireNonNull(idleTimeout, "idleTimeout");
+        Objects.requireNonNull(sosapi, "sosapi");
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port must be in [0, 65535]: " + port);
         }
@@ -55,6 +59,16 @@ public record S3ServerConfig(String bindHost, int port, String region, List<Stri
         }
     }
 
+    /** The options with SOSAPI's defaults (the constructor before issue #9). */
+    public S3ServerConfig(String bindHost, int port, String region, List<String> baseDomains,
+                          int maxInitialLineBytes, int maxHeaderBytes, int maxHeaderCount, int maxXmlBytes,
+                          Duration maxClockSkew, Duration maxPresignedExpiry, int ioThreads, int workerThreads,
+                          int maxQueuedRequests, Duration idleTimeout, Path tlsCertificate, Path tlsPrivateKey) {
+        this(bindHost, port, region, baseDomains, maxInitialLineBytes, maxHeaderBytes, maxHeaderCount, maxXmlBytes,
+                maxClockSkew, maxPresignedExpiry, ioThreads, workerThreads, maxQueuedRequests, idleTimeout,
+                tlsCertificate, tlsPrivateKey, SosapiConfig.defaults());
+    }
+
     public static S3ServerConfig from(Settings s) {
         boolean tls = s.get(S3ConfigKeys.TLS_ENABLED);
         return new S3ServerConfig(s.get(S3ConfigKeys.BIND_HOST), s.get(S3ConfigKeys.PORT), s.get(S3ConfigKeys.REGION),
@@ -65,7 +79,7 @@ public record S3ServerConfig(String bindHost, int port, String region, List<Stri
                 s.get(S3ConfigKeys.MAX_PRESIGNED_EXPIRY), s.get(S3ConfigKeys.IO_THREADS),
                 s.get(S3ConfigKeys.WORKER_THREADS), s.get(S3ConfigKeys.MAX_QUEUED_REQUESTS),
                 s.get(S3ConfigKeys.IDLE_TIMEOUT), tls ? s.get(S3ConfigKeys.TLS_CERTIFICATE) : null,
-                tls ? s.get(S3ConfigKeys.TLS_PRIVATE_KEY) : null);
+                tls ? s.get(S3ConfigKeys.TLS_PRIVATE_KEY) : null, SosapiConfig.from(s));
     }
 
     public static S3ServerConfig defaults() {
@@ -76,14 +90,21 @@ public record S3ServerConfig(String bindHost, int port, String region, List<Stri
     public S3ServerConfig withBind(String host, int newPort) {
         return new S3ServerConfig(host, newPort, region, baseDomains, maxInitialLineBytes, maxHeaderBytes,
                 maxHeaderCount, maxXmlBytes, maxClockSkew, maxPresignedExpiry, ioThreads, workerThreads,
-                maxQueuedRequests, idleTimeout, tlsCertificate, tlsPrivateKey);
+                maxQueuedRequests, idleTimeout, tlsCertificate, tlsPrivateKey, sosapi);
     }
 
     /** A copy serving HTTPS with these PEM files. */
     public S3ServerConfig withTls(Path certificate, Path privateKey) {
         return new S3ServerConfig(bindHost, port, region, baseDomains, maxInitialLineBytes, maxHeaderBytes,
                 maxHeaderCount, maxXmlBytes, maxClockSkew, maxPresignedExpiry, ioThreads, workerThreads,
-                maxQueuedRequests, idleTimeout, certificate, privateKey);
+                maxQueuedRequests, idleTimeout, certificate, privateKey, sosapi);
+    }
+
+    /** A copy with other SOSAPI options. */
+    public S3ServerConfig withSosapi(SosapiConfig newSosapi) {
+        return new S3ServerConfig(bindHost, port, region, baseDomains, maxInitialLineBytes, maxHeaderBytes,
+                maxHeaderCount, maxXmlBytes, maxClockSkew, maxPresignedExpiry, ioThreads, workerThreads,
+                maxQueuedRequests, idleTimeout, tlsCertificate, tlsPrivateKey, newSosapi);
     }
 
     public boolean tlsEnabled() {

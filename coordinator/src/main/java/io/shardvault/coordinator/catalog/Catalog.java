@@ -210,6 +210,13 @@ public interface Catalog extends AutoCloseable {
     /** A bucket's usage ({@code NO_SUCH_BUCKET} when absent), or the cluster's when {@code bucket} is empty. */
     CompletableFuture<Usage> usage(Optional<String> bucket);
 
+    /**
+     * Sets a bucket's quota in bytes, or removes it ({@code 0}): SOSAPI's capacity.xml then reports
+     * the quota as the bucket's capacity (issue #9). {@code NO_SUCH_BUCKET}; {@code INVALID_ARGUMENT}
+     * for a negative quota. The quota is kept until changed or the bucket is deleted.
+     */
+    CompletableFuture<Void> setBucketQuota(String bucket, long quotaBytes);
+
     // ---- access keys ----
 
     /** Creates an enabled access key with a fresh random id and secret. */

@@ -8,6 +8,18 @@ package io.shardvault.coordinator.catalog;
  * @param objectVersions for a bucket: its versions that hold data (delete markers excluded); for
  *     the cluster: its live files
  * @param capacityBytes the sum of the registered vaults' capacities
+ * @param quotaBytes for a bucket: its quota ({@link Catalog#setBucketQuota}), 0 when it has none;
+ *     for the cluster: 0
  */
-public record Usage(long storedBytes, long objectVersions, long capacityBytes) {
+public record Usage(long storedBytes, long objectVersions, long capacityBytes, long quotaBytes) {
+    public Usage {
+        if (quotaBytes < 0) {
+            throw new IllegalArgumentException("quotaBytes must be >= 0: " + quotaBytes);
+        }
+    }
+
+    /** A usage without a quota. */
+    public Usage(long storedBytes, long objectVersions, long capacityBytes) {
+        this(storedBytes, objectVersions, capacityBytes, 0);
+    }
 }

@@ -19,6 +19,7 @@ import io.shardvault.coordinator.data.DataPath;
 import io.shardvault.coordinator.data.DataPathException;
 import io.shardvault.coordinator.data.StoredFile;
 import io.shardvault.s3.BodySource;
+import io.shardvault.s3.BucketCapacity;
 import io.shardvault.s3.BucketInfo;
 import io.shardvault.s3.Caller;
 import io.shardvault.s3.Checksum;
@@ -103,16 +104,29 @@ public final class CatalogObjectStore implements ObjectStore {
     private final DataPath data;
     private final FileReaper reaper;
     private final long minPartBytes;
+    private final FreeSpace freeSpace;
 
     /**
+     * A store that does not report capacity.
+     *
      * @param reaper       woken after deletes so released shards go soon (may be null)
      * @param minPartBytes the smallest multipart part but the last ({@link #MIN_PART_BYTES} in production)
      */
     public CatalogObjectStore(Catalog catalog, DataPath data, FileReaper reaper, long minPartBytes) {
+        this(catalog, data, reaper, minPartBytes, null);
+    }
+
+    /**
+     * @param freeSpace the cluster's free space, for SOSAPI's capacity.xml; {@code null} for a store
+     *     that does not report capacity
+     */
+    public CatalogObjectStore(Catalog catalog, DataPath data, FileReaper reaper, long minPartBytes,
+                              FreeSpace freeSpace) {
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.data = Objects.requireNonNull(data, "data");
         this.reaper = reaper;
         this.minPartBytes = minPartBytes;
+        this.freeSpace = freeSpace;
     }
 
     // ---- buckets
@@ -218,6 +232,41 @@ public final class CatalogObjectStore implements ObjectStore {
                 "bucket " + bucket + " belongs to another owner")));
     }
 
+    // ---- capacity (SOSAPI)
+
+    @Override
+    public boolean reportsCapacity() {
+        return freeSpace != null;
+    }
+
+    /**
+     * Without a quota, the cluster's figures: Used is the bytes of every live file (the catalog's
+     * count), Available the pods' free space in object bytes ({@link FreeSpace}), Capacity their sum.
+     * With a quota, the bucket's: Capacity is the quota, Used the bucket's stored bytes, Available
+     * what is left of the quota, and never more than the cluster can still take.
+     */
+    @Override
+    public CompletableFuture<BucketCapacity> bucketCapacity(Caller caller, String bucket) {
+        if (freeSpace == null) {
+            return ObjectStore.super.bucketCapacity(caller, bucket);
+        }
+        return map(owned(caller, bucket).thenCompose(b -> catalog.usage(Optional.of(bucket)))
+                .thenCompose(bucketUsage -> freeSpace.availableBytes().thenCompose(free -> {
+                    long available = Math.max(0, free);
+                    if (bucketUsage.quotaBytes() > 0) {
+                        long quota = bucketUsage.quotaBytes();
+                        long used = bucketUsage.storedBytes();
+                        return CompletableFuture.completedFuture(new BucketCapacity(quota,
+                                Math.max(0, Math.min(quota - used, available)), used));
+                    }
+                    return catalog.usage(Optional.empty()).thenApply(cluster -> {
+                        long used = cluster.storedBytes();
+                        long capacity = used > Long.MAX_VALUE - available ? Long.MAX_VALUE : used + available;
+                        return new BucketCapacity(capacity, available, used);
+                    });
+                })));
+    }
+
     // ---- objects
 
     @Override
@@ -290,20 +339,59 @@ public final class CatalogObjectStore implements ObjectStore {
                         }));
     }
 
+    /**
+     * DeleteObjects as one catalog batch: up to {@link Catalog#MAX_BATCH} deletes in one Raft entry,
+     * each checked against its version's lock atomically with its delete (a locked version is
+     * refused on its own, the others still go). Larger lists are split into such batches, in order.
+     */
     @Override
     public CompletableFuture<List<DeleteOutcome>> deleteObjects(Caller caller, String bucket,
                                                                 List<ObjectIdentifier> targets,
                                                                 boolean bypassGovernance) {
-        return map(owned(caller, bucket).thenCompose(b -> {
-            List<CompletableFuture<DeleteOutcome>> outcomes = new ArrayList<>();
-            for (ObjectIdentifier target : targets) {
-                outcomes.add(deleteObject(caller, bucket, target.key(), target.versionId(), bypassGovernance)
-                        .handle((r, failure) -> failure == null ? DeleteOutcome.deleted(target, r)
-                                : DeleteOutcome.failed(target, asStoreException(unwrap(failure)))));
+        if (targets.isEmpty()) {
+            return map(owned(caller, bucket).thenApply(b -> List.of()));
+        }
+        return map(owned(caller, bucket).thenCompose(b -> bypassAllowed(caller, bypassGovernance))
+                .thenCompose(bypass -> {
+                    CompletableFuture<List<DeleteOutcome>> all = CompletableFuture.completedFuture(new ArrayList<>());
+                    for (int from = 0; from < targets.size(); from += Catalog.MAX_BATCH) {
+                        List<ObjectIdentifier> batch = targets.subList(from,
+                                Math.min(targets.size(), from + Catalog.MAX_BATCH));
+                        all = all.thenCompose(done -> deleteBatch(bucket, batch, bypass).thenApply(outcomes -> {
+                            done.addAll(outcomes);
+                            return done;
+                        }));
+                    }
+                    return all.thenApply(List::copyOf);
+                }));
+    }
+
+    private CompletableFuture<List<DeleteOutcome>> deleteBatch(String bucket, List<ObjectIdentifier> batch,
+                                                               boolean bypass) {
+        List<io.shardvault.coordinator.catalog.DeleteObjectVersion> requests = new ArrayList<>();
+        for (ObjectIdentifier t : batch) {
+            requests.add(new io.shardvault.coordinator.catalog.DeleteObjectVersion(bucket, t.key(),
+                    Optional.ofNullable(t.versionId()), bypass));
+        }
+        return catalog.deleteObjects(requests).thenApply(outcomes -> {
+            List<DeleteOutcome> out = new ArrayList<>(outcomes.size());
+            List<FileRef> released = new ArrayList<>();
+            for (int i = 0; i < outcomes.size(); i++) {
+                ObjectIdentifier target = batch.get(i);
+                io.shardvault.coordinator.catalog.DeleteOutcome o = outcomes.get(i);
+                if (o.result().isPresent()) {
+                    io.shardvault.coordinator.catalog.DeleteResult r = o.result().get();
+                    released.addAll(r.releasedFiles());
+                    out.add(DeleteOutcome.deleted(target, new DeleteResult(target.key(),
+                            r.versionId().map(CatalogObjectStore::versionOrNull).orElse(null), r.deleteMarker())));
+                } else {
+                    out.add(DeleteOutcome.failed(target, new ObjectStoreException(o.error().get(),
+                            o.errorMessage())));
+                }
             }
-            return CompletableFuture.allOf(outcomes.toArray(CompletableFuture[]::new))
-                    .thenApply(v -> outcomes.stream().map(CompletableFuture::join).toList());
-        }));
+            wakeReaper(released);
+            return out;
+        });
     }
 
     @Override

@@ -78,9 +78,17 @@ public final class S3Cluster implements S3Target {
         this.disabledKey = disabledKey;
     }
 
-    /** Starts the pods and stash servers, then the coordinator, under {@code dir}. */
+    /**
+     * Starts the pods and stash servers, then the coordinator, under {@code dir}; without SOSAPI's
+     * virtual objects, so that a bucket's listings hold exactly what the test wrote.
+     */
     public static S3Cluster start(Path dir) throws IOException {
-        return start(dir, ACCESS_KEY, SECRET_KEY);
+        return start(dir, ACCESS_KEY, SECRET_KEY, 0, false);
+    }
+
+    /** As {@link #start(Path)}, with SOSAPI on and these coordinator settings added. */
+    public static S3Cluster start(Path dir, Map<String, Object> overrides) throws IOException {
+        return start(dir, ACCESS_KEY, SECRET_KEY, 0, false, overrides);
     }
 
     /** As {@link #start(Path)}, accepting the given bootstrap access key. */
@@ -100,6 +108,11 @@ public final class S3Cluster implements S3Target {
      */
     public static S3Cluster start(Path dir, String accessKey, String secretKey, int s3Port, boolean tls)
             throws IOException {
+        return start(dir, accessKey, secretKey, s3Port, tls, Map.of("s3.sosapi.enabled", false));
+    }
+
+    private static S3Cluster start(Path dir, String accessKey, String secretKey, int s3Port, boolean tls,
+                                   Map<String, Object> overrides) throws IOException {
         long began = System.nanoTime();
         MiniCluster cluster = MiniCluster.start(dir.resolve("nodes"), MiniCluster.Options.defaults());
         try {
@@ -112,6 +125,7 @@ public final class S3Cluster implements S3Target {
                 settings.put("s3.tls.certificate", copyResource("tls/test-cert.pem", dir.resolve("tls")).toString());
                 settings.put("s3.tls.privateKey", copyResource("tls/test-key.pem", dir.resolve("tls")).toString());
             }
+            settings.putAll(overrides);
             Coordinator coordinator = Coordinator.start(Settings.of(settings), registry);
             String[] other;
             String[] disabled;
@@ -184,6 +198,11 @@ public final class S3Cluster implements S3Target {
         try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }
+    }
+
+    /** The coordinator's catalog (admin operations: access keys, bucket quotas). */
+    public io.shardvault.coordinator.catalog.Catalog catalog() {
+        return coordinator.catalog();
     }
 
     public MiniCluster nodes() {

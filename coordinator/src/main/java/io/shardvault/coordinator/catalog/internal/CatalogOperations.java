@@ -124,6 +124,20 @@ final class CatalogOperations {
         e.txn().delete(Table.BUCKETS, Keys.utf8(name));
         e.txn().delete(Table.COUNTERS, bucketBytes(b.id()));
         e.txn().delete(Table.COUNTERS, bucketVersions(b.id()));
+        e.txn().delete(Table.COUNTERS, bucketQuota(b.id()));
+    }
+
+    /** Sets (or, with 0, removes) a bucket's quota; it is kept in the counters table, keyed by bucket id. */
+    static void setBucketQuota(Entry e, String name, long quotaBytes) throws CatalogException {
+        Bucket b = bucket(e.txn(), name);
+        if (quotaBytes < 0) {
+            throw fail(ErrorCode.INVALID_ARGUMENT, "a bucket quota must be >= 0: " + quotaBytes);
+        }
+        if (quotaBytes == 0) {
+            e.txn().delete(Table.COUNTERS, bucketQuota(b.id()));
+        } else {
+            e.txn().put(Table.COUNTERS, bucketQuota(b.id()), Wire.u64(quotaBytes));
+        }
     }
 
     static List<Bucket> listBuckets(RocksCatalogStore.Reads r) {
@@ -912,6 +926,10 @@ final class CatalogOperations {
         return Keys.utf8("bucketVersions/" + bucketId);
     }
 
+    private static byte[] bucketQuota(int bucketId) {
+        return Keys.utf8("bucketQuota/" + bucketId);
+    }
+
     private static void addToCounter(Entry e, byte[] name, long delta) {
         nextCounter(e, name, 0, delta);
     }
@@ -932,7 +950,7 @@ final class CatalogOperations {
         }
         Bucket b = bucket(r, bucketName.get());
         return new Usage(counter(r, bucketBytes(b.id())),
-                counter(r, bucketVersions(b.id())), capacity);
+                counter(r, bucketVersions(b.id())), capacity, counter(r, bucketQuota(b.id())));
     }
 
     /** Returns the counter's value (starting at {@code initial}) and advances it by {@code by}. */

@@ -46,6 +46,7 @@ final class CommandDispatcher {
                     Codec.bucket(out, CatalogOperations.setDefaultRetention(e, b,
                             mode == 0 ? Optional.empty() : Optional.of(RetentionMode.values()[mode - 1]), in.i32()));
                 }
+                case SET_BUCKET_QUOTA -> CatalogOperations.setBucketQuota(e, in.str(), in.i64());
                 case PUT_OBJECT -> Codec.putResult(out, CatalogOperations.putObject(e, Codec.putRequest(in)));
                 case DELETE_OBJECT -> {
                     String b = in.str();
@@ -155,7 +156,7 @@ final class CommandDispatcher {
                         Codec::fileDeletion);
                 case USAGE -> {
                     Usage u = CatalogOperations.usage(r, optional(in));
-                    out.i64(u.storedBytes()).i64(u.objectVersions()).i64(u.capacityBytes());
+                    out.i64(u.storedBytes()).i64(u.objectVersions()).i64(u.capacityBytes()).i64(u.quotaBytes());
                 }
                 case STATE_CHECKSUM -> {
                     long index;

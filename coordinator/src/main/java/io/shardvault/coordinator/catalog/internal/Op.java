@@ -26,6 +26,7 @@ enum Op {
     ACK_DELETIONS(19, true),
     DELETE_OBJECTS(20, true),
     SET_POD_STATE(21, true),
+    SET_BUCKET_QUOTA(22, true),
 
     GET_BUCKET(64, false),
     LIST_BUCKETS(65, false),

@@ -425,7 +425,13 @@ final class RatisCatalog implements Catalog {
     @Override
     public CompletableFuture<Usage> usage(Optional<String> bucket) {
         return read(Op.USAGE, w -> CommandDispatcher.optional(w, bucket),
-                r -> new Usage(r.i64(), r.i64(), r.i64()));
+                r -> new Usage(r.i64(), r.i64(), r.i64(), r.i64()));
+    }
+
+    @Override
+    public CompletableFuture<Void> setBucketQuota(String bucket, long quotaBytes) {
+        Objects.requireNonNull(bucket, "bucket");
+        return write(Op.SET_BUCKET_QUOTA, w -> w.str(bucket).i64(quotaBytes), RatisCatalog::none);
     }
 
     @Override

@@ -5,10 +5,13 @@ import io.shardvault.s3.ListObjectsRequest;
 import io.shardvault.s3.ListVersionsRequest;
 import io.shardvault.s3.ObjectSummary;
 import io.shardvault.s3.VersionSummary;
+import io.shardvault.s3.VersionsPage;
 import io.shardvault.s3.internal.S3Error;
 import io.shardvault.s3.internal.S3Request;
 import io.shardvault.s3.internal.UriCodec;
 import io.shardvault.s3.internal.xml.XmlWriter;
+import io.shardvault.s3.sosapi.SosapiListings;
+import io.shardvault.s3.sosapi.SosapiObjects;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.concurrent.CompletableFuture;
@@ -28,8 +31,8 @@ final class ListOperations {
         String prefix = r.param("prefix") == null ? "" : r.param("prefix");
         String delimiter = emptyToNull(r.param("delimiter"));
         boolean fetchOwner = "true".equalsIgnoreCase(r.param("fetch-owner"));
-        return op.store().listObjects(op.caller(), new ListObjectsRequest(r.bucket(), prefix, delimiter, after,
-                maxKeys, fetchOwner)).thenAccept(page -> {
+        ListObjectsRequest request = new ListObjectsRequest(r.bucket(), prefix, delimiter, after, maxKeys, fetchOwner);
+        return withSosapi(op, request, op.store().listObjects(op.caller(), request)).thenAccept(page -> {
                     boolean truncated = truncated(maxKeys, page.truncated()) && page.nextAfter() != null;
                     XmlWriter xml = XmlWriter.document("ListBucketResult");
                     xml.element("Name", r.bucket()).element("Prefix", enc(prefix, url));
@@ -57,8 +60,9 @@ final class ListOperations {
         String marker = r.param("marker");
         String prefix = r.param("prefix") == null ? "" : r.param("prefix");
         String delimiter = emptyToNull(r.param("delimiter"));
-        return op.store().listObjects(op.caller(), new ListObjectsRequest(r.bucket(), prefix, delimiter,
-                emptyToNull(marker), maxKeys, true)).thenAccept(page -> {
+        ListObjectsRequest request = new ListObjectsRequest(r.bucket(), prefix, delimiter, emptyToNull(marker),
+                maxKeys, true);
+        return withSosapi(op, request, op.store().listObjects(op.caller(), request)).thenAccept(page -> {
                     boolean truncated = truncated(maxKeys, page.truncated()) && page.nextAfter() != null;
                     XmlWriter xml = XmlWriter.document("ListBucketResult");
                     xml.element("Name", r.bucket()).element("Prefix", enc(prefix, url))
@@ -92,8 +96,9 @@ final class ListOperations {
         }
         String prefix = r.param("prefix") == null ? "" : r.param("prefix");
         String delimiter = emptyToNull(r.param("delimiter"));
-        return op.store().listObjectVersions(op.caller(), new ListVersionsRequest(r.bucket(), prefix, delimiter,
-                keyMarker, versionIdMarker, maxKeys)).thenAccept(page -> {
+        ListVersionsRequest request = new ListVersionsRequest(r.bucket(), prefix, delimiter, keyMarker,
+                versionIdMarker, maxKeys);
+        return withSosapi(op, request, op.store().listObjectVersions(op.caller(), request)).thenAccept(page -> {
                     boolean truncated = truncated(maxKeys, page.truncated());
                     XmlWriter xml = XmlWriter.document("ListVersionsResult");
                     xml.element("Name", r.bucket()).element("Prefix", enc(prefix, url))
@@ -127,6 +132,19 @@ final class ListOperations {
                     }
                     op.respondXml(xml, null);
                 });
+    }
+
+    /** SOSAPI's virtual objects join the page when the request covers them. */
+    private static CompletableFuture<ListObjectsPage> withSosapi(Op op, ListObjectsRequest request,
+                                                                 CompletableFuture<ListObjectsPage> page) {
+        SosapiObjects sosapi = new SosapiObjects(op.config().sosapi(), op.store(), op.clock());
+        return page.thenCompose(p -> SosapiListings.merge(sosapi, op.caller(), request, p));
+    }
+
+    private static CompletableFuture<VersionsPage> withSosapi(Op op, ListVersionsRequest request,
+                                                              CompletableFuture<VersionsPage> page) {
+        SosapiObjects sosapi = new SosapiObjects(op.config().sosapi(), op.store(), op.clock());
+        return page.thenCompose(p -> SosapiListings.merge(sosapi, op.caller(), request, p));
     }
 
     private static void contents(XmlWriter xml, ListObjectsPage page, boolean url, boolean owner) {

@@ -110,7 +110,7 @@ final class ObjectOperations {
      * multipart object; as for a Range, the object's checksum is not sent with a part of a multipart object
      * (it does not describe those bytes).
      */
-    private static void answerRead(Op op, ObjectInfo info, StoredObject stored, int part) {
+    static void answerRead(Op op, ObjectInfo info, StoredObject stored, int part) {
         S3Request r = op.req();
         checkConditions(r, info);
         HttpHeaders h = new DefaultHttpHeaders();
@@ -296,6 +296,7 @@ final class ObjectOperations {
                 version = version == null || version.isBlank() ? null : version.trim();
                 try {
                     S3Names.checkKey(key);
+                    SosapiOperations.checkDeletable(op, key);
                     targets.add(new ObjectIdentifier(key, version));
                 } catch (S3Error e) {
                     invalid.add(new String[] {key, version, e.code(), e.getMessage()});

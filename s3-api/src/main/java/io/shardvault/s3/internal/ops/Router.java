@@ -32,6 +32,15 @@ public final class Router {
     }
 
     public static Route route(S3Request r) {
+        return route(r, true);
+    }
+
+    /** The route ignoring SOSAPI's virtual keys (they are ordinary keys when SOSAPI is off). */
+    static Route routeStored(S3Request r) {
+        return route(r, false);
+    }
+
+    private static Route route(S3Request r, boolean virtualKeys) {
         String method = r.method().name();
         if (r.hasParam("object-lock") && r.key() == null && r.bucket() != null) {
             return switch (method) {
@@ -105,6 +114,10 @@ public final class Router {
                 default:
                     return methodNotAllowed();
             }
+        }
+        Route sosapi = virtualKeys ? SosapiOperations.route(r) : null;
+        if (sosapi != null) {
+            return sosapi;
         }
         boolean copy = r.header("x-amz-copy-source") != null;
         switch (m) {
