@@ -35,7 +35,7 @@ class PurgeSenderRetryTest {
         try (PurgeQueue queue = PurgeQueue.open(dir, 1 << 20, Clock.systemUTC())) {
             // A back-off of a minute: without retryNow nothing is delivered within this test's time.
             PurgeSender sender = new PurgeSender("t", queue, stash, 100, Duration.ofSeconds(60), Duration.ofSeconds(60),
-                    Duration.ofSeconds(5), new PodMetrics(new SimpleMeterRegistry(), "t"));
+                    Duration.ofSeconds(5), Duration.ZERO, new PodMetrics(new SimpleMeterRegistry(), "t"));
             try {
                 sender.start();
                 queue.append(List.of(new ShardId(0, 1, 0), new ShardId(0, 2, 0)));
