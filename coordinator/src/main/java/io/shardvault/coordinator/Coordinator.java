@@ -84,11 +84,6 @@ public final class Coordinator implements AutoCloseable {
             Catalog catalog = catalogServer.catalog();
             awaitCatalog(catalogServer, config.startupTimeout().toMillis());
             register(catalog, config);
-            try {
-                started.add(BucketAdmin.register(catalog, CatalogConfig.from(settings).peerId()));
-            } catch (javax.management.JMException e) {
-                throw new IOException("cannot register the bucket admin MBean", e);
-            }
 
             RpcTransport transport = RpcTransport.create(RpcTransportConfig.from(settings));
             started.add(transport);

@@ -8,6 +8,7 @@ import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.common.rpc.RpcClientConfig;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.coordinator.admin.internal.AccessKeysBean;
+import io.shardvault.coordinator.admin.internal.BucketsBean;
 import io.shardvault.coordinator.admin.internal.CatalogBean;
 import io.shardvault.coordinator.admin.internal.ClusterBean;
 import io.shardvault.coordinator.admin.internal.ClusterProbe;
@@ -45,6 +46,7 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>io.shardvault:type=Stash,name=stash</td><td>{@link StashMXBean}</td></tr>
  *   <tr><td>io.shardvault:type=Catalog,name=catalog</td><td>{@link CatalogMXBean}</td></tr>
  *   <tr><td>io.shardvault:type=AccessKeys,name=accessKeys</td><td>{@link AccessKeysMXBean}</td></tr>
+ *   <tr><td>io.shardvault:type=Buckets,name=buckets</td><td>{@link BucketsMXBean}</td></tr>
  * </table>
  *
  * <p>The MBeans go into the platform MBean server (next to the JVM's own and the JMX meter
@@ -119,6 +121,7 @@ public final class CoordinatorAdmin implements AutoCloseable {
             regs.register(MBeanRegistrations.name("Catalog", "catalog"), catalog, CatalogMXBean.class);
             regs.register(MBeanRegistrations.name("AccessKeys", "accessKeys"),
                     new AccessKeysBean(catalogServer.catalog()), AccessKeysMXBean.class);
+            regs.register(bucketsName(), new BucketsBean(catalogServer.catalog()), BucketsMXBean.class);
             return regs;
         } catch (InstanceAlreadyExistsException e) {
             regs.close();
@@ -129,6 +132,11 @@ public final class CoordinatorAdmin implements AutoCloseable {
     /** {@code io.shardvault:type=Cluster,name=cluster}. */
     public static ObjectName clusterName() {
         return MBeanRegistrations.name("Cluster", "cluster");
+    }
+
+    /** {@code io.shardvault:type=Buckets,name=buckets}. */
+    public static ObjectName bucketsName() {
+        return MBeanRegistrations.name("Buckets", "buckets");
     }
 
     /** {@code io.shardvault:type=Pod,name=vault-V.pod-I}. */

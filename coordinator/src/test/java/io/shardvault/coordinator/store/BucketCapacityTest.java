@@ -8,7 +8,10 @@ import io.shardvault.common.ErrorCode;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.common.rpc.RpcClientConfig;
-import io.shardvault.coordinator.BucketAdmin;
+import io.shardvault.common.jmx.MBeanRegistrations;
+import io.shardvault.coordinator.admin.BucketsMXBean;
+import io.shardvault.coordinator.admin.CoordinatorAdmin;
+import io.shardvault.coordinator.admin.internal.BucketsBean;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CatalogConfig;
 import io.shardvault.coordinator.catalog.CatalogException;
@@ -28,7 +31,6 @@ import io.shardvault.s3.ObjectStoreException;
 import io.shardvault.s3.PutObjectRequest;
 import io.shardvault.s3.WriteCondition;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -39,6 +41,7 @@ import java.util.Random;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.management.MBeanServer;
+import javax.management.MBeanServerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -176,14 +179,17 @@ class BucketCapacityTest {
     @Test
     void quotaIsSettableOverJmx() throws Exception {
         store.createBucket(ALICE, "jmx", "us-east-1", false).join();
-        try (BucketAdmin admin = BucketAdmin.register(catalogServer.catalog(), "capacity-test")) {
-            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-            server.invoke(admin.name(), "setQuota", new Object[] {"jmx", 5_000_000L},
+        BucketsBean bean = new BucketsBean(catalogServer.catalog());
+        try (MBeanRegistrations regs = new MBeanRegistrations(MBeanServerFactory.newMBeanServer())) {
+            regs.register(CoordinatorAdmin.bucketsName(), bean, BucketsMXBean.class);
+            MBeanServer server = regs.server();
+            server.invoke(CoordinatorAdmin.bucketsName(), "setQuota", new Object[] {"jmx", 5_000_000L},
                     new String[] {String.class.getName(), long.class.getName()});
-            assertThat(server.invoke(admin.name(), "getQuota", new Object[] {"jmx"},
+            assertThat(server.invoke(CoordinatorAdmin.bucketsName(), "quota", new Object[] {"jmx"},
                     new String[] {String.class.getName()})).isEqualTo(5_000_000L);
             assertThat(store.bucketCapacity(ALICE, "jmx").join().capacityBytes()).isEqualTo(5_000_000L);
-            assertThatThrownBy(() -> admin.setQuota("missing", 1)).hasMessageContaining("NO_SUCH_BUCKET");
+            assertThatThrownBy(() -> bean.setQuota("missing", 1)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("missing");
         }
     }
 
