@@ -2,6 +2,8 @@ package io.shardvault.pod;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.ShardId;
+import io.shardvault.common.config.HostPort;
+import io.shardvault.common.testing.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,6 +15,7 @@ import java.io.RandomAccessFile;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -40,34 +43,13 @@ class PodKillTest {
     @TempDir
     Path dir;
 
-    private static Process startPod(Map<String, Object> settings, Path out) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", cp, PodMain.class.getName()));
+    private static ChildJvm startPod(Map<String, Object> settings) throws IOException {
+        List<String> args = new ArrayList<>();
         for (Map.Entry<String, Object> e : settings.entrySet()) {
-            cmd.add("--set");
-            cmd.add(e.getKey() + "=" + e.getValue());
+            args.add("--set");
+            args.add(e.getKey() + "=" + e.getValue());
         }
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
-    }
-
-    private static InetSocketAddress awaitListening(Process process, Path out) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        while (System.nanoTime() < deadline) {
-            if (Files.exists(out)) {
-                for (String line : Files.readAllLines(out)) {
-                    if (line.startsWith("pod p3 listening ")) {
-                        return io.shardvault.common.config.HostPort.parse(line.substring("pod p3 listening ".length()).trim());
-                    }
-                }
-            }
-            if (!process.isAlive()) {
-                throw new AssertionError("pod process exited with " + process.exitValue() + ":\n"
-                        + Files.readString(out));
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("pod process did not start:\n" + Files.readString(out));
+        return ChildJvm.builder(PodMain.class).name("pod").jvmArgs("-Xmx256m").args(args).start();
     }
 
     @Test
@@ -77,11 +59,10 @@ class PodKillTest {
         Random random = new Random(seed);
         try (StashFaultFixture f = new StashFaultFixture(dir)) {
             Map<String, Object> settings = f.podSettings("150ms");
-            Path out = dir.resolve("pod.out");
-            Process child = startPod(settings, out);
+            ChildJvm child = startPod(settings);
             Map<ShardId, byte[]> acked = new ConcurrentHashMap<>();
             try {
-                InetSocketAddress pod = awaitListening(child, out);
+                InetSocketAddress pod = HostPort.parse(child.awaitLine("pod p3 listening ", Duration.ofSeconds(90)));
                 int writers = 2;
                 int killAfter = 100 + random.nextInt(150);
                 AtomicInteger done = new AtomicInteger();
@@ -113,11 +94,10 @@ class PodKillTest {
                     t.start();
                 }
                 assertThat(enough.await(120, TimeUnit.SECONDS)).as("writes before the kill").isTrue();
-                child.destroyForcibly(); // SIGKILL
-                assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+                child.kill9();
                 assertThat(stopped.await(60, TimeUnit.SECONDS)).isTrue();
             } finally {
-                child.destroyForcibly();
+                child.kill9();
             }
             PodConfig config = f.podConfig("150ms");
             Set<ShardId> stashed = new HashSet<>(f.stashed());

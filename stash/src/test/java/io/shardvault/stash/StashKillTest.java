@@ -5,15 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.shardvault.common.ShardId;
+import io.shardvault.common.config.HostPort;
 import io.shardvault.common.crc.Crc32c;
 import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.common.rpc.RpcClientConfig;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.common.rpc.RpcTransportConfig;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
+import io.shardvault.common.testing.ChildJvm;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,11 +54,13 @@ class StashKillTest {
 
     @TempDir
     Path dir;
-    private final List<Process> children = new ArrayList<>();
+    private final List<ChildJvm> children = new ArrayList<>();
 
     @AfterEach
-    void killChildren() {
-        children.forEach(Process::destroyForcibly);
+    void killChildren() throws InterruptedException {
+        for (ChildJvm child : children) {
+            child.kill9();
+        }
     }
 
     @Test
@@ -83,7 +84,7 @@ class StashKillTest {
                      .withRequestTimeout(Duration.ofSeconds(30)))) {
             StashClient client = new StashClient(rpc);
 
-            Process first = startStash(jvmOptions, settings);
+            ChildJvm first = startStash(jvmOptions, settings);
             InetSocketAddress address = awaitListening(first);
 
             Map<ShardId, byte[]> attempted = new ConcurrentHashMap<>();
@@ -97,15 +98,14 @@ class StashKillTest {
                 writeLoop(client, address, random, attempted, acked, ackCount, nextFile, burstDone, writersStopped);
             }
             assertThat(burstDone.await(120, TimeUnit.SECONDS)).as("burst of acknowledged PUTs").isTrue();
-            first.destroyForcibly();
-            assertThat(first.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            first.kill9();
             Map<ShardId, byte[]> ackedAtKill = Map.copyOf(acked);
             assertThat(writersStopped.await(60, TimeUnit.SECONDS)).as("writers see the connection drop").isTrue();
             LOG.info("killed the stash after {} acknowledged PUTs ({} attempted)", ackedAtKill.size(),
                     attempted.size());
             assertThat(ackedAtKill.size()).isGreaterThanOrEqualTo(ACKED_BEFORE_KILL);
 
-            Process second = startStash(jvmOptions, settings);
+            ChildJvm second = startStash(jvmOptions, settings);
             InetSocketAddress restarted = awaitListening(second);
             for (Map.Entry<ShardId, byte[]> entry : ackedAtKill.entrySet()) {
                 try (StashEntry stored = client.get(restarted, entry.getKey()).get(30, TimeUnit.SECONDS)) {
@@ -134,8 +134,9 @@ class StashKillTest {
             LOG.info("after restart: {} entries, {} acknowledged, {} in flight at the kill and kept", stats.entries(),
                     ackedAtKill.size(), extra);
             assertThat(stats.entries()).isEqualTo(ackedAtKill.size() + extra);
-            second.destroy();
-            assertThat(second.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            second.close();
+            assertThat(second.exitValue()).as("exited on SIGTERM, not killed after the grace period")
+                    .isNotEqualTo(137);
         }
     }
 
@@ -162,45 +163,20 @@ class StashKillTest {
         });
     }
 
-    private Process startStash(List<String> jvmOptions, List<String> settings) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m"));
-        command.addAll(jvmOptions);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), StashMain.class.getName(), "--bind",
-                "127.0.0.1:0", "--data", dir.resolve("stash").toString(), "--set", "rpc.server.workerThreads=8"));
+    private ChildJvm startStash(List<String> jvmOptions, List<String> settings) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--bind", "127.0.0.1:0", "--data", dir.resolve("stash").toString(),
+                "--set", "rpc.server.workerThreads=8"));
         for (String setting : settings) {
-            command.addAll(List.of("--set", setting));
+            args.addAll(List.of("--set", setting));
         }
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-        Process process = builder.start();
-        children.add(process);
-        return process;
+        ChildJvm child = ChildJvm.builder(StashMain.class).name("stash").jvmArgs("-Xmx256m").jvmArgs(jvmOptions)
+                .args(args).start();
+        children.add(child);
+        return child;
     }
 
-    /** Waits for the "stash listening on" line, then keeps draining the child's output into our log. */
-    private static InetSocketAddress awaitListening(Process process) throws Exception {
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8));
-        CompletableFuture<InetSocketAddress> listening = new CompletableFuture<>();
-        Thread drain = new Thread(() -> {
-            try {
-                String line;
-                while ((line = out.readLine()) != null) {
-                    LOG.info("[stash pid {}] {}", process.pid(), line);
-                    if (line.startsWith("stash listening on ")) {
-                        String hostPort = line.substring("stash listening on ".length()).trim();
-                        int colon = hostPort.lastIndexOf(':');
-                        listening.complete(new InetSocketAddress(hostPort.substring(0, colon),
-                                Integer.parseInt(hostPort.substring(colon + 1))));
-                    }
-                }
-            } catch (Exception e) {
-                listening.completeExceptionally(e);
-            }
-            listening.completeExceptionally(new IllegalStateException("stash exited before listening"));
-        }, "stash-child-output");
-        drain.setDaemon(true);
-        drain.start();
-        return listening.get(60, TimeUnit.SECONDS);
+    /** Waits for the "stash listening on" line; the child's output keeps draining into our log. */
+    private static InetSocketAddress awaitListening(ChildJvm child) throws Exception {
+        return HostPort.parse(child.awaitLine("stash listening on ", Duration.ofSeconds(60)));
     }
 }
