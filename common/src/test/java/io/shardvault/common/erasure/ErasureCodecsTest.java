@@ -5,12 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.erasure.internal.Jerasure4jLoader;
-import java.io.IOException;
+import io.shardvault.common.testing.ChildJvm;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -113,23 +112,14 @@ class ErasureCodecsTest {
     private record Child(int exitCode, String output) {
     }
 
-    private static Child runChild(String... args) throws IOException, InterruptedException {
+    private static Child runChild(String... args) throws Exception {
         return runChild(List.of("-D" + Jerasure.DISABLE_PROPERTY + "=true"), args);
     }
 
-    private static Child runChild(List<String> jvmOptions, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(jvmOptions);
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(ErasureCodecsProbe.class.getName());
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            throw new AssertionError("child JVM did not finish: " + command);
+    private static Child runChild(List<String> jvmOptions, String... args) throws Exception {
+        try (ChildJvm child = ChildJvm.builder(ErasureCodecsProbe.class).jvmArgs(jvmOptions).args(args).start()) {
+            int exitCode = child.awaitExit(Duration.ofSeconds(60));
+            return new Child(exitCode, String.join("\n", child.output()));
         }
-        return new Child(process.exitValue(), new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
     }
 }

@@ -8,6 +8,7 @@ import io.shardvault.common.ShardId;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.common.rpc.RpcClientConfig;
+import io.shardvault.common.testing.ChildJvm;
 import io.shardvault.coordinator.Coordinator;
 import io.shardvault.coordinator.admin.AccessKeysMXBean;
 import io.shardvault.coordinator.admin.CatalogMXBean;
@@ -26,7 +27,6 @@ import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -319,34 +319,22 @@ class AdminJmxIT {
 
     @Test
     void cliRunsAsAChildJvm() throws Exception {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        ProcessBuilder pb = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-                AdminCli.class.getName(), "status", "--jmx", "127.0.0.1:" + jmxPort, "--password-file",
-                writePasswordFile().toString());
-        pb.redirectErrorStream(true);
-        Process p = pb.start();
-        String output;
-        try {
-            assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("the CLI finished").isTrue();
-            output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        } finally {
-            p.destroyForcibly();
+        try (ChildJvm cli = ChildJvm.builder(AdminCli.class).name("cli")
+                .args("status", "--jmx", "127.0.0.1:" + jmxPort, "--password-file", writePasswordFile().toString())
+                .start()) {
+            int exit = cli.awaitExit(Duration.ofSeconds(90));
+            String output = String.join("\n", cli.output());
+            assertThat(exit).as(output).isZero();
+            assertThat(output).contains("VAULTS", "PODS", "LEADER");
         }
-        assertThat(p.exitValue()).as(output).isZero();
-        assertThat(output).contains("VAULTS", "PODS", "LEADER");
 
-        ProcessBuilder dead = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
-                AdminCli.class.getName(), "status", "--jmx", "127.0.0.1:" + freePort(), "--user", USER,
-                "--password", PASSWORD);
-        dead.redirectErrorStream(true);
-        Process d = dead.start();
-        try {
-            assertThat(d.waitFor(90, TimeUnit.SECONDS)).isTrue();
-            String text = new String(d.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(d.exitValue()).as(text).isEqualTo(3);
+        try (ChildJvm dead = ChildJvm.builder(AdminCli.class).name("cli")
+                .args("status", "--jmx", "127.0.0.1:" + freePort(), "--user", USER, "--password", PASSWORD)
+                .start()) {
+            int exit = dead.awaitExit(Duration.ofSeconds(90));
+            String text = String.join("\n", dead.output());
+            assertThat(exit).as(text).isEqualTo(3);
             assertThat(text).contains("cannot reach the cluster's JMX").doesNotContain("Exception in thread");
-        } finally {
-            d.destroyForcibly();
         }
     }
 

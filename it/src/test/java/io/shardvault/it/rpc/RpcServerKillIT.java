@@ -10,12 +10,8 @@ import io.shardvault.common.rpc.RpcException;
 import io.shardvault.common.rpc.RpcMessage;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.common.rpc.RpcTransportConfig;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
+import io.shardvault.common.testing.ChildJvm;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,29 +29,20 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RpcServerKillIT {
-    private final List<Process> children = new ArrayList<>();
+    private final List<ChildJvm> children = new ArrayList<>();
 
     @AfterEach
     void killChildren() throws InterruptedException {
-        for (Process child : children) {
-            child.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        for (ChildJvm child : children) {
+            child.kill9();
         }
     }
 
-    private int startServer(int port) throws IOException, InterruptedException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process child = new ProcessBuilder(java, "-Xmx128m", "-cp", System.getProperty("java.class.path"),
-                EchoServerMain.class.getName(), Integer.toString(port))
-                .redirectError(ProcessBuilder.Redirect.INHERIT)
-                .start();
+    private int startServer(int port) throws Exception {
+        ChildJvm child = ChildJvm.builder(EchoServerMain.class).name("echo-server").jvmArgs("-Xmx128m")
+                .args(Integer.toString(port)).start();
         children.add(child);
-        BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
-        for (String line; (line = out.readLine()) != null; ) {
-            if (line.startsWith("listening ")) {
-                return Integer.parseInt(line.substring("listening ".length()).trim());
-            }
-        }
-        throw new IOException("server child exited before listening: " + child.waitFor(5, TimeUnit.SECONDS));
+        return Integer.parseInt(child.awaitLine("listening ", Duration.ofSeconds(60)));
     }
 
     @Test
@@ -75,7 +62,7 @@ class RpcServerKillIT {
             }
             Thread.sleep(200);
             long killedAt = System.nanoTime();
-            children.get(0).destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            children.get(0).kill9();
             for (CompletableFuture<RpcMessage> call : pending) {
                 try {
                     call.get(10, TimeUnit.SECONDS).close();

@@ -2,6 +2,8 @@ package io.shardvault.it.s3;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shardvault.common.testing.ChildJvm;
+import io.shardvault.coordinator.CoordinatorMain;
 import io.shardvault.coordinator.testing.MiniCluster;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,15 +14,11 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -49,7 +47,7 @@ class LargeUploadIT {
     private static final long SEED = Long.getLong("shardvault.it.large.seed", System.nanoTime());
     private static final long SIZE = Long.getLong("shardvault.it.large.bytes", 2L << 30);
     private static final String HEAP = System.getProperty("shardvault.it.large.heap", "256m");
-    private static final Pattern READY = Pattern.compile("S3 endpoint ready on (http://[^\\s]+)");
+    private static final String READY = "coordinator S3 endpoint ready on ";
 
     @TempDir
     Path dir;
@@ -59,10 +57,9 @@ class LargeUploadIT {
         LOG.info("seed {}, {} bytes, coordinator heap {}", SEED, SIZE, HEAP);
         try (MiniCluster nodes = MiniCluster.start(dir.resolve("nodes"), MiniCluster.Options.defaults())) {
             Path config = writeConfig(S3Cluster.coordinatorSettings(nodes, dir.resolve("catalog"), 0));
-            Path log = dir.resolve("coordinator.log");
-            Process child = startCoordinator(config, log);
+            ChildJvm child = startCoordinator(config);
             try {
-                URI endpoint = awaitReady(child, log, Duration.ofMinutes(3));
+                URI endpoint = URI.create(child.awaitLine(READY, Duration.ofMinutes(3)));
                 LOG.info("child coordinator (pid {}) ready on {}", child.pid(), endpoint);
                 try (S3Client s3 = S3Cluster.syncClient(endpoint, S3Cluster.ACCESS_KEY, S3Cluster.SECRET_KEY,
                         Duration.ofMinutes(20))) {
@@ -92,10 +89,9 @@ class LargeUploadIT {
                     assertThat(child.isAlive()).as("the coordinator survived (no OutOfMemoryError)").isTrue();
                 }
             } finally {
-                stop(child);
-                LOG.info("coordinator log tail:\n{}", tail(log, 30));
+                child.close();
             }
-            assertThat(Files.readString(log)).doesNotContain("OutOfMemoryError");
+            assertThat(child.output()).noneMatch(line -> line.contains("OutOfMemoryError"));
         }
     }
 
@@ -118,53 +114,10 @@ class LargeUploadIT {
         return file;
     }
 
-    private static Process startCoordinator(Path config, Path log) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-Xmx" + HEAP);
+    private static ChildJvm startCoordinator(Path config) throws IOException {
         // An OutOfMemoryError must end the child at once, not leave it limping: the test then fails on it.
-        cmd.add("-XX:+ExitOnOutOfMemoryError");
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add("io.shardvault.coordinator.CoordinatorMain");
-        cmd.add("--config");
-        cmd.add(config.toString());
-        LOG.info("starting {}", cmd.subList(0, 3));
-        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    }
-
-    private static URI awaitReady(Process child, Path log, Duration timeout) throws Exception {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (Files.exists(log)) {
-                Matcher m = READY.matcher(Files.readString(log));
-                if (m.find()) {
-                    return URI.create(m.group(1));
-                }
-            }
-            if (!child.isAlive()) {
-                throw new AssertionError("coordinator exited with " + child.exitValue() + ":\n" + tail(log, 40));
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("coordinator not ready within " + timeout + ":\n" + tail(log, 40));
-    }
-
-    private static void stop(Process child) throws InterruptedException {
-        child.destroy();
-        if (!child.waitFor(30, TimeUnit.SECONDS)) {
-            child.destroyForcibly();
-            child.waitFor(10, TimeUnit.SECONDS);
-        }
-    }
-
-    private static String tail(Path log, int lines) {
-        try {
-            List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
-            return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-        } catch (IOException e) {
-            return "(no log: " + e + ")";
-        }
+        return ChildJvm.builder(CoordinatorMain.class).name("coordinator")
+                .jvmArgs("-Xmx" + HEAP, "-XX:+ExitOnOutOfMemoryError").args("--config", config.toString()).start();
     }
 
     private static byte[] digest(InputStream in) throws IOException, NoSuchAlgorithmException {
