@@ -297,8 +297,7 @@ final class FileWrite {
     /** The stash refused a small file: mark it down and write the kept stripe again, durably, as a new file. */
     private void fallBackToDurable(StripeOutcome outcome) {
         ctx.stashHealth.markDown();
-        boolean full = Arrays.stream(outcome.causes()).anyMatch(c -> c != null && c.contains("STASH_FULL"));
-        (full ? ctx.metrics.fallbackStashFull : ctx.metrics.fallbackStashUnreachable).increment();
+        (outcome.stashFull() ? ctx.metrics.fallbackStashFull : ctx.metrics.fallbackStashUnreachable).increment();
         long abandoned = fileId;
         new ShardDeleter(ctx, vault, abandoned, true).start();
         stashMode = false;

@@ -1,6 +1,7 @@
 package io.shardvault.coordinator.data.internal;
 
 import io.netty.buffer.Unpooled;
+import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.rpc.RpcException;
 import io.shardvault.coordinator.data.Vault;
@@ -39,6 +40,7 @@ final class StripeFanOut {
     private int podFails;
     private int stashAcks;
     private int stashFails;
+    private boolean stashFull;
     private int outstanding;
     private boolean graceScheduled;
 
@@ -125,6 +127,7 @@ final class StripeFanOut {
             stashAcks++;
         } else {
             stashFails++;
+            stashFull |= code(failure) == ErrorCode.STASH_FULL;
             String cause = "stash " + ctx.stashFor(vault.vaultId(), shard) + ": " + describe(failure);
             causes[shard] = causes[shard] == null ? cause : causes[shard] + "; " + cause;
         }
@@ -162,14 +165,23 @@ final class StripeFanOut {
         }
         boolean[] stashCopy = toStash ? stashOk.clone() : new boolean[n];
         decided.complete(new StripeOutcome(podOk.clone(), stashCopy, causes.clone(), podAcks >= quorum,
-                !toStash || stashAcks >= quorum));
+                !toStash || stashAcks >= quorum, stashFull));
     }
 
     static String describe(Throwable failure) {
-        Throwable t = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        Throwable t = unwrap(failure);
         if (t instanceof RpcException rpc) {
             return rpc.code() + " " + rpc.getMessage();
         }
         return t.toString();
+    }
+
+    /** The typed error of an RPC failure, or null for any other failure. */
+    private static ErrorCode code(Throwable failure) {
+        return unwrap(failure) instanceof RpcException rpc ? rpc.code() : null;
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }
 }

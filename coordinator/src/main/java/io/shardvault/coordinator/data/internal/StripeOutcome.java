@@ -9,6 +9,8 @@ package io.shardvault.coordinator.data.internal;
  * @param causes      why shard i failed, or null
  * @param podQuorum   at least the write quorum of pods acknowledged
  * @param stashQuorum at least the write quorum of stash copies synced (true when not stashing)
+ * @param stashFull   a stash server answered STASH_FULL for some chunk (the fallback's reason)
  */
-record StripeOutcome(boolean[] podOk, boolean[] stashOk, String[] causes, boolean podQuorum, boolean stashQuorum) {
+record StripeOutcome(boolean[] podOk, boolean[] stashOk, String[] causes, boolean podQuorum, boolean stashQuorum,
+                     boolean stashFull) {
 }
