@@ -51,7 +51,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Before measuring, the tool writes {@code --warmup-mib} of PUTs (purged as they go), enough
  * for RocksDB to switch, retire and start recycling WAL files as a stash that has run for a while
- * does (with the default 256 MiB memtables and 1 GiB WAL limit, after about 1.1 GiB).
+ * does (with the default 2 x 512 MiB memtables and 2 GiB WAL limit, after about 2.1 GiB).
  *
  * <p>Each writer is a closed loop: it sends a PUT, waits for the acknowledgement, sends the next.
  * The server and client run in this JVM and talk over loopback TCP, so latencies include the RPC.
@@ -60,7 +60,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <pre>
  *  java -Xmx2g -cp jmh/target/benchmarks.jar io.shardvault.stash.StashPutLoad \
- *       [--dir DIR] [--seconds 1] [--rounds 10] [--sizes 16384,65536] [--writers 1,16,64] [--warmup-mib 1536]
+ *       [--dir DIR] [--seconds 1] [--rounds 10] [--sizes 16384,65536] [--writers 1,16,64] [--warmup-mib 3072]
  *       [--set stash.key=value ...]
  * </pre>
  * Not a JMH benchmark: JMH measures one operation per thread, while this needs many outstanding
@@ -88,7 +88,7 @@ public final class StashPutLoad {
         int rounds = 10;
         int[] sizes = {16 << 10, 64 << 10};
         int[] writerCounts = {1, 16, 64};
-        long warmupBytes = 1536L << 20;
+        long warmupBytes = 3072L << 20;
         List<String> settings = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -111,6 +111,8 @@ public final class StashPutLoad {
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
 
         List<Result> results = new ArrayList<>();
+        // CPU time of the whole process (server, client, RocksDB threads) and PUTs, per size/writers.
+        java.util.Map<String, long[]> stashCpu = new java.util.HashMap<>();
         Settings loaded = Settings.load(Optional.empty(), settings);
         loaded.rejectUnknown(StashConfigKeys.all());
         StashConfig config = StashConfig.from(loaded).withDataDir(dir.resolve("stash")).withCapacityBytes(1L << 40);
@@ -163,6 +165,7 @@ public final class StashPutLoad {
                             double opsBefore = ops.totalAmount();
                             settle();
                             long diskBefore = processDiskWrites();
+                            long cpuBefore = processCpuNanos();
                             double[][] phaseBefore = new double[3][2];
                             for (int m = 0; m < 3; m++) {
                                 Timer t = registry.get(BREAKDOWN[m]).timer();
@@ -171,6 +174,9 @@ public final class StashPutLoad {
                             }
                             Result slice = runPuts(client, server.localAddress(), size, writerCounts[w], seconds,
                                     fileIds);
+                            long cpu = processCpuNanos() - cpuBefore;
+                            stashCpu.merge(size + "/" + writerCounts[w], new long[] {cpu, slice.ops()},
+                                    (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]});
                             stashDiskBytes[0] += processDiskWrites() - diskBefore;
                             stashUserBytes[0] += slice.ops() * (long) size;
                             slices.get(w + 1).add(slice);
@@ -181,8 +187,9 @@ public final class StashPutLoad {
                                 means[m] = (t.totalTime(TimeUnit.NANOSECONDS) - phaseBefore[m][0])
                                         / Math.max(1, t.count() - phaseBefore[m][1]) / 1e6;
                             }
-                            System.out.printf(Locale.ROOT, "round %d %s  ops/commit=%.1f  mean ms: queue=%.3f"
-                                            + " write=%.3f sync=%.3f%n", round, format(slice),
+                            System.out.printf(Locale.ROOT, "round %d %s  cpu=%.1f us/PUT (%.2f cores)  ops/commit=%.1f"
+                                            + "  mean ms: queue=%.3f write=%.3f sync=%.3f%n", round, format(slice),
+                                    cpu / 1e3 / Math.max(1, slice.ops()), cpu / 1e9 / slice.seconds(),
                                     (ops.totalAmount() - opsBefore) / Math.max(1, commitCount), means[0], means[1],
                                     means[2]);
                         }
@@ -202,7 +209,7 @@ public final class StashPutLoad {
                 server.close();
             }
         }
-        report(results, sizes, writerCounts);
+        report(results, sizes, writerCounts, stashCpu);
     }
 
     /**
@@ -221,6 +228,12 @@ public final class StashPutLoad {
             quiet = now == last ? quiet + 1 : 0;
             last = now;
         }
+    }
+
+    /** CPU time of this process, all threads, user and system. */
+    static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     /** Bytes this process has caused to be written to storage ({@code write_bytes} of /proc/self/io), or 0. */
@@ -446,33 +459,35 @@ public final class StashPutLoad {
     }
 
     /** Prints one table row per phase, with the ratios the issue sets goals for. */
-    private static void report(List<Result> results, int[] sizes, int[] writerCounts) {
+    private static void report(List<Result> results, int[] sizes, int[] writerCounts,
+                               java.util.Map<String, long[]> stashCpu) {
         System.out.println();
         System.out.println("| chunk | writers | PUT ops/s | MB/s | p50 ms | p99 ms | p50 / raw fdatasync p50 "
-                + "| ops/s / stash 1-writer ops/s |");
-        System.out.println("|---|---|---|---|---|---|---|---|");
+                + "| ops/s / stash 1-writer ops/s | process CPU us/PUT |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|");
         for (int size : sizes) {
             Result raw = results.stream().filter(r -> r.size() == size && r.name().startsWith("raw")).findFirst()
                     .orElseThrow();
             Result one = results.stream().filter(r -> r.size() == size && r.name().startsWith("stash")
                     && r.writers() == writerCounts[0]).findFirst().orElseThrow();
-            System.out.printf(Locale.ROOT, "| %d KiB | raw append+fdatasync | %.0f | %.1f | %.3f | %.3f | 1.00 | |%n",
+            System.out.printf(Locale.ROOT, "| %d KiB | raw append+fdatasync | %.0f | %.1f | %.3f | %.3f | 1.00 | | |%n",
                     size >> 10, raw.opsPerSecond(), raw.opsPerSecond() * size / 1e6, raw.p50Nanos() / 1e6,
                     raw.p99Nanos() / 1e6);
             for (Result r : results) {
                 if (r.size() == size && r.name().startsWith("ceiling")) {
                     System.out.printf(Locale.ROOT, "| %d KiB | ceiling: %d chunks overwritten per fdatasync | %.0f | %.1f "
-                                    + "| %.3f | %.3f | %.2f | %.1f |%n", size >> 10, r.writers(), r.opsPerSecond(),
+                                    + "| %.3f | %.3f | %.2f | %.1f | |%n", size >> 10, r.writers(), r.opsPerSecond(),
                             r.opsPerSecond() * size / 1e6, r.p50Nanos() / 1e6, r.p99Nanos() / 1e6,
                             (double) r.p50Nanos() / raw.p50Nanos(), r.opsPerSecond() / one.opsPerSecond());
                 }
             }
             for (Result r : results) {
                 if (r.size() == size && r.name().startsWith("stash")) {
-                    System.out.printf(Locale.ROOT, "| %d KiB | %d | %.0f | %.1f | %.3f | %.3f | %.2f | %.1f |%n",
+                    long[] cpu = stashCpu.getOrDefault(size + "/" + r.writers(), new long[] {0, 1});
+                    System.out.printf(Locale.ROOT, "| %d KiB | %d | %.0f | %.1f | %.3f | %.3f | %.2f | %.1f | %.0f |%n",
                             size >> 10, r.writers(), r.opsPerSecond(), r.opsPerSecond() * size / 1e6,
                             r.p50Nanos() / 1e6, r.p99Nanos() / 1e6, (double) r.p50Nanos() / raw.p50Nanos(),
-                            r.opsPerSecond() / one.opsPerSecond());
+                            r.opsPerSecond() / one.opsPerSecond(), cpu[0] / 1e3 / Math.max(1, cpu[1]));
                 }
             }
         }

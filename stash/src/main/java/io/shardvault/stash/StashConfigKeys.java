@@ -34,11 +34,19 @@ public final class StashConfigKeys {
             256L << 20, 1L << 10, 1L << 40,
             "Chunk bytes waiting for a group commit; beyond this a PUT is answered BUSY.");
     public static final ConfigKey<Long> WRITE_BUFFER_BYTES = ConfigKey.ofBytes("stash.rocksdb.writeBufferBytes",
-            256L << 20, 1L << 20, 1L << 34,
+            512L << 20, 1L << 20, 1L << 34,
             "Memtable size of the chunk column family. Entries purged before their memtable flushes never reach"
                     + " a blob file. Memory: up to maxWriteBuffers x this, plus a quarter of that for metadata.");
     public static final ConfigKey<Integer> MAX_WRITE_BUFFERS = ConfigKey.ofInt("stash.rocksdb.maxWriteBuffers", 4, 2,
             64, "Memtables of the chunk column family, so writes continue while one flushes.");
+    public static final ConfigKey<Integer> MERGE_WRITE_BUFFERS = ConfigKey.ofInt("stash.rocksdb.mergeWriteBuffers", 2,
+            1, 63, "Full memtables of the chunk column family merged into one flush. With 2, an entry written in one"
+                    + " memtable and purged in the next never reaches a blob file either. Must be below"
+                    + " maxWriteBuffers.");
+    public static final ConfigKey<Boolean> DIRECT_FLUSH_WRITES = ConfigKey.ofBoolean(
+            "stash.rocksdb.directFlushWrites", true, "Write flushes and compactions (blob and SST files) with O_DIRECT,"
+                    + " past the page cache: saves copying every flushed byte into page cache pages that are never"
+                    + " read again unless a pod asks for its shards back.");
     public static final ConfigKey<Long> MIN_BLOB_BYTES = ConfigKey.ofBytes("stash.rocksdb.minBlobBytes", 4L << 10,
             0, 1L << 30, "Values at least this large go to blob files instead of SST files.");
     public static final ConfigKey<Long> BLOB_FILE_BYTES = ConfigKey.ofBytes("stash.rocksdb.blobFileBytes", 64L << 20,
@@ -53,7 +61,8 @@ public final class StashConfigKeys {
     public static List<ConfigKey<?>> all() {
         List<ConfigKey<?>> all = new ArrayList<>(List.of(DATA_DIR, CAPACITY_BYTES, SLOT_AGE_WARNING,
                 SLOT_AGE_CHECK_INTERVAL, MAX_LIST_ENTRIES, MAX_BATCH_BYTES, MAX_QUEUED_BYTES, WRITE_BUFFER_BYTES,
-                MAX_WRITE_BUFFERS, MIN_BLOB_BYTES, BLOB_FILE_BYTES, BLOCK_CACHE_BYTES, BACKGROUND_JOBS));
+                MAX_WRITE_BUFFERS, MERGE_WRITE_BUFFERS, DIRECT_FLUSH_WRITES,
+                MIN_BLOB_BYTES, BLOB_FILE_BYTES, BLOCK_CACHE_BYTES, BACKGROUND_JOBS));
         all.addAll(RpcConfigKeys.all());
         return List.copyOf(all);
     }

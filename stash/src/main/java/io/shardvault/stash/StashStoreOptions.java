@@ -8,24 +8,35 @@ import io.shardvault.common.config.Settings;
  *
  * @param writeBufferBytes memtable size of the chunk column family
  * @param maxWriteBuffers memtables of the chunk column family
+ * @param mergeWriteBuffers full memtables of the chunk column family merged into one flush
+ * @param directFlushWrites whether flushes and compactions write with O_DIRECT
  * @param minBlobBytes values at least this large go to blob files
  * @param blobFileBytes target size of one blob file
  * @param blockCacheBytes block cache shared by both column families
  * @param backgroundJobs flush and compaction threads
  */
-public record StashStoreOptions(long writeBufferBytes, int maxWriteBuffers, long minBlobBytes, long blobFileBytes,
-                                long blockCacheBytes, int backgroundJobs) {
+public record StashStoreOptions(long writeBufferBytes, int maxWriteBuffers, int mergeWriteBuffers,
+                                boolean directFlushWrites, long minBlobBytes,
+                                long blobFileBytes, long blockCacheBytes, int backgroundJobs) {
     public StashStoreOptions {
+        if (mergeWriteBuffers < 1 || mergeWriteBuffers >= maxWriteBuffers) {
+            throw new IllegalArgumentException("stash.rocksdb.mergeWriteBuffers=" + mergeWriteBuffers + " must be at least"
+                    + " 1 and below stash.rocksdb.maxWriteBuffers=" + maxWriteBuffers
+                    + ", or writes would stall with every memtable waiting for its flush");
+        }
         if (writeBufferBytes < 1 << 20 || maxWriteBuffers < 2 || minBlobBytes < 0 || blobFileBytes < 1 << 20
                 || blockCacheBytes < 1 << 20 || backgroundJobs < 2) {
             throw new IllegalArgumentException("bad stash store options: " + writeBufferBytes + ", " + maxWriteBuffers
-                    + ", " + minBlobBytes + ", " + blobFileBytes + ", " + blockCacheBytes + ", " + backgroundJobs);
+                    + ", " + minBlobBytes + ", " + blobFileBytes + ", " + blockCacheBytes
+                    + ", " + backgroundJobs);
         }
     }
 
     public static StashStoreOptions from(Settings settings) {
         return new StashStoreOptions(settings.get(StashConfigKeys.WRITE_BUFFER_BYTES),
-                settings.get(StashConfigKeys.MAX_WRITE_BUFFERS), settings.get(StashConfigKeys.MIN_BLOB_BYTES),
+                settings.get(StashConfigKeys.MAX_WRITE_BUFFERS), settings.get(StashConfigKeys.MERGE_WRITE_BUFFERS),
+                settings.get(StashConfigKeys.DIRECT_FLUSH_WRITES),
+                settings.get(StashConfigKeys.MIN_BLOB_BYTES),
                 settings.get(StashConfigKeys.BLOB_FILE_BYTES), settings.get(StashConfigKeys.BLOCK_CACHE_BYTES),
                 settings.get(StashConfigKeys.BACKGROUND_JOBS));
     }

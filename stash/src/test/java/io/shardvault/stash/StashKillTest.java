@@ -71,7 +71,18 @@ class StashKillTest {
     @Test
     void everyAcknowledgedPutSurvivesKillMinus9BetweenWriteAndSyncWithRecycledWalFiles() throws Exception {
         killAndCheck(List.of("-Dshardvault.stash.test.pauseBeforeSyncMicros=3000"),
-                List.of("stash.rocksdb.writeBufferBytes=1MiB", "stash.rocksdb.maxWriteBuffers=2"));
+                List.of("stash.rocksdb.writeBufferBytes=1MiB", "stash.rocksdb.maxWriteBuffers=2",
+                        "stash.rocksdb.mergeWriteBuffers=1"));
+    }
+
+    /**
+     * Tiny memtables, flushed two at a time with O_DIRECT while the burst runs: the kill lands amid
+     * flushes that drop purged entries and write the live ones to blob files past the page cache.
+     */
+    @Test
+    void everyAcknowledgedPutSurvivesKillMinus9DuringMergedDirectFlushes() throws Exception {
+        killAndCheck(List.of(), List.of("stash.rocksdb.writeBufferBytes=1MiB", "stash.rocksdb.maxWriteBuffers=4",
+                "stash.rocksdb.mergeWriteBuffers=2", "stash.rocksdb.directFlushWrites=true"));
     }
 
     private void killAndCheck(List<String> jvmOptions, List<String> settings) throws Exception {

@@ -69,7 +69,8 @@ class StashPagingTest {
             List<ShardStore.Mutation> batch = new ArrayList<>();
             for (ShardId id : all) {
                 StashEntryInfo info = new StashEntryInfo(id, 0, chunk.length, Crc32c.of(chunk), 1);
-                batch.add(new ShardStore.Put(info, EntryFormat.encodeChunkValue(info, Unpooled.wrappedBuffer(chunk))));
+                batch.add(new ShardStore.Put(info, Unpooled.wrappedBuffer(EntryFormat.encodeChunkValue(info,
+                        Unpooled.wrappedBuffer(chunk)))));
                 if (batch.size() == 10_000) {
                     store.commit(batch);
                     batch.clear();

@@ -12,6 +12,7 @@ import io.shardvault.common.rpc.internal.FrameDecoder;
 import io.shardvault.common.rpc.internal.FrameEncoder;
 import io.shardvault.common.rpc.internal.PeerPool;
 import io.shardvault.common.rpc.internal.PendingCalls;
+import io.shardvault.common.rpc.internal.RpcFlushes;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
@@ -109,6 +110,7 @@ public final class RpcClient implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         ch.pipeline()
+                                .addLast("flushConsolidation", RpcFlushes.consolidating())
                                 .addLast("frameDecoder", new FrameDecoder(config.maxFrameBytes()))
                                 .addLast("frameEncoder", FrameEncoder.INSTANCE)
                                 .addLast("handler", new ClientHandler(pending));

@@ -12,6 +12,7 @@ import io.netty.util.concurrent.GlobalEventExecutor;
 import io.shardvault.common.rpc.internal.FrameDecoder;
 import io.shardvault.common.rpc.internal.FrameEncoder;
 import io.shardvault.common.rpc.internal.RequestDispatcher;
+import io.shardvault.common.rpc.internal.RpcFlushes;
 import io.shardvault.common.rpc.internal.ServerHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -90,6 +91,7 @@ public final class RpcServer implements AutoCloseable {
                     protected void initChannel(SocketChannel ch) {
                         connections.add(ch);
                         ch.pipeline()
+                                .addLast("flushConsolidation", RpcFlushes.consolidating())
                                 .addLast("frameDecoder", new FrameDecoder(config.maxFrameBytes()))
                                 .addLast("frameEncoder", FrameEncoder.INSTANCE)
                                 .addLast("handler", new ServerHandler(dispatcher));

@@ -1,6 +1,9 @@
 package io.shardvault.stash.internal;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.crc.Crc32c;
 import io.shardvault.stash.StashEntryInfo;
@@ -54,13 +57,29 @@ public final class EntryFormat {
     private EntryFormat() {
     }
 
-    /** The chunk value of an entry: header then a copy of {@code chunk}'s readable bytes. */
-    public static byte[] encodeChunkValue(StashEntryInfo info, ByteBuf chunk) {
-        byte[] value = new byte[CHUNK_HEADER_BYTES + info.length()];
-        writeHeader(value, CHUNK_MAGIC, info);
-        putInt(value, FIELDS_END, Crc32c.of(value, 0, FIELDS_END));
-        chunk.getBytes(chunk.readerIndex(), value, CHUNK_HEADER_BYTES, info.length());
+    /**
+     * The chunk value of an entry, header then a copy of {@code chunk}'s readable bytes, in a new
+     * buffer from {@code allocator} that the caller owns. The stash writes it from a direct buffer:
+     * RocksDB then copies it once into its write batch, where a {@code byte[]} costs a JNI copy more.
+     */
+    public static ByteBuf encodeChunkValue(StashEntryInfo info, ByteBuf chunk, ByteBufAllocator allocator) {
+        byte[] header = new byte[CHUNK_HEADER_BYTES];
+        writeHeader(header, CHUNK_MAGIC, info);
+        putInt(header, FIELDS_END, Crc32c.of(header, 0, FIELDS_END));
+        ByteBuf value = allocator.directBuffer(CHUNK_HEADER_BYTES + info.length());
+        value.writeBytes(header);
+        value.writeBytes(chunk, chunk.readerIndex(), info.length());
         return value;
+    }
+
+    /** {@link #encodeChunkValue(StashEntryInfo, ByteBuf, ByteBufAllocator)} into an array. */
+    public static byte[] encodeChunkValue(StashEntryInfo info, ByteBuf chunk) {
+        ByteBuf value = encodeChunkValue(info, chunk, UnpooledByteBufAllocator.DEFAULT);
+        try {
+            return ByteBufUtil.getBytes(value);
+        } finally {
+            value.release();
+        }
     }
 
     public static byte[] encodeMetaValue(StashEntryInfo info) {

@@ -1,5 +1,6 @@
 package io.shardvault.stash.internal;
 
+import io.netty.buffer.ByteBuf;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.rpc.RpcException;
@@ -96,11 +97,12 @@ public final class GroupCommitter implements AutoCloseable {
         long enqueuedNanos();
     }
 
-    private record PutOp(StashEntryInfo info, byte[] chunkValue, CompletableFuture<Void> done, long enqueuedNanos)
+    /** A PUT waiting to be written; it owns {@code chunkValue} until {@link #releaseValues} releases it. */
+    private record PutOp(StashEntryInfo info, ByteBuf chunkValue, CompletableFuture<Void> done, long enqueuedNanos)
             implements Op {
         @Override
         public long bytes() {
-            return chunkValue.length;
+            return chunkValue.readableBytes();
         }
     }
 
@@ -130,8 +132,11 @@ public final class GroupCommitter implements AutoCloseable {
         threads.forEach(Thread::start);
     }
 
-    /** Stores an entry; completes once it is durable. */
-    public CompletableFuture<Void> put(StashEntryInfo info, byte[] chunkValue) {
+    /**
+     * Stores an entry; completes once it is durable. Takes ownership of {@code chunkValue} (the
+     * {@link EntryFormat} chunk value) and releases it once written, or refused.
+     */
+    public CompletableFuture<Void> put(StashEntryInfo info, ByteBuf chunkValue) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         enqueue(new PutOp(info, chunkValue, done, System.nanoTime()), done);
         return done;
@@ -146,10 +151,12 @@ public final class GroupCommitter implements AutoCloseable {
 
     private void enqueue(Op op, CompletableFuture<?> done) {
         if (closing) {
+            releaseValues(List.of(op));
             done.completeExceptionally(new RpcException(ErrorCode.SHUTTING_DOWN, "stash is shutting down"));
             return;
         }
         if (died != null) {
+            releaseValues(List.of(op));
             done.completeExceptionally(new RpcException(ErrorCode.INTERNAL, "the stash committer died: " + died,
                     died));
             return;
@@ -157,6 +164,7 @@ public final class GroupCommitter implements AutoCloseable {
         long after = queuedBytes.addAndGet(op.bytes());
         if (after > maxQueuedBytes && after != op.bytes()) {
             queuedBytes.addAndGet(-op.bytes());
+            releaseValues(List.of(op));
             done.completeExceptionally(new RpcException(ErrorCode.BUSY, "stash commit queue holds " + (after
                     - op.bytes()) + " bytes, stash.commit.maxQueuedBytes=" + maxQueuedBytes));
             return;
@@ -170,6 +178,7 @@ public final class GroupCommitter implements AutoCloseable {
         }
         if (orphan) {
             queuedBytes.addAndGet(-op.bytes());
+            releaseValues(List.of(op));
             done.completeExceptionally(new RpcException(ErrorCode.SHUTTING_DOWN, "stash committer stopped"));
         }
     }
@@ -182,13 +191,16 @@ public final class GroupCommitter implements AutoCloseable {
             died = t;
             LOG.error("stash committer died; every write will fail until restart", t);
             List<Op> orphans = new ArrayList<>();
+            List<Op> unwritten;
             synchronized (lock) {
+                unwritten = new ArrayList<>(queue);
                 orphans.addAll(queue);
                 queue.clear();
                 unsynced.forEach(w -> orphans.addAll(w.batch()));
                 unsynced.clear();
                 lock.notifyAll();
             }
+            releaseValues(unwritten);
             failAll(orphans, new RpcException(ErrorCode.INTERNAL, "the stash committer died: " + t, t));
             throw t;
         }
@@ -256,6 +268,8 @@ public final class GroupCommitter implements AutoCloseable {
             failAll(batch, new RpcException(ErrorCode.INTERNAL, "stash write failed: " + e, e));
             throw e;
         } finally {
+            // RocksDB copied the values into its write batch; nothing reads them after the write.
+            releaseValues(batch);
             synchronized (lock) {
                 writing = false;
                 if (written != null) {
@@ -399,6 +413,14 @@ public final class GroupCommitter implements AutoCloseable {
         return a.offsetInShard() == b.offsetInShard() && a.length() == b.length() && a.crc32c() == b.crc32c();
     }
 
+    private static void releaseValues(List<Op> ops) {
+        for (Op op : ops) {
+            if (op instanceof PutOp put) {
+                put.chunkValue().release();
+            }
+        }
+    }
+
     private static void failAll(List<Op> ops, Throwable failure) {
         for (Op op : ops) {
             if (op instanceof PutOp put) {
@@ -432,6 +454,7 @@ public final class GroupCommitter implements AutoCloseable {
             left = new ArrayList<>(queue);
             queue.clear();
         }
+        releaseValues(left);
         failAll(left, new RpcException(ErrorCode.SHUTTING_DOWN, "stash shut down"));
     }
 }

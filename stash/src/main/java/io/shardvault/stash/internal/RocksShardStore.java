@@ -1,10 +1,17 @@
 package io.shardvault.stash.internal;
 
+import com.sun.nio.file.ExtendedOpenOption;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.shardvault.common.ShardId;
 import io.shardvault.stash.StashEntryInfo;
 import io.shardvault.stash.StashStoreOptions;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -54,6 +61,12 @@ public final class RocksShardStore implements ShardStore {
      */
     static final int RECYCLED_WAL_FILES = 4;
 
+    /** A write batch record's bytes besides its key and value: tag, column family id, two varint lengths. */
+    private static final int PER_RECORD_OVERHEAD = 16;
+    /** Where a chunk's key is put for {@link WriteBatch#put(ColumnFamilyHandle, ByteBuffer, ByteBuffer)}, which copies it. */
+    private static final ThreadLocal<ByteBuffer> DIRECT_KEY = ThreadLocal.withInitial(
+            () -> ByteBuffer.allocateDirect(ShardId.ENCODED_LENGTH));
+
     private final Path dir;
     private final RocksDB db;
     private final ColumnFamilyHandle chunks;
@@ -78,7 +91,7 @@ public final class RocksShardStore implements ShardStore {
         RocksNative.ensureAvailable();
         try {
             Files.createDirectories(dir);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new ShardStoreException("open " + dir, "cannot create the directory: " + e, e);
         }
         List<AutoCloseable> resources = new ArrayList<>();
@@ -91,7 +104,7 @@ public final class RocksShardStore implements ShardStore {
                     .setTableFormatConfig(tableConfig(cache, chunkFilter))
                     .setWriteBufferSize(options.writeBufferBytes())
                     .setMaxWriteBufferNumber(options.maxWriteBuffers())
-                    .setMinWriteBufferNumberToMerge(1)
+                    .setMinWriteBufferNumberToMerge(options.mergeWriteBuffers())
                     .setLevel0FileNumCompactionTrigger(2)
                     .setPeriodicCompactionSeconds(6 * 3600)
                     .setEnableBlobFiles(true)
@@ -112,6 +125,7 @@ public final class RocksShardStore implements ShardStore {
                     .setCreateMissingColumnFamilies(true)
                     .setMaxBackgroundJobs(options.backgroundJobs())
                     .setUseFsync(false)
+                    .setUseDirectIoForFlushAndCompaction(options.directFlushWrites() && supportsDirectIo(dir))
                     .setMaxTotalWalSize(4 * options.writeBufferBytes())
                     .setRecycleLogFileNum(RECYCLED_WAL_FILES)
                     .setWalRecoveryMode(WALRecoveryMode.PointInTimeRecovery)
@@ -141,6 +155,26 @@ public final class RocksShardStore implements ShardStore {
         } catch (RuntimeException e) {
             closeAll(resources);
             throw e;
+        }
+    }
+
+    /**
+     * Whether files in {@code dir} can be opened with O_DIRECT. Some file systems (tmpfs) refuse it,
+     * and RocksDB would only find out at its first flush, and then stop taking writes.
+     */
+    static boolean supportsDirectIo(Path dir) {
+        Path probe = dir.resolve("direct-io-probe.tmp");
+        try {
+            try (FileChannel channel = FileChannel.open(probe, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    ExtendedOpenOption.DIRECT)) {
+                return channel.isOpen();
+            } finally {
+                Files.deleteIfExists(probe);
+            }
+        } catch (IOException | UnsupportedOperationException e) {
+            LOG.warn("stash store dir={} does not take O_DIRECT ({}); flushes go through the page cache", dir,
+                    e.toString());
+            return false;
         }
     }
 
@@ -182,12 +216,21 @@ public final class RocksShardStore implements ShardStore {
         if (mutations.isEmpty()) {
             return;
         }
-        try (WriteBatch batch = new WriteBatch()) {
+        try (WriteBatch batch = new WriteBatch(reservedBytes(mutations))) {
+            ByteBuffer directKey = DIRECT_KEY.get();
             for (Mutation mutation : mutations) {
                 byte[] key = mutation.id().encode();
                 if (mutation instanceof Put put) {
                     batch.put(metas, key, EntryFormat.encodeMetaValue(put.info()));
-                    batch.put(chunks, key, put.chunkValue());
+                    ByteBuf value = put.chunkValue();
+                    if (value.isDirect() && value.nioBufferCount() == 1) {
+                        // One copy, straight into the batch; a byte[] would first be copied out of the heap by JNI.
+                        directKey.clear();
+                        directKey.put(key).flip();
+                        batch.put(chunks, directKey, value.nioBuffer());
+                    } else {
+                        batch.put(chunks, key, ByteBufUtil.getBytes(value));
+                    }
                 } else {
                     batch.delete(metas, key);
                     batch.delete(chunks, key);
@@ -197,6 +240,21 @@ public final class RocksShardStore implements ShardStore {
         } catch (RocksDBException e) {
             throw translate("commit " + mutations.size() + " mutations", null, e);
         }
+    }
+
+    /**
+     * Room for the whole batch up front: a write batch grows by doubling, and every doubling would
+     * copy the chunk bytes already in it once more.
+     */
+    private static int reservedBytes(List<Mutation> mutations) {
+        long bytes = 12; // the batch header
+        for (Mutation mutation : mutations) {
+            bytes += 2L * (ShardId.ENCODED_LENGTH + PER_RECORD_OVERHEAD);
+            if (mutation instanceof Put put) {
+                bytes += EntryFormat.META_BYTES + put.chunkValue().readableBytes();
+            }
+        }
+        return (int) Math.min(bytes, Integer.MAX_VALUE - 8);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.shardvault.stash.internal;
 
+import io.netty.buffer.ByteBuf;
 import io.shardvault.common.ShardId;
 import io.shardvault.stash.StashEntryInfo;
 import java.util.List;
@@ -25,9 +26,10 @@ public interface ShardStore extends AutoCloseable {
     /**
      * Store an entry.
      *
-     * @param chunkValue the {@link EntryFormat} chunk value
+     * @param chunkValue the {@link EntryFormat} chunk value, its readable bytes; the caller keeps
+     *     ownership and may release it once {@link #write} or {@link #commit} returned
      */
-    record Put(StashEntryInfo info, byte[] chunkValue) implements Mutation {
+    record Put(StashEntryInfo info, ByteBuf chunkValue) implements Mutation {
         @Override
         public ShardId id() {
             return info.id();

@@ -66,7 +66,7 @@ public final class StashService {
                     + Crc32c.format(crc32c)));
         }
         StashEntryInfo info = new StashEntryInfo(id, offsetInShard, chunk.readableBytes(), crc32c, clock.millis());
-        return committer.put(info, EntryFormat.encodeChunkValue(info, chunk));
+        return committer.put(info, EntryFormat.encodeChunkValue(info, chunk, chunk.alloc()));
     }
 
     /**

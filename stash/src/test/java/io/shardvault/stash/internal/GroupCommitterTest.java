@@ -3,6 +3,7 @@ package io.shardvault.stash.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.Unpooled;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.rpc.RpcException;
@@ -148,12 +149,12 @@ class GroupCommitterTest {
         Occupancy occupancy = new Occupancy();
         try (GroupCommitter committer = committer(store, occupancy, 1 << 30)) {
             store.gate = new CountDownLatch(1);
-            CompletableFuture<Void> first = committer.put(info(0, 10), new byte[10]);
+            CompletableFuture<Void> first = committer.put(info(0, 10), Unpooled.wrappedBuffer(new byte[10]));
             // Wait until the first commit is blocked in the store, then queue more behind it.
             assertThat(store.entered.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
             List<CompletableFuture<Void>> more = new ArrayList<>();
             for (int i = 1; i <= 20; i++) {
-                more.add(committer.put(info(i, 10), new byte[10]));
+                more.add(committer.put(info(i, 10), Unpooled.wrappedBuffer(new byte[10])));
             }
             // The other thread writes them while the first sync is stuck (pipelining), but acknowledges none.
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -183,12 +184,12 @@ class GroupCommitterTest {
         Occupancy occupancy = new Occupancy();
         try (GroupCommitter committer = committer(store, occupancy, 1 << 30)) {
             store.fail.set(true);
-            CompletableFuture<Void> failed = committer.put(info(1, 10), new byte[10]);
+            CompletableFuture<Void> failed = committer.put(info(1, 10), Unpooled.wrappedBuffer(new byte[10]));
             assertThat(failed).failsWithin(10, TimeUnit.SECONDS).withThrowableThat()
                     .withCauseInstanceOf(ShardStoreException.class);
             assertThat(occupancy.entries()).isZero();
             store.fail.set(false);
-            committer.put(info(1, 10), new byte[10]).get(10, TimeUnit.SECONDS);
+            committer.put(info(1, 10), Unpooled.wrappedBuffer(new byte[10])).get(10, TimeUnit.SECONDS);
             assertThat(occupancy.entries()).isEqualTo(1);
         }
     }
@@ -199,11 +200,11 @@ class GroupCommitterTest {
         Occupancy occupancy = new Occupancy();
         try (GroupCommitter committer = committer(store, occupancy, 100)) {
             store.gate = new CountDownLatch(1);
-            CompletableFuture<Void> blocker = committer.put(info(9, 1), new byte[1]);
+            CompletableFuture<Void> blocker = committer.put(info(9, 1), Unpooled.wrappedBuffer(new byte[1]));
             assertThat(store.entered.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
-            CompletableFuture<Void> put = committer.put(info(1, 60), new byte[60]);
+            CompletableFuture<Void> put = committer.put(info(1, 60), Unpooled.wrappedBuffer(new byte[60]));
             CompletableFuture<Integer> purge = committer.purge(List.of(info(1, 60).id(), new ShardId(5, 5, 5)));
-            CompletableFuture<Void> fits = committer.put(info(2, 60), new byte[60]);
+            CompletableFuture<Void> fits = committer.put(info(2, 60), Unpooled.wrappedBuffer(new byte[60]));
             store.gate.countDown();
             blocker.get(10, TimeUnit.SECONDS);
             put.get(10, TimeUnit.SECONDS);
@@ -225,16 +226,16 @@ class GroupCommitterTest {
         try (GroupCommitter committer = new GroupCommitter(store, occupancy, metrics, 1 << 30, 1 << 20, 150)) {
             committer.start();
             store.gate = new CountDownLatch(1);
-            CompletableFuture<Void> blocked = committer.put(info(1, 10), new byte[60]);
+            CompletableFuture<Void> blocked = committer.put(info(1, 10), Unpooled.wrappedBuffer(new byte[60]));
             assertThat(store.entered.tryAcquire(10, TimeUnit.SECONDS)).isTrue();
-            CompletableFuture<Void> queued = committer.put(info(2, 10), new byte[60]);
-            CompletableFuture<Void> refused = committer.put(info(3, 10), new byte[60]);
+            CompletableFuture<Void> queued = committer.put(info(2, 10), Unpooled.wrappedBuffer(new byte[60]));
+            CompletableFuture<Void> refused = committer.put(info(3, 10), Unpooled.wrappedBuffer(new byte[60]));
             assertThat(refused).failsWithin(1, TimeUnit.SECONDS).withThrowableThat().havingCause()
                     .isInstanceOfSatisfying(RpcException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BUSY));
             store.gate.countDown();
             blocked.get(10, TimeUnit.SECONDS);
             queued.get(10, TimeUnit.SECONDS);
-            committer.put(info(3, 10), new byte[60]).get(10, TimeUnit.SECONDS);
+            committer.put(info(3, 10), Unpooled.wrappedBuffer(new byte[60])).get(10, TimeUnit.SECONDS);
         }
     }
 
@@ -243,7 +244,7 @@ class GroupCommitterTest {
         MemoryStore store = new MemoryStore();
         GroupCommitter committer = committer(store, new Occupancy(), 100);
         committer.close();
-        assertThat(committer.put(info(1, 1), new byte[1])).failsWithin(1, TimeUnit.SECONDS).withThrowableThat()
+        assertThat(committer.put(info(1, 1), Unpooled.wrappedBuffer(new byte[1]))).failsWithin(1, TimeUnit.SECONDS).withThrowableThat()
                 .havingCause().isInstanceOfSatisfying(RpcException.class,
                         e -> assertThat(e.code()).isEqualTo(ErrorCode.SHUTTING_DOWN));
     }
@@ -254,11 +255,11 @@ class GroupCommitterTest {
         Occupancy occupancy = new Occupancy();
         try (GroupCommitter committer = committer(store, occupancy, 1 << 30)) {
             store.failSync.set(true);
-            CompletableFuture<Void> failed = committer.put(info(1, 10), new byte[10]);
+            CompletableFuture<Void> failed = committer.put(info(1, 10), Unpooled.wrappedBuffer(new byte[10]));
             assertThat(failed).failsWithin(10, TimeUnit.SECONDS).withThrowableThat()
                     .withCauseInstanceOf(ShardStoreException.class);
             store.failSync.set(false);
-            committer.put(info(2, 10), new byte[10]).get(10, TimeUnit.SECONDS);
+            committer.put(info(2, 10), Unpooled.wrappedBuffer(new byte[10])).get(10, TimeUnit.SECONDS);
             assertThat(store.durable).containsOnlyKeys(info(2, 10).id());
         }
     }
@@ -287,7 +288,7 @@ class GroupCommitterTest {
                 threads.add(new Thread(() -> {
                     for (int i = 0; i < perWriter; i++) {
                         StashEntryInfo info = info(base + i, 10);
-                        CompletableFuture<Void> put = committer.put(info, new byte[10]);
+                        CompletableFuture<Void> put = committer.put(info, Unpooled.wrappedBuffer(new byte[10]));
                         all.add(put.thenRun(() -> {
                             synchronized (store) {
                                 if (!store.durable.containsKey(info.id())) {

@@ -2,6 +2,8 @@ package io.shardvault.stash.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.crc.Crc32c;
@@ -11,6 +13,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
@@ -26,7 +29,8 @@ class RocksShardStoreTest {
 
     private static ShardStore.Put put(ShardId id, byte[] chunk) {
         StashEntryInfo info = new StashEntryInfo(id, 0, chunk.length, Crc32c.of(chunk), 1);
-        return new ShardStore.Put(info, EntryFormat.encodeChunkValue(info, Unpooled.wrappedBuffer(chunk)));
+        return new ShardStore.Put(info, Unpooled.wrappedBuffer(EntryFormat.encodeChunkValue(info,
+                Unpooled.wrappedBuffer(chunk))));
     }
 
     private long blobBytes() throws IOException {
@@ -64,6 +68,32 @@ class RocksShardStoreTest {
             }
             assertThat(blobBytes()).as("blob bytes left after purging everything").isZero();
             assertThat(store.metas(ids)).allMatch(Optional::isEmpty);
+        }
+    }
+
+    /** The stash's own values come in pooled direct buffers, tests' in heap ones: both store the same bytes. */
+    @Test
+    void directAndHeapValuesAreStoredAlike() throws Exception {
+        byte[] chunk = new byte[20_000];
+        new Random(11).nextBytes(chunk);
+        ShardId heapId = new ShardId(3, 1, 0);
+        ShardId directId = new ShardId(3, 2, 0);
+        StashEntryInfo directInfo = new StashEntryInfo(directId, 0, chunk.length, Crc32c.of(chunk), 1);
+        ByteBuf direct = EntryFormat.encodeChunkValue(directInfo, Unpooled.wrappedBuffer(chunk),
+                PooledByteBufAllocator.DEFAULT);
+        try (RocksShardStore store = RocksShardStore.open(dir, StashStoreOptions.defaults())) {
+            assertThat(direct.isDirect()).isTrue();
+            store.write(List.of(put(heapId, chunk), new ShardStore.Put(directInfo, direct)));
+            store.syncWal();
+            assertThat(direct.readableBytes()).as("the store leaves the caller's buffer as it was")
+                    .isEqualTo(EntryFormat.CHUNK_HEADER_BYTES + chunk.length);
+            for (ShardId id : List.of(heapId, directId)) {
+                byte[] value = store.chunkValue(id).orElseThrow();
+                assertThat(EntryFormat.decodeChunkValue(id, value).length()).isEqualTo(chunk.length);
+                assertThat(Arrays.copyOfRange(value, EntryFormat.CHUNK_HEADER_BYTES, value.length)).isEqualTo(chunk);
+            }
+        } finally {
+            direct.release();
         }
     }
 
