@@ -2,6 +2,7 @@ package io.shardvault.stash;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
@@ -11,6 +12,7 @@ import io.shardvault.common.rpc.RpcException;
 import io.shardvault.common.rpc.RpcMessage;
 import io.shardvault.stash.internal.StashWire;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -66,6 +68,69 @@ public final class StashClient implements AutoCloseable {
             response.close();
             return null;
         });
+    }
+
+    /**
+     * Stores several chunks on one stash server in one call (PUT_MANY): each one as {@link #put}
+     * would, with its own outcome. Returns one future per chunk, in order; each completes once its
+     * entry is durable, or fails with its own error ({@code STASH_FULL}, {@code CHECKSUM_MISMATCH},
+     * {@code BUSY}), or with the call's error when the call itself fails. A stripe's chunks for one
+     * server then travel in one request and usually share one group commit.
+     *
+     * <p>Ownership of every chunk passes to this call, whatever happens.
+     */
+    public List<CompletableFuture<Void>> putAll(InetSocketAddress stash, List<StashPut> puts) {
+        List<CompletableFuture<Void>> outcomes = new ArrayList<>(puts.size());
+        for (int i = 0; i < puts.size(); i++) {
+            outcomes.add(new CompletableFuture<>());
+        }
+        if (puts.isEmpty()) {
+            return outcomes;
+        }
+        CompositeByteBuf payload = alloc.compositeBuffer(puts.size());
+        List<StashWire.PutManyEntry> entries = new ArrayList<>(puts.size());
+        for (StashPut put : puts) {
+            entries.add(new StashWire.PutManyEntry(put.id(), put.offsetInShard(), put.crc32c(),
+                    put.chunk().readableBytes()));
+            payload.addComponent(true, put.chunk());
+        }
+        RuntimeException bad = null;
+        if (stash == null) {
+            bad = new NullPointerException("stash");
+        } else if (puts.size() > StashOps.MAX_PUT_MANY_CHUNKS) {
+            bad = new IllegalArgumentException(puts.size() + " chunks in one call; at most "
+                    + StashOps.MAX_PUT_MANY_CHUNKS);
+        } else if (puts.stream().anyMatch(p -> p.offsetInShard() < 0)) {
+            bad = new IllegalArgumentException("offsetInShard must be >= 0");
+        }
+        if (bad != null) {
+            payload.release();
+            RuntimeException failure = bad;
+            outcomes.forEach(f -> f.completeExceptionally(failure));
+            return outcomes;
+        }
+        RpcMessage request = new RpcMessage(StashOps.PUT_MANY, StashWire.encodePutManyHeader(alloc, entries), payload);
+        rpc.call(stash, request).whenComplete((response, failure) -> {
+            if (failure != null) {
+                outcomes.forEach(f -> f.completeExceptionally(failure));
+                return;
+            }
+            List<RpcException> results;
+            try (response) {
+                results = decoded(stash, () -> StashWire.decodePutManyAnswer(response.header(), puts.size()));
+            } catch (RpcException e) {
+                outcomes.forEach(f -> f.completeExceptionally(e));
+                return;
+            }
+            for (int i = 0; i < results.size(); i++) {
+                if (results.get(i) == null) {
+                    outcomes.get(i).complete(null);
+                } else {
+                    outcomes.get(i).completeExceptionally(results.get(i));
+                }
+            }
+        });
+        return outcomes;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.shardvault.stash.internal;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.shardvault.common.ErrorCode;
@@ -8,6 +9,8 @@ import io.shardvault.common.rpc.RpcHandler;
 import io.shardvault.common.rpc.RpcMessage;
 import io.shardvault.stash.StashOps;
 import io.shardvault.stash.StashPage;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -41,6 +44,7 @@ public final class StashRequestHandler implements RpcHandler {
         try {
             return switch (request.op()) {
                 case StashOps.PUT -> put(request);
+                case StashOps.PUT_MANY -> putMany(request);
                 case StashOps.GET -> get(request);
                 case StashOps.PURGE -> purge(request);
                 case StashOps.LIST -> list(request);
@@ -58,6 +62,25 @@ public final class StashRequestHandler implements RpcHandler {
         StashWire.PutHeader header = StashWire.decodePutHeader(request.header());
         return service.put(header.id(), header.offsetInShard(), header.crc32c(), request.payload())
                 .handle((ok, failure) -> answer(StashOps.PUT, failure));
+    }
+
+    /** Each chunk goes to the committer as its own PUT; the answer waits for all and says how each went. */
+    private CompletableFuture<RpcMessage> putMany(RpcMessage request) throws RpcException {
+        ByteBuf payload = request.payload();
+        List<StashWire.PutManyEntry> entries = StashWire.decodePutManyHeader(request.header(), payload.readableBytes());
+        List<CompletableFuture<Void>> puts = new ArrayList<>(entries.size());
+        int at = payload.readerIndex();
+        for (StashWire.PutManyEntry entry : entries) {
+            // The service copies the bytes before it returns, so a plain slice of the request will do.
+            puts.add(service.put(entry.id(), entry.offsetInShard(), entry.crc32c(), payload.slice(at, entry.length())));
+            at += entry.length();
+        }
+        List<CompletableFuture<RpcException>> outcomes = puts.stream()
+                .map(put -> put.handle((ok, failure) -> failure == null ? null : toRpc(failure)))
+                .toList();
+        return CompletableFuture.allOf(outcomes.toArray(CompletableFuture[]::new))
+                .thenApply(all -> new RpcMessage(StashOps.PUT_MANY, StashWire.encodePutManyAnswer(alloc,
+                        outcomes.stream().map(CompletableFuture::join).toList()), Unpooled.EMPTY_BUFFER));
     }
 
     private CompletableFuture<RpcMessage> get(RpcMessage request) throws Exception {

@@ -6,7 +6,9 @@ import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.rpc.RpcException;
 import io.shardvault.stash.StashEntryInfo;
+import io.shardvault.stash.StashOps;
 import io.shardvault.stash.StashStats;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -34,6 +36,15 @@ public final class StashWire {
     public record PutHeader(ShardId id, long offsetInShard, int crc32c) {
     }
 
+    /** One chunk of a PUT_MANY request, as its header describes it. */
+    public record PutManyEntry(ShardId id, long offsetInShard, int crc32c, int length) {
+    }
+
+    /** Bytes of one chunk's entry in a PUT_MANY request header. */
+    static final int PUT_MANY_ENTRY_BYTES = ShardId.ENCODED_LENGTH + 8 + 4 + 4;
+    /** A failure message in a PUT_MANY answer is cut to this many bytes. */
+    private static final int MAX_MESSAGE_BYTES = 1024;
+
     /** What a LIST request header says. */
     public record ListRequest(int vaultId, int shardIndex, int limit, Optional<ShardId> after) {
     }
@@ -55,6 +66,94 @@ public final class StashWire {
             throw new RpcException(ErrorCode.BAD_REQUEST, "offsetInShard must be >= 0: " + offset);
         }
         return new PutHeader(id, offset, crc);
+    }
+
+    public static ByteBuf encodePutManyHeader(ByteBufAllocator alloc, List<PutManyEntry> entries) {
+        ByteBuf out = alloc.heapBuffer(2 + entries.size() * PUT_MANY_ENTRY_BYTES);
+        out.writeShort(entries.size());
+        for (PutManyEntry entry : entries) {
+            entry.id().writeTo(out);
+            out.writeLong(entry.offsetInShard());
+            out.writeInt(entry.crc32c());
+            out.writeInt(entry.length());
+        }
+        return out;
+    }
+
+    /**
+     * Decodes a PUT_MANY header and checks it against its payload: the lengths must add up to the
+     * payload's readable bytes.
+     */
+    public static List<PutManyEntry> decodePutManyHeader(ByteBuf in, int payloadBytes) throws RpcException {
+        need(in, 2, "PUT_MANY count");
+        int count = in.readUnsignedShort();
+        if (count == 0 || count > StashOps.MAX_PUT_MANY_CHUNKS) {
+            throw new RpcException(ErrorCode.BAD_REQUEST, "PUT_MANY carries " + count + " chunks; 1 to "
+                    + StashOps.MAX_PUT_MANY_CHUNKS + " allowed");
+        }
+        need(in, count * PUT_MANY_ENTRY_BYTES, "PUT_MANY header of " + count + " chunks");
+        List<PutManyEntry> entries = new ArrayList<>(count);
+        long total = 0;
+        for (int i = 0; i < count; i++) {
+            ShardId id = readShardId(in);
+            long offset = in.readLong();
+            int crc = in.readInt();
+            int length = in.readInt();
+            if (offset < 0 || length < 0) {
+                throw new RpcException(ErrorCode.BAD_REQUEST, "PUT_MANY chunk " + i + " (" + id + "): offsetInShard "
+                        + offset + " and length " + length + " must be >= 0");
+            }
+            total += length;
+            entries.add(new PutManyEntry(id, offset, crc, length));
+        }
+        if (total != payloadBytes) {
+            throw new RpcException(ErrorCode.BAD_REQUEST, "PUT_MANY header says " + total
+                    + " chunk bytes, the payload carries " + payloadBytes);
+        }
+        return entries;
+    }
+
+    /** A PUT_MANY answer: per chunk, in request order, null when it is stored, else why it is not. */
+    public static ByteBuf encodePutManyAnswer(ByteBufAllocator alloc, List<RpcException> failures) {
+        ByteBuf out = alloc.heapBuffer(2 + failures.size());
+        out.writeShort(failures.size());
+        for (RpcException failure : failures) {
+            if (failure == null) {
+                out.writeByte(1);
+                continue;
+            }
+            byte[] message = String.valueOf(failure.getMessage()).getBytes(StandardCharsets.UTF_8);
+            int length = Math.min(message.length, MAX_MESSAGE_BYTES);
+            out.writeByte(0);
+            out.writeShort(failure.code().wire());
+            out.writeShort(length);
+            out.writeBytes(message, 0, length);
+        }
+        return out;
+    }
+
+    /** Decodes a PUT_MANY answer of {@code expected} chunks: null where stored. */
+    public static List<RpcException> decodePutManyAnswer(ByteBuf in, int expected) throws RpcException {
+        need(in, 2, "PUT_MANY answer count");
+        int count = in.readUnsignedShort();
+        if (count != expected) {
+            throw new RpcException(ErrorCode.INTERNAL, "PUT_MANY answer covers " + count + " chunks, " + expected
+                    + " were sent");
+        }
+        List<RpcException> out = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            need(in, 1, "PUT_MANY outcome");
+            if (in.readByte() != 0) {
+                out.add(null);
+                continue;
+            }
+            need(in, 4, "PUT_MANY failure");
+            ErrorCode code = ErrorCode.fromWire(in.readUnsignedShort());
+            int length = in.readUnsignedShort();
+            need(in, length, "PUT_MANY failure message");
+            out.add(new RpcException(code, in.readCharSequence(length, StandardCharsets.UTF_8).toString()));
+        }
+        return out;
     }
 
     public static ByteBuf encodeShardId(ByteBufAllocator alloc, ShardId id) {

@@ -6,8 +6,14 @@ import io.shardvault.common.ShardId;
 import io.shardvault.common.rpc.RpcException;
 import io.shardvault.coordinator.data.Vault;
 import io.shardvault.pod.WriteMode;
+import io.shardvault.stash.StashPut;
 
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -84,17 +90,27 @@ final class StripeFanOut {
         }
         long offset = vault.layout().shardOffset(stripe);
         // Stash copies first: a synced stash commit is the slow leg of a buffered write, and a
-        // stash server's group commit takes what has arrived by the time it starts, so the sooner
-        // all its chunks are on the wire, the fewer syncs the stripe waits for.
+        // stash server's group commit takes what has arrived by the time it starts. So each server
+        // gets its chunks of the stripe in one call, which lands them in one commit, and first.
         if (toStash) {
+            Map<InetSocketAddress, List<Integer>> byServer = new LinkedHashMap<>();
             for (int i = 0; i < n; i++) {
                 if (!skip[i]) {
-                    int shard = i;
-                    ctx.stash.put(ctx.stashFor(vault.vaultId(), i), new ShardId(vault.vaultId(), fileId, i), offset,
-                            crcs[i], Unpooled.wrappedBuffer(chunks[i].duplicate()))
-                            .whenComplete((ok, failure) -> onStash(shard, failure));
+                    byServer.computeIfAbsent(ctx.stashFor(vault.vaultId(), i), server -> new ArrayList<>()).add(i);
                 }
             }
+            byServer.forEach((server, shards) -> {
+                List<StashPut> puts = new ArrayList<>(shards.size());
+                for (int shard : shards) {
+                    puts.add(new StashPut(new ShardId(vault.vaultId(), fileId, shard), offset, crcs[shard],
+                            Unpooled.wrappedBuffer(chunks[shard].duplicate())));
+                }
+                List<CompletableFuture<Void>> outcomes = ctx.stash.putAll(server, puts);
+                for (int j = 0; j < shards.size(); j++) {
+                    int shard = shards.get(j);
+                    outcomes.get(j).whenComplete((ok, failure) -> onStash(shard, failure));
+                }
+            });
         }
         for (int i = 0; i < n; i++) {
             if (!skip[i]) {
