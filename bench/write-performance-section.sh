@@ -2,7 +2,9 @@
 # Regenerates the section "## The stash, end to end" of docs/PERFORMANCE.md from one
 # bench/run-stash-comparison.sh result directory (combined.txt and charts/), copying the charts to
 # docs/images/stash-e2e/. The section ends at the next "## " heading or the end of the file.
-#   bench/write-performance-section.sh bench/results/<run>
+#   READING_FILE=bench/stash-e2e-reading.md bench/write-performance-section.sh bench/results/<run>
+# READING_FILE (the prose after the figures: what the profile found, where each goal stands) is kept in
+# bench/stash-e2e-reading.md; update it with each run.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 run="${1:?usage: bench/write-performance-section.sh RESULT_DIR}"
@@ -33,7 +35,7 @@ section="$(mktemp)"
   echo
   echo '```'
   echo "bench/run-stash-comparison.sh            # LATENCY_COUNT, THROUGHPUT_COUNT, THROUGHPUT_CLIENTS, THROUGHPUT_SIZES"
-  echo "bench/write-performance-section.sh bench/results/<run>"
+  echo "READING_FILE=bench/stash-e2e-reading.md bench/write-performance-section.sh bench/results/<run>"
   echo '```'
   echo
   echo "Run settings and the combined table (latency in ms; p50/p90/p99 are nearest-rank):"
