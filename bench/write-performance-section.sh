@@ -2,7 +2,9 @@
 # Regenerates the section "## The stash, end to end" of docs/PERFORMANCE.md from one
 # bench/run-stash-comparison.sh result directory (combined.txt and charts/), copying the charts to
 # docs/images/stash-e2e/. The section ends at the next "## " heading or the end of the file.
-#   bench/write-performance-section.sh bench/results/<run>
+#   READING_FILE=bench/stash-e2e-reading.md bench/write-performance-section.sh bench/results/<run>
+# READING_FILE (the prose after the figures: what the profile found, where each goal stands) is kept in
+# bench/stash-e2e-reading.md; update it with each run.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 run="${1:?usage: bench/write-performance-section.sh RESULT_DIR}"
@@ -24,7 +26,8 @@ section="$(mktemp)"
   echo "**disk-nostash** = pods on the VM's real (SSD-backed) disk without the stash. Against each, \`shardvault"
   echo "bench latency\` (sequential PutObject of 256 KiB and 1 MiB over one persistent connection, a 10 ms pause"
   echo "between uploads not counted, 5 uncounted warm-up uploads per size, after a per-cluster warm-up of"
-  echo "WARMUP_COUNT uncounted uploads so the JVMs have compiled the write path; clusters in the ORDER shown"
+  echo "WARMUP_COUNT sequential and WARMUP_CONCURRENT_COUNT 8-client uncounted uploads per size, so the JVMs"
+  echo "have compiled the write path before anything is timed; clusters in the ORDER shown"
   echo "below, with the load average at the start of each) and \`shardvault bench throughput\` (PUT then GET"
   echo "by N client threads sharing the client's connection pool; objects/s and MB/s over the step's wall time)."
   echo "Client, cluster and three other engineers' builds all share the same 2 vCPUs, so absolute figures swing"
@@ -32,7 +35,7 @@ section="$(mktemp)"
   echo
   echo '```'
   echo "bench/run-stash-comparison.sh            # LATENCY_COUNT, THROUGHPUT_COUNT, THROUGHPUT_CLIENTS, THROUGHPUT_SIZES"
-  echo "bench/write-performance-section.sh bench/results/<run>"
+  echo "READING_FILE=bench/stash-e2e-reading.md bench/write-performance-section.sh bench/results/<run>"
   echo '```'
   echo
   echo "Run settings and the combined table (latency in ms; p50/p90/p99 are nearest-rank):"

@@ -20,13 +20,13 @@ import java.util.Set;
  * <table>
  *   <caption>Limits and defaults</caption>
  *   <tr><th>setting</th><th>default</th></tr>
- *   <tr><td>flushInterval</td><td>50 ms</td></tr>
+ *   <tr><td>flushInterval</td><td>250 ms</td></tr>
  *   <tr><td>flushBatchShards</td><td>512 per tome</td></tr>
  *   <tr><td>maxUnflushedBytes</td><td>256 MiB, then buffered writes become durable</td></tr>
  *   <tr><td>purgeSegmentBytes</td><td>8 MiB</td></tr>
  *   <tr><td>purgeBatchSize</td><td>512 events</td></tr>
  *   <tr><td>purgeRetryMin / Max</td><td>100 ms / 30 s</td></tr>
- *   <tr><td>purgeLinger</td><td>500 ms, unless a full batch waits</td></tr>
+ *   <tr><td>purgeLinger</td><td>2 s, unless a full batch waits</td></tr>
  *   <tr><td>recoveryTimeout</td><td>10 min</td></tr>
  * </table>
  */

@@ -31,8 +31,11 @@ public final class PodConfigKeys {
     public static final ConfigKey<String> STASH_SERVERS = ConfigKey.ofString("pod.stash.servers", "none",
             "Comma-separated host:port of every stash server, in cluster-map order; none runs without a stash.");
     public static final ConfigKey<Duration> FLUSH_INTERVAL = ConfigKey.ofDuration("pod.flush.interval",
-            Duration.ofMillis(50), Duration.ofMillis(1), Duration.ofMinutes(10),
-            "How often the flusher fsyncs buffered shards (sooner when a batch's worth of bytes waits).");
+            Duration.ofMillis(250), Duration.ofMillis(1), Duration.ofMinutes(10),
+            "How often the flusher fsyncs buffered shards (sooner when a batch's worth of bytes waits). Each "
+                    + "round also syncs the new files' directories and appends one synced purge-queue record, "
+                    + "so rounds that carry more shards cost fewer syncs per shard; waiting only keeps the "
+                    + "stash copies of acknowledged shards a little longer.");
     public static final ConfigKey<Integer> FLUSH_BATCH_SHARDS = ConfigKey.ofInt("pod.flush.batchShards", 512, 1,
             1_000_000, "Most shards one flusher round fsyncs per tome.");
     public static final ConfigKey<Long> MAX_UNFLUSHED_BYTES = ConfigKey.ofBytes("pod.flush.maxUnflushedBytes",
@@ -52,7 +55,7 @@ public final class PodConfigKeys {
             Duration.ofSeconds(10), Duration.ofMillis(10), Duration.ofHours(1),
             "How long one purge delivery may take before it counts as failed.");
     public static final ConfigKey<Duration> PURGE_LINGER = ConfigKey.ofDuration("pod.purge.linger",
-            Duration.ofMillis(500), Duration.ZERO, Duration.ofMinutes(10),
+            Duration.ofSeconds(2), Duration.ZERO, Duration.ofMinutes(10),
             "How long the oldest purge event may wait for more to share its delivery (unless a full batch "
                     + "waits). Each delivery costs a stash commit and a checkpoint sync here; waiting only keeps "
                     + "stash copies of already durable shards a little longer.");

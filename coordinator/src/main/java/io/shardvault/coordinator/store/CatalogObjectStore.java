@@ -272,8 +272,30 @@ public final class CatalogObjectStore implements ObjectStore {
     @Override
     public CompletableFuture<WriteResult> putObject(Caller caller, PutObjectRequest request) {
         BodySource body = request.body();
-        return map(owned(caller, request.bucket())
-                .thenCompose(b -> data.write(new BodyByteSource(body)))
+        // The ownership read (a linearizable catalog read, milliseconds through Raft) and the write
+        // run side by side instead of one after the other: the check is the same read as before and
+        // still completes before the commit, which re-reads the bucket inside the state machine, so
+        // a deleted bucket refuses the version either way. A refused caller's body is cut off at its
+        // next read and whatever was written is deleted (issue #11: the read cost every PUT its wait).
+        BodyByteSource source = new BodyByteSource(body);
+        CompletableFuture<Bucket> ownership = owned(caller, request.bucket());
+        ownership.whenComplete((b, refused) -> {
+            if (refused != null) {
+                source.abort(unwrap(refused));
+            }
+        });
+        CompletableFuture<StoredFile> written = data.write(source);
+        return map(ownership.handle((b, refused) -> refused)
+                .thenCompose(refused -> written.handle((file, failure) -> {
+                    if (refused != null) {
+                        if (file != null) {
+                            data.delete(file);
+                        }
+                        return CompletableFuture.<StoredFile>failedFuture(unwrap(refused));
+                    }
+                    return failure == null ? CompletableFuture.completedFuture(file)
+                            : CompletableFuture.<StoredFile>failedFuture(unwrap(failure));
+                }).thenCompose(Function.identity()))
                 .whenComplete((f, failure) -> {
                     if (failure != null) {
                         body.discard();

@@ -341,6 +341,77 @@ class CatalogObjectStoreTest {
                 .isEqualTo(ErrorCode.ACCESS_DENIED);
     }
 
+    /**
+     * The ownership check runs beside the write (issue #11): a refused caller's bytes must not stay
+     * behind. The shards already written are deleted in the background, so the count is polled.
+     */
+    @Test
+    void aPutIntoAnotherOwnersBucketIsRefusedAndLeavesNoShards() throws Exception {
+        long before = allShardFiles();
+        byte[] data = new byte[300_000];
+        random.nextBytes(data);
+        TestBodies.Body body = TestBodies.of(data);
+        assertThat(codeOf(store.putObject(BOB, new PutObjectRequest("photos", "bobs", ObjectMetadata.EMPTY, body,
+                WriteCondition.NONE, ObjectLock.NONE)))).isEqualTo(ErrorCode.ACCESS_DENIED);
+        assertThat(body.discarded).isTrue();
+        assertThat(codeOf(store.headObject(ALICE, "photos", "bobs", null))).isEqualTo(ErrorCode.NO_SUCH_KEY);
+        awaitShardFiles(before);
+    }
+
+    /**
+     * A bucket deleted while a PUT's bytes are still arriving refuses the PUT: the commit re-reads
+     * the bucket in the state machine, whatever the ownership read beside the write saw.
+     */
+    @Test
+    void aBucketDeletedWhileThePutStreamsRefusesIt() throws Exception {
+        join(store.createBucket(ALICE, "short-lived", "us-east-1", false));
+        long before = allShardFiles();
+        byte[] data = new byte[300_000];
+        random.nextBytes(data);
+        CompletableFuture<Void> gate = new CompletableFuture<>();
+        CompletableFuture<Void> firstPieceTaken = new CompletableFuture<>();
+        TestBodies.Body body = new TestBodies.Body(data) {
+            private int reads;
+
+            @Override
+            public CompletableFuture<ByteBuf> read() {
+                if (reads++ == 1) {
+                    firstPieceTaken.complete(null);
+                    return gate.thenCompose(v -> super.read());
+                }
+                return super.read();
+            }
+        };
+        CompletableFuture<?> put = store.putObject(ALICE, new PutObjectRequest("short-lived", "k",
+                ObjectMetadata.EMPTY, body, WriteCondition.NONE, ObjectLock.NONE));
+        firstPieceTaken.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        join(store.deleteBucket(ALICE, "short-lived"));
+        gate.complete(null);
+        assertThat(codeOf(put)).isEqualTo(ErrorCode.NO_SUCH_BUCKET);
+        awaitShardFiles(before);
+    }
+
+    /** Counts shard files; a walk that meets a file being deleted under it starts over. */
+    private static long allShardFiles() throws IOException {
+        for (int attempt = 0; ; attempt++) {
+            try (Stream<Path> files = Files.walk(dir.resolve("vault"))) {
+                return files.filter(p -> p.getFileName().toString().endsWith(".shard")).count();
+            } catch (java.io.UncheckedIOException e) {
+                if (attempt == 20 || !(e.getCause() instanceof java.nio.file.NoSuchFileException)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static void awaitShardFiles(long expected) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (allShardFiles() > expected && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(allShardFiles()).as("shard files after a refused put").isEqualTo(expected);
+    }
+
     private static long shardFiles(long fileId) throws IOException {
         String name = String.format("%016x.shard", fileId);
         try (Stream<Path> files = Files.walk(dir.resolve("vault"))) {

@@ -15,7 +15,7 @@ final class TestBodies {
     private TestBodies() {
     }
 
-    static final class Body implements BodySource {
+    static class Body implements BodySource {
         private final byte[] data;
         private int at;
         final AtomicBoolean discarded = new AtomicBoolean();
