@@ -1,6 +1,5 @@
 package io.shardvault.stash.internal;
 
-import com.sun.nio.file.ExtendedOpenOption;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.shardvault.common.ShardId;
@@ -10,6 +9,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -163,10 +163,15 @@ public final class RocksShardStore implements ShardStore {
      * and RocksDB would only find out at its first flush, and then stop taking writes.
      */
     static boolean supportsDirectIo(Path dir) {
+        Optional<OpenOption> direct = directOpenOption();
+        if (direct.isEmpty()) {
+            LOG.warn("this JVM offers no O_DIRECT open option; stash flushes go through the page cache");
+            return false;
+        }
         Path probe = dir.resolve("direct-io-probe.tmp");
         try {
             try (FileChannel channel = FileChannel.open(probe, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    ExtendedOpenOption.DIRECT)) {
+                    direct.get())) {
                 return channel.isOpen();
             } finally {
                 Files.deleteIfExists(probe);
@@ -175,6 +180,19 @@ public final class RocksShardStore implements ShardStore {
             LOG.warn("stash store dir={} does not take O_DIRECT ({}); flushes go through the page cache", dir,
                     e.toString());
             return false;
+        }
+    }
+
+    /**
+     * {@code com.sun.nio.file.ExtendedOpenOption.DIRECT}, looked up by name: the class is in
+     * {@code jdk.unsupported}, and javac warns about any mention of it (an error with -Werror).
+     */
+    private static Optional<OpenOption> directOpenOption() {
+        try {
+            Object direct = Class.forName("com.sun.nio.file.ExtendedOpenOption").getField("DIRECT").get(null);
+            return direct instanceof OpenOption option ? Optional.of(option) : Optional.empty();
+        } catch (ReflectiveOperationException | LinkageError e) {
+            return Optional.empty();
         }
     }
 

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -95,6 +96,19 @@ class RocksShardStoreTest {
         } finally {
             direct.release();
         }
+    }
+
+    /** The O_DIRECT probe says yes where the file system takes O_DIRECT, and leaves nothing behind. */
+    @Test
+    void theDirectIoProbeFindsODirectOnDiskFileSystems() throws Exception {
+        String type = Files.getFileStore(dir).type();
+        boolean supported = RocksShardStore.supportsDirectIo(dir);
+        try (Stream<Path> left = Files.list(dir)) {
+            assertThat(left).as("files left by the probe").isEmpty();
+        }
+        Assumptions.assumeTrue(List.of("ext4", "xfs", "btrfs").contains(type),
+                "the test directory is on " + type + ", which may refuse O_DIRECT");
+        assertThat(supported).as("O_DIRECT on " + type).isTrue();
     }
 
     @Test
