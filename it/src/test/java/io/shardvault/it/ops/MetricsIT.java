@@ -189,7 +189,7 @@ class MetricsIT {
         moved(before, after, "shardvault_s3_bytes_out_total");
         moved(before, after, "shardvault_rpc_client_calls_seconds_count", "op", "pod.write", "outcome", "ok");
         moved(before, after, "shardvault_rpc_client_calls_seconds_count", "op", "pod.read", "outcome", "ok");
-        moved(before, after, "shardvault_rpc_client_calls_seconds_count", "op", "stash.put", "outcome", "ok");
+        moved(before, after, "shardvault_rpc_client_calls_seconds_count", "op", "stash.putMany", "outcome", "ok");
         assertThat(after.find("shardvault_rpc_client_calls_seconds_count", "op", "pod.write"))
                 .allSatisfy(s -> assertThat(s.labels().get("peer")).matches("127\\.0\\.0\\.1:\\d+"));
         moved(before, after, "shardvault_erasure_encode_seconds_count");
@@ -209,7 +209,7 @@ class MetricsIT {
 
     private static void assertNodeMeters(PrometheusText before, PrometheusText after) {
         moved(before, after, "shardvault_rpc_server_requests_seconds_count", "op", "pod.write", "outcome", "ok");
-        moved(before, after, "shardvault_rpc_server_requests_seconds_count", "op", "stash.put", "outcome", "ok");
+        moved(before, after, "shardvault_rpc_server_requests_seconds_count", "op", "stash.putMany", "outcome", "ok");
         moved(before, after, "shardvault_pod_write_latency_seconds_count");
         moved(before, after, "shardvault_pod_flush_latency_seconds_count");
         for (String gauge : List.of("shardvault_stash_entries", "shardvault_stash_bytes",
