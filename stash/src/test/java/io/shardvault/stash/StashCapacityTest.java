@@ -4,8 +4,10 @@ import static io.shardvault.stash.StashFixture.await;
 import static io.shardvault.stash.StashFixture.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.buffer.Unpooled;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
+import io.shardvault.common.crc.Crc32c;
 import io.shardvault.common.rpc.RpcException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -77,6 +79,31 @@ class StashCapacityTest {
             assertThat(stats.entries()).isEqualTo(4);
             assertThat(stats.bytes()).isEqualTo(4L * CHUNK);
             assertThat(stash.registry.get("shardvault.stash.full").counter().count()).isEqualTo(36);
+        }
+    }
+
+    @Test
+    void putManyChunksBeyondTheBudgetFailStashFullWhileTheFirstOnesAreStored() throws Exception {
+        Random random = new Random(5);
+        try (StashFixture stash = new StashFixture(StashConfig.defaults(dir).withCapacityBytes(8L * CHUNK))) {
+            List<StashPut> puts = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                byte[] b = new byte[CHUNK];
+                random.nextBytes(b);
+                puts.add(new StashPut(new ShardId(4, 9, i), 0, Crc32c.of(b), Unpooled.wrappedBuffer(b)));
+            }
+
+            List<CompletableFuture<Void>> outcomes = stash.client.putAll(stash.address(), puts);
+
+            // The budget holds exactly 8 chunks; the chunks reach the committer in request order.
+            for (int i = 0; i < 10; i++) {
+                if (i < 8) {
+                    await(outcomes.get(i));
+                } else {
+                    assertThat(failure(outcomes.get(i)).code()).as("chunk " + i).isEqualTo(ErrorCode.STASH_FULL);
+                }
+            }
+            assertThat(await(stash.client.stats(stash.address())).bytes()).isEqualTo(8L * CHUNK);
         }
     }
 }

@@ -4,11 +4,14 @@ import static io.shardvault.stash.StashFixture.await;
 import static io.shardvault.stash.StashFixture.failure;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.Timer;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.crc.Crc32c;
+import io.shardvault.common.rpc.RpcMessage;
+import io.shardvault.stash.internal.StashWire;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +29,7 @@ import org.slf4j.LoggerFactory;
 /** Client/server round trips of every op against a real server and a real RocksDB. */
 @Timeout(120)
 class StashServerTest {
+    private static final int PUT_MANY_CHUNK = 16 << 10;
     private static final Logger LOG = LoggerFactory.getLogger(StashServerTest.class);
 
     @TempDir
@@ -183,5 +187,73 @@ class StashServerTest {
         var commits = stash.registry.get("shardvault.stash.commit.ops").summary();
         LOG.info("500 puts took {} commits, {} ops per commit at most", commits.count(), commits.max());
         assertThat(commits.count()).isLessThan(500);
+    }
+    // PUT_MANY: one call, one outcome per chunk.
+
+    @Test
+    void everyChunkOfOneCallIsStoredAndReadsBackBitExact() {
+        List<byte[]> data = new ArrayList<>();
+        List<StashPut> puts = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            byte[] b = bytes(i == 0 ? 0 : PUT_MANY_CHUNK - i);
+            data.add(b);
+            puts.add(new StashPut(new ShardId(2, 77, i), 4096L * i, Crc32c.of(b), Unpooled.wrappedBuffer(b.clone())));
+        }
+        Timer commits = stash.registry.get("shardvault.stash.commit").timer();
+        long commitsBefore = commits.count();
+
+        List<CompletableFuture<Void>> outcomes = stash.client.putAll(stash.address(), puts);
+
+        assertThat(outcomes).hasSize(5);
+        outcomes.forEach(StashFixture::await);
+        for (int i = 0; i < 5; i++) {
+            try (StashEntry entry = await(stash.client.get(stash.address(), new ShardId(2, 77, i)))) {
+                assertThat(ByteBufUtil.getBytes(entry.data())).isEqualTo(data.get(i));
+                assertThat(entry.info().offsetInShard()).isEqualTo(4096L * i);
+            }
+        }
+        assertThat(commits.count() - commitsBefore).as("group commits for one call of 5 chunks").isBetween(1L, 5L);
+    }
+
+    @Test
+    void aBadChunkFailsAloneAndTheOthersAreStored() {
+        byte[] good = bytes(PUT_MANY_CHUNK);
+        byte[] bad = bytes(PUT_MANY_CHUNK);
+        List<StashPut> puts = List.of(
+                new StashPut(new ShardId(1, 1, 0), 0, Crc32c.of(good), Unpooled.wrappedBuffer(good.clone())),
+                new StashPut(new ShardId(1, 1, 1), 0, Crc32c.of(bad) ^ 1, Unpooled.wrappedBuffer(bad.clone())),
+                new StashPut(new ShardId(1, 1, 2), 0, Crc32c.of(good), Unpooled.wrappedBuffer(good.clone())));
+
+        List<CompletableFuture<Void>> outcomes = stash.client.putAll(stash.address(), puts);
+
+        await(outcomes.get(0));
+        assertThat(failure(outcomes.get(1)).code()).isEqualTo(ErrorCode.CHECKSUM_MISMATCH);
+        assertThat(failure(outcomes.get(1)).getMessage()).contains("1/1/1");
+        await(outcomes.get(2));
+        assertThat(failure(stash.client.get(stash.address(), new ShardId(1, 1, 1))).code())
+                .isEqualTo(ErrorCode.NOT_FOUND);
+    }
+
+    @Test
+    void aHeaderThatDisagreesWithItsPayloadIsABadRequest() {
+        byte[] b = bytes(100);
+        RpcMessage lying = new RpcMessage(StashOps.PUT_MANY, StashWire.encodePutManyHeader(
+                io.netty.buffer.ByteBufAllocator.DEFAULT,
+                List.of(new StashWire.PutManyEntry(new ShardId(1, 2, 0), 0, Crc32c.of(b), 200))),
+                Unpooled.wrappedBuffer(b));
+        assertThat(failure(stash.rpc.call(stash.address(), lying)).code()).isEqualTo(ErrorCode.BAD_REQUEST);
+
+        RpcMessage empty = new RpcMessage(StashOps.PUT_MANY, Unpooled.wrappedBuffer(new byte[] {0, 0}),
+                Unpooled.EMPTY_BUFFER);
+        assertThat(failure(stash.rpc.call(stash.address(), empty)).code()).isEqualTo(ErrorCode.BAD_REQUEST);
+        assertThat(await(stash.client.stats(stash.address())).entries()).isZero();
+    }
+
+    @Test
+    void aCallToNoServerFailsEveryChunk() {
+        byte[] b = bytes(10);
+        List<CompletableFuture<Void>> outcomes = stash.client.putAll(null,
+                List.of(new StashPut(new ShardId(1, 3, 0), 0, Crc32c.of(b), Unpooled.wrappedBuffer(b))));
+        assertThat(outcomes).singleElement().satisfies(f -> assertThat(f).isCompletedExceptionally());
     }
 }

@@ -36,7 +36,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -121,18 +120,7 @@ class CatalogObjectStoreTest {
 
     static byte[] get(String bucket, String key, long offset, long length) {
         try (ObjectContent content = join(store.getObject(ALICE, bucket, key, null)).open(offset, length)) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            for (int i = 0; i < 100_000; i++) {
-                ByteBuf b = join(content.read());
-                if (b == null) {
-                    break;
-                }
-                byte[] bytes = new byte[b.readableBytes()];
-                b.readBytes(bytes);
-                b.release();
-                out.writeBytes(bytes);
-            }
-            return out.toByteArray();
+            return TestBodies.readAll(content);
         }
     }
 

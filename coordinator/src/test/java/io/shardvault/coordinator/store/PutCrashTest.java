@@ -1,7 +1,6 @@
 package io.shardvault.coordinator.store;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.netty.buffer.ByteBuf;
 import io.shardvault.common.config.Settings;
 import io.shardvault.coordinator.catalog.CatalogConfig;
 import io.shardvault.coordinator.catalog.CatalogServer;
@@ -19,7 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.ByteArrayOutputStream;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -140,18 +138,7 @@ class PutCrashTest {
 
     private static byte[] get(CatalogObjectStore store, String key, long length) {
         try (ObjectContent content = store.getObject(ALICE, "backups", key, null).join().open(0, length)) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            for (int i = 0; i < 100_000; i++) {
-                ByteBuf b = content.read().join();
-                if (b == null) {
-                    break;
-                }
-                byte[] bytes = new byte[b.readableBytes()];
-                b.readBytes(bytes);
-                b.release();
-                out.writeBytes(bytes);
-            }
-            return out.toByteArray();
+            return TestBodies.readAll(content);
         }
     }
 }

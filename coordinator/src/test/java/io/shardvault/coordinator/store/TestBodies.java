@@ -4,13 +4,18 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.shardvault.s3.BodyDigests;
 import io.shardvault.s3.BodySource;
+import io.shardvault.s3.ObjectContent;
 
+import java.io.ByteArrayOutputStream;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-/** Request bodies for store tests: the bytes in 64 KiB pieces, MD5 as the S3 server computes it. */
+/**
+ * Request bodies for store tests: the bytes in 64 KiB pieces, MD5 as the S3 server computes it; and
+ * the other way, an object's content read back into an array.
+ */
 final class TestBodies {
     private TestBodies() {
     }
@@ -53,6 +58,22 @@ final class TestBodies {
 
     static Body of(byte[] data) {
         return new Body(data);
+    }
+
+    /** Every byte of {@code content}, in order (at most 100,000 reads, so a broken source cannot hang a test). */
+    static byte[] readAll(ObjectContent content) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (int i = 0; i < 100_000; i++) {
+            ByteBuf b = content.read().join();
+            if (b == null) {
+                return out.toByteArray();
+            }
+            byte[] bytes = new byte[b.readableBytes()];
+            b.readBytes(bytes);
+            b.release();
+            out.writeBytes(bytes);
+        }
+        throw new AssertionError("content still not finished after 100,000 reads");
     }
 
     static String md5(byte[] data) {

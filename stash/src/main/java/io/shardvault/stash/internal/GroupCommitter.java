@@ -138,34 +138,30 @@ public final class GroupCommitter implements AutoCloseable {
      */
     public CompletableFuture<Void> put(StashEntryInfo info, ByteBuf chunkValue) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        enqueue(new PutOp(info, chunkValue, done, System.nanoTime()), done);
+        enqueue(new PutOp(info, chunkValue, done, System.nanoTime()));
         return done;
     }
 
     /** Deletes entries; completes, with how many existed, once the deletions are durable. */
     public CompletableFuture<Integer> purge(List<ShardId> ids) {
         CompletableFuture<Integer> done = new CompletableFuture<>();
-        enqueue(new PurgeOp(List.copyOf(ids), done, System.nanoTime()), done);
+        enqueue(new PurgeOp(List.copyOf(ids), done, System.nanoTime()));
         return done;
     }
 
-    private void enqueue(Op op, CompletableFuture<?> done) {
+    private void enqueue(Op op) {
         if (closing) {
-            releaseValues(List.of(op));
-            done.completeExceptionally(new RpcException(ErrorCode.SHUTTING_DOWN, "stash is shutting down"));
+            refuse(List.of(op), new RpcException(ErrorCode.SHUTTING_DOWN, "stash is shutting down"));
             return;
         }
         if (died != null) {
-            releaseValues(List.of(op));
-            done.completeExceptionally(new RpcException(ErrorCode.INTERNAL, "the stash committer died: " + died,
-                    died));
+            refuse(List.of(op), new RpcException(ErrorCode.INTERNAL, "the stash committer died: " + died, died));
             return;
         }
         long after = queuedBytes.addAndGet(op.bytes());
         if (after > maxQueuedBytes && after != op.bytes()) {
             queuedBytes.addAndGet(-op.bytes());
-            releaseValues(List.of(op));
-            done.completeExceptionally(new RpcException(ErrorCode.BUSY, "stash commit queue holds " + (after
+            refuse(List.of(op), new RpcException(ErrorCode.BUSY, "stash commit queue holds " + (after
                     - op.bytes()) + " bytes, stash.commit.maxQueuedBytes=" + maxQueuedBytes));
             return;
         }
@@ -178,8 +174,7 @@ public final class GroupCommitter implements AutoCloseable {
         }
         if (orphan) {
             queuedBytes.addAndGet(-op.bytes());
-            releaseValues(List.of(op));
-            done.completeExceptionally(new RpcException(ErrorCode.SHUTTING_DOWN, "stash committer stopped"));
+            refuse(List.of(op), new RpcException(ErrorCode.SHUTTING_DOWN, "stash committer stopped"));
         }
     }
 
@@ -190,18 +185,18 @@ public final class GroupCommitter implements AutoCloseable {
         } catch (Throwable t) {
             died = t;
             LOG.error("stash committer died; every write will fail until restart", t);
-            List<Op> orphans = new ArrayList<>();
             List<Op> unwritten;
+            List<Op> unsyncedOps = new ArrayList<>();
             synchronized (lock) {
                 unwritten = new ArrayList<>(queue);
-                orphans.addAll(queue);
                 queue.clear();
-                unsynced.forEach(w -> orphans.addAll(w.batch()));
+                unsynced.forEach(w -> unsyncedOps.addAll(w.batch()));
                 unsynced.clear();
                 lock.notifyAll();
             }
-            releaseValues(unwritten);
-            failAll(orphans, new RpcException(ErrorCode.INTERNAL, "the stash committer died: " + t, t));
+            RpcException failure = new RpcException(ErrorCode.INTERNAL, "the stash committer died: " + t, t);
+            refuse(unwritten, failure);
+            failAll(unsyncedOps, failure);
             throw t;
         }
     }
@@ -413,6 +408,12 @@ public final class GroupCommitter implements AutoCloseable {
         return a.offsetInShard() == b.offsetInShard() && a.length() == b.length() && a.crc32c() == b.crc32c();
     }
 
+    /** Fails ops that were never written, and releases their values. */
+    private static void refuse(List<Op> ops, Throwable why) {
+        releaseValues(ops);
+        failAll(ops, why);
+    }
+
     private static void releaseValues(List<Op> ops) {
         for (Op op : ops) {
             if (op instanceof PutOp put) {
@@ -454,7 +455,6 @@ public final class GroupCommitter implements AutoCloseable {
             left = new ArrayList<>(queue);
             queue.clear();
         }
-        releaseValues(left);
-        failAll(left, new RpcException(ErrorCode.SHUTTING_DOWN, "stash shut down"));
+        refuse(left, new RpcException(ErrorCode.SHUTTING_DOWN, "stash shut down"));
     }
 }
