@@ -33,10 +33,15 @@ public final class StashConfigKeys {
     public static final ConfigKey<Long> MAX_QUEUED_BYTES = ConfigKey.ofBytes("stash.commit.maxQueuedBytes",
             256L << 20, 1L << 10, 1L << 40,
             "Chunk bytes waiting for a group commit; beyond this a PUT is answered BUSY.");
+    public static final ConfigKey<Integer> PARTITIONS = ConfigKey.ofInt("stash.partitions", 2, 1, 256,
+            "RocksDB databases per stash server, each with its own WAL and committer, written and synced in parallel;"
+                    + " entries go to one by file. Fixed when the data directory is first used (recorded in its"
+                    + " stash.layout). The memtable and block cache sizes below are totals, shared out evenly.");
     public static final ConfigKey<Long> WRITE_BUFFER_BYTES = ConfigKey.ofBytes("stash.rocksdb.writeBufferBytes",
             512L << 20, 1L << 20, 1L << 34,
-            "Memtable size of the chunk column family. Entries purged before their memtable flushes never reach"
-                    + " a blob file. Memory: up to maxWriteBuffers x this, plus a quarter of that for metadata.");
+            "Memtable size of the chunk column family, over all partitions (each gets its share). Entries purged"
+                    + " before their memtable flushes never reach a blob file. Memory: up to maxWriteBuffers x this,"
+                    + " plus a quarter of that for metadata.");
     public static final ConfigKey<Integer> MAX_WRITE_BUFFERS = ConfigKey.ofInt("stash.rocksdb.maxWriteBuffers", 4, 2,
             64, "Memtables of the chunk column family, so writes continue while one flushes.");
     public static final ConfigKey<Integer> MERGE_WRITE_BUFFERS = ConfigKey.ofInt("stash.rocksdb.mergeWriteBuffers", 2,
@@ -53,14 +58,14 @@ public final class StashConfigKeys {
             1L << 20, 1L << 34, "Target size of one blob file; smaller files become wholly garbage, and are deleted,"
                     + " sooner.");
     public static final ConfigKey<Long> BLOCK_CACHE_BYTES = ConfigKey.ofBytes("stash.rocksdb.blockCacheBytes",
-            64L << 20, 1L << 20, 1L << 40, "Block cache shared by both column families.");
+            64L << 20, 1L << 20, 1L << 40, "Block cache of both column families, over all partitions (each gets its share).");
     public static final ConfigKey<Integer> BACKGROUND_JOBS = ConfigKey.ofInt("stash.rocksdb.backgroundJobs", 4, 2,
             64, "RocksDB flush and compaction threads.");
 
     /** Every stash key, plus the RPC keys a stash process reads. */
     public static List<ConfigKey<?>> all() {
         List<ConfigKey<?>> all = new ArrayList<>(List.of(DATA_DIR, CAPACITY_BYTES, SLOT_AGE_WARNING,
-                SLOT_AGE_CHECK_INTERVAL, MAX_LIST_ENTRIES, MAX_BATCH_BYTES, MAX_QUEUED_BYTES, WRITE_BUFFER_BYTES,
+                SLOT_AGE_CHECK_INTERVAL, MAX_LIST_ENTRIES, MAX_BATCH_BYTES, MAX_QUEUED_BYTES, PARTITIONS, WRITE_BUFFER_BYTES,
                 MAX_WRITE_BUFFERS, MERGE_WRITE_BUFFERS, DIRECT_FLUSH_WRITES,
                 MIN_BLOB_BYTES, BLOB_FILE_BYTES, BLOCK_CACHE_BYTES, BACKGROUND_JOBS));
         all.addAll(RpcConfigKeys.all());

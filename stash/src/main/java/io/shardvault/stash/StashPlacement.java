@@ -1,5 +1,6 @@
 package io.shardvault.stash;
 
+import io.shardvault.common.ShardId;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
@@ -70,6 +71,18 @@ public final class StashPlacement {
     /** The servers, in the order given. */
     public List<InetSocketAddress> servers() {
         return List.of(servers);
+    }
+
+    /**
+     * The partition of one stash server that holds {@code id}'s copy, out of {@code partitions}: by
+     * file, so that the chunks of one file a PUT_MANY carries share one partition's group commit,
+     * and files spread evenly whatever their slots. {@code fmix64} of the file id, modulo the count.
+     */
+    public static int partitionOf(ShardId id, int partitions) {
+        if (partitions < 1) {
+            throw new IllegalArgumentException("partitions must be >= 1: " + partitions);
+        }
+        return (int) Long.remainderUnsigned(fmix64(id.fileId()), partitions);
     }
 
     static long fnv1a64(byte[] bytes) {

@@ -4,30 +4,36 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.shardvault.common.rpc.RpcMetrics;
 import io.shardvault.common.rpc.RpcServer;
 import io.shardvault.common.rpc.RpcTransport;
+import io.shardvault.stash.internal.ByteBudget;
 import io.shardvault.stash.internal.GroupCommitter;
 import io.shardvault.stash.internal.Occupancy;
 import io.shardvault.stash.internal.RocksShardStore;
 import io.shardvault.stash.internal.ShardStore;
 import io.shardvault.stash.internal.SlotAgeMonitor;
+import io.shardvault.stash.internal.StashLayout;
+import io.shardvault.stash.internal.StashPartitions;
 import io.shardvault.stash.internal.StartupGate;
 import io.shardvault.stash.internal.StashMetrics;
 import io.shardvault.stash.internal.StashRequestHandler;
 import io.shardvault.stash.internal.StashService;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running stash server: one RocksDB database under {@link StashConfig#dataDir()}, served over
- * the internal protocol ({@link StashOps}).
+ * A running stash server: its partitions' RocksDB databases under {@link StashConfig#dataDir()}
+ * (laid out as {@code StashLayout} says), served over the internal protocol ({@link StashOps}).
  *
  * <pre>
  *  start() ──▶ SERVING ──close()──▶ CLOSED
  * </pre>
- * {@code start} opens the database (replaying its WAL) and recounts its occupancy from the entry
+ * {@code start} opens the databases (replaying their WALs) and recounts its occupancy from the entry
  * metadata before it answers any request. {@code close} stops taking requests, lets those in
  * flight finish (up to the RPC drain timeout), commits what is queued, and closes the database.
  *
@@ -40,17 +46,14 @@ public final class StashServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StashServer.class);
 
     private final RpcServer rpcServer;
-    private final ShardStore store;
-    private final GroupCommitter committer;
+    private final StashPartitions partitions;
     private final SlotAgeMonitor monitor;
     private final StashMetrics metrics;
     private boolean closed;
 
-    private StashServer(RpcServer rpcServer, ShardStore store, GroupCommitter committer, SlotAgeMonitor monitor,
-                        StashMetrics metrics) {
+    private StashServer(RpcServer rpcServer, StashPartitions partitions, SlotAgeMonitor monitor, StashMetrics metrics) {
         this.rpcServer = rpcServer;
-        this.store = store;
-        this.committer = committer;
+        this.partitions = partitions;
         this.monitor = monitor;
         this.metrics = metrics;
     }
@@ -75,34 +78,51 @@ public final class StashServer implements AutoCloseable {
         Objects.requireNonNull(bind, "bind");
         Objects.requireNonNull(registry, "registry");
         Objects.requireNonNull(clock, "clock");
-        RocksShardStore store = null;
+        List<ShardStore> stores = new ArrayList<>();
+        List<GroupCommitter> committers = new ArrayList<>();
         RpcServer rpcServer = null;
         StashMetrics metrics = null;
-        GroupCommitter committer = null;
         SlotAgeMonitor monitor = null;
         try {
-            store = RocksShardStore.open(config.dataDir(), config.store());
-            Occupancy occupancy = Occupancy.load(store);
+            StashLayout layout = StashLayout.open(config.dataDir(), config.partitions());
+            StashStoreOptions storeOptions = config.store().perPartition(layout.partitions());
+            for (Path dir : layout.partitionDirs()) {
+                stores.add(RocksShardStore.open(dir, storeOptions));
+            }
+            Occupancy occupancy = Occupancy.load(stores);
             StartupGate gate = new StartupGate();
             rpcServer = RpcServer.start(transport, config.rpc(), bind, gate,
                     RpcMetrics.create(registry, RpcMetrics.opNames(StashOps.METRIC_NAMES)));
             InetSocketAddress local = rpcServer.localAddress();
             metrics = new StashMetrics(registry, local.getHostString() + ":" + local.getPort(), occupancy,
                     config.capacityBytes(), clock);
-            committer = new GroupCommitter(store, occupancy, metrics, config.capacityBytes(), config.maxBatchBytes(),
-                    config.maxQueuedBytes());
-            committer.start();
-            StashService service = new StashService(store, committer, occupancy, metrics, clock,
+            ByteBudget budget = new ByteBudget(config.capacityBytes(), occupancy.bytes());
+            List<StashPartitions.Partition> partitions = new ArrayList<>();
+            for (int i = 0; i < stores.size(); i++) {
+                committers.add(new GroupCommitter("p" + i, stores.get(i), occupancy, budget, metrics,
+                        config.maxBatchBytes(), Math.max(1, config.maxQueuedBytes() / stores.size())));
+                partitions.add(new StashPartitions.Partition(i, stores.get(i), committers.get(i)));
+            }
+            StashPartitions stash = new StashPartitions(partitions);
+            stash.startCommitters();
+            StashService service = new StashService(stash, occupancy, metrics, clock,
                     config.capacityBytes(), config.maxListEntries());
             monitor = new SlotAgeMonitor(occupancy, metrics, clock, config.slotAgeWarning());
             monitor.start(config.slotAgeCheckInterval());
             gate.open(new StashRequestHandler(service, metrics));
-            LOG.info("stash serving address={} store={} entries={} bytes={} capacityBytes={}", local,
-                    store.describe(), occupancy.entries(), occupancy.bytes(), config.capacityBytes());
-            return new StashServer(rpcServer, store, committer, monitor, metrics);
+            LOG.info("stash serving address={} dataDir={} partitions={} store={} entries={} bytes={} capacityBytes={}",
+                    local, config.dataDir(), stash.count(), stores.get(0).describe(), occupancy.entries(),
+                    occupancy.bytes(), config.capacityBytes());
+            return new StashServer(rpcServer, stash, monitor, metrics);
         } catch (IOException | RuntimeException e) {
-            // The same order as close(): stop answering, stop writing, then close the database.
-            for (AutoCloseable resource : new AutoCloseable[] {rpcServer, monitor, committer, store, metrics}) {
+            // The same order as close(): stop answering, stop writing, then close the databases.
+            List<AutoCloseable> opened = new ArrayList<>();
+            opened.add(rpcServer);
+            opened.add(monitor);
+            opened.addAll(committers);
+            opened.addAll(stores);
+            opened.add(metrics);
+            for (AutoCloseable resource : opened) {
                 if (resource != null) {
                     try {
                         resource.close();
@@ -134,8 +154,7 @@ public final class StashServer implements AutoCloseable {
         closed = true;
         rpcServer.close();
         monitor.close();
-        committer.close();
-        store.close();
+        partitions.close();
         metrics.close();
         LOG.info("stash closed");
     }

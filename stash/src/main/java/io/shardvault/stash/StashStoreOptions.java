@@ -41,6 +41,20 @@ public record StashStoreOptions(long writeBufferBytes, int maxWriteBuffers, int 
                 settings.get(StashConfigKeys.BACKGROUND_JOBS));
     }
 
+    /**
+     * The options of one of {@code partitions} databases: the memtable and block cache sizes shared
+     * out (at least 1 MiB each), the rest as they are. Each partition takes a share of the writes, so
+     * its share of the memtable holds entries as long as the whole would.
+     */
+    public StashStoreOptions perPartition(int partitions) {
+        if (partitions < 1) {
+            throw new IllegalArgumentException("partitions must be >= 1: " + partitions);
+        }
+        return new StashStoreOptions(Math.max(1L << 20, writeBufferBytes / partitions), maxWriteBuffers,
+                mergeWriteBuffers, directFlushWrites, minBlobBytes, blobFileBytes,
+                Math.max(1L << 20, blockCacheBytes / partitions), backgroundJobs);
+    }
+
     public static StashStoreOptions defaults() {
         return from(Settings.empty());
     }

@@ -50,8 +50,8 @@ class StashCorruptionTest {
             stash.server.close();
 
             // Rot two values under the server: one byte of the chunk, one byte of the header.
-            rewriteChunkValue(stash.config.dataDir(), bad, value -> value[value.length / 2] ^= 0x10);
-            rewriteChunkValue(stash.config.dataDir(), badHeader, value -> value[0] ^= 0x01);
+            rewriteChunkValue(stash.partitionDir(bad), bad, value -> value[value.length / 2] ^= 0x10);
+            rewriteChunkValue(stash.partitionDir(badHeader), badHeader, value -> value[0] ^= 0x01);
 
             stash.start();
             assertThat(failure(stash.client.get(stash.address(), bad)).code()).isEqualTo(ErrorCode.CORRUPT);
@@ -70,11 +70,12 @@ class StashCorruptionTest {
         try (StashFixture stash = new StashFixture(StashConfig.defaults(dir))) {
             await(stash.put(id, 0, data));
             stash.server.close();
-            try (RocksShardStore store = RocksShardStore.open(stash.config.dataDir(), stash.config.store())) {
+            Path partition = stash.partitionDir(id);
+            try (RocksShardStore store = RocksShardStore.open(partition, stash.config.store())) {
                 store.flush();
             }
             List<Path> blobs;
-            try (Stream<Path> files = Files.list(stash.config.dataDir())) {
+            try (Stream<Path> files = Files.list(partition)) {
                 blobs = files.filter(p -> p.toString().endsWith(".blob")).toList();
             }
             assertThat(blobs).as("the chunk went to a blob file").hasSize(1);
@@ -106,14 +107,14 @@ class StashCorruptionTest {
     }
 
     /** Opens the database with plain RocksDB, bypassing the stash, and rewrites one chunk value. */
-    private static void rewriteChunkValue(Path dataDir, ShardId id, Rot rot) throws Exception {
+    private static void rewriteChunkValue(Path databaseDir, ShardId id, Rot rot) throws Exception {
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         try (ColumnFamilyOptions cfOptions = new ColumnFamilyOptions();
              DBOptions dbOptions = new DBOptions()) {
             List<ColumnFamilyDescriptor> descriptors = List.of(
                     new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions),
                     new ColumnFamilyDescriptor("meta".getBytes(StandardCharsets.UTF_8), cfOptions));
-            try (RocksDB db = RocksDB.open(dbOptions, dataDir.toString(), descriptors, handles)) {
+            try (RocksDB db = RocksDB.open(dbOptions, databaseDir.toString(), descriptors, handles)) {
                 byte[] value = db.get(handles.get(0), id.encode());
                 assertThat(value).isNotNull();
                 rot.apply(value);

@@ -9,6 +9,8 @@ import io.shardvault.common.rpc.RpcClientConfig;
 import io.shardvault.common.rpc.RpcException;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.common.rpc.RpcTransportConfig;
+import io.shardvault.stash.internal.ShardStoreException;
+import io.shardvault.stash.internal.StashLayout;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -50,6 +52,12 @@ final class StashFixture implements AutoCloseable {
     void restart() throws IOException {
         server.close();
         start();
+    }
+
+    /** The database directory of the partition that holds {@code id}, as the server lays them out. */
+    Path partitionDir(io.shardvault.common.ShardId id) throws ShardStoreException {
+        StashLayout layout = StashLayout.open(config.dataDir(), config.partitions());
+        return layout.partitionDirs().get(StashPlacement.partitionOf(id, layout.partitions()));
     }
 
     InetSocketAddress address() {

@@ -9,6 +9,7 @@ import io.shardvault.common.crc.Crc32c;
 import io.shardvault.stash.internal.EntryFormat;
 import io.shardvault.stash.internal.RocksShardStore;
 import io.shardvault.stash.internal.ShardStore;
+import io.shardvault.stash.internal.StashLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -64,19 +65,30 @@ class StashPagingTest {
         }
         Collections.shuffle(all, random);
         long start = System.nanoTime();
-        try (ShardStore store = RocksShardStore.open(config.dataDir(), config.store())) {
-            byte[] chunk = {1, 2, 3, 4};
-            List<ShardStore.Mutation> batch = new ArrayList<>();
-            for (ShardId id : all) {
-                StashEntryInfo info = new StashEntryInfo(id, 0, chunk.length, Crc32c.of(chunk), 1);
-                batch.add(new ShardStore.Put(info, Unpooled.wrappedBuffer(EntryFormat.encodeChunkValue(info,
-                        Unpooled.wrappedBuffer(chunk)))));
-                if (batch.size() == 10_000) {
-                    store.commit(batch);
-                    batch.clear();
+        // Loaded straight into the partitions' databases, where the server will look for each id: the
+        // slot's entries are spread over every partition, so each page merges them.
+        StashLayout layout = StashLayout.open(config.dataDir(), config.partitions());
+        assertThat(layout.partitions()).isGreaterThan(1);
+        for (int p = 0; p < layout.partitions(); p++) {
+            int partition = p;
+            try (ShardStore store = RocksShardStore.open(layout.partitionDirs().get(p),
+                    config.store().perPartition(layout.partitions()))) {
+                byte[] chunk = {1, 2, 3, 4};
+                List<ShardStore.Mutation> batch = new ArrayList<>();
+                for (ShardId id : all) {
+                    if (StashPlacement.partitionOf(id, layout.partitions()) != partition) {
+                        continue;
+                    }
+                    StashEntryInfo info = new StashEntryInfo(id, 0, chunk.length, Crc32c.of(chunk), 1);
+                    batch.add(new ShardStore.Put(info, Unpooled.wrappedBuffer(EntryFormat.encodeChunkValue(info,
+                            Unpooled.wrappedBuffer(chunk)))));
+                    if (batch.size() == 10_000) {
+                        store.commit(batch);
+                        batch.clear();
+                    }
                 }
+                store.commit(batch);
             }
-            store.commit(batch);
         }
         LOG.info("loaded {} entries in {} ms", all.size(), (System.nanoTime() - start) / 1_000_000);
 

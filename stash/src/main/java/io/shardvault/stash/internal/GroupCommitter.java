@@ -48,10 +48,11 @@ import org.slf4j.LoggerFactory;
  * <p>Limits: one write carries at most {@code maxBatchBytes} of chunk bytes (at least one
  * request); at most {@code maxQueuedBytes} of chunk bytes wait for their acknowledgement (queued,
  * or written and not yet synced), beyond which a PUT fails {@code BUSY}. A PUT that would take the
- * stored bytes over {@code capacityBytes} fails {@code STASH_FULL}; a PUT of an id already stored
- * with the same offset, length and CRC is a no-op that succeeds (a retry); with different content
- * it replaces the entry. Because writes are serialized, the budget check and the
- * replace-or-insert accounting are exact without further locks.
+ * stash over its {@link ByteBudget} fails {@code STASH_FULL}; the budget is shared with the other
+ * partitions' committers, so their concurrent PUTs cannot overshoot it together. A PUT of an id
+ * already stored with the same offset, length and CRC is a no-op that succeeds (a retry); with
+ * different content it replaces the entry. One committer owns each id (its partition's), and its
+ * writes are serialized, so the replace-or-insert accounting is exact without further locks.
  *
  * <p>Thread-safe. {@link #close()} writes and syncs what is queued, then stops; later requests
  * fail {@code SHUTTING_DOWN}. A failed write fails the futures of its batch and changes nothing; a
@@ -70,7 +71,7 @@ public final class GroupCommitter implements AutoCloseable {
     private final ShardStore store;
     private final Occupancy occupancy;
     private final StashMetrics metrics;
-    private final long capacityBytes;
+    private final ByteBudget budget;
     private final long maxBatchBytes;
     private final long maxQueuedBytes;
     private final Object lock = new Object();
@@ -113,16 +114,20 @@ public final class GroupCommitter implements AutoCloseable {
         }
     }
 
-    public GroupCommitter(ShardStore store, Occupancy occupancy, StashMetrics metrics, long capacityBytes,
+    /**
+     * @param name names the threads ({@code stash-committer-<name>-<i>}): the partition
+     * @param budget the byte budget, shared with the other partitions' committers
+     */
+    public GroupCommitter(String name, ShardStore store, Occupancy occupancy, ByteBudget budget, StashMetrics metrics,
                           long maxBatchBytes, long maxQueuedBytes) {
         this.store = store;
         this.occupancy = occupancy;
+        this.budget = budget;
         this.metrics = metrics;
-        this.capacityBytes = capacityBytes;
         this.maxBatchBytes = maxBatchBytes;
         this.maxQueuedBytes = maxQueuedBytes;
         for (int i = 0; i < THREADS; i++) {
-            Thread thread = new Thread(this::runGuarded, "stash-committer-" + i);
+            Thread thread = new Thread(this::runGuarded, "stash-committer-" + name + "-" + i);
             thread.setDaemon(true);
             threads.add(thread);
         }
@@ -331,7 +336,10 @@ public final class GroupCommitter implements AutoCloseable {
         List<StashEntryInfo> removed = new ArrayList<>();
         List<StashEntryInfo> added = new ArrayList<>();
         List<Runnable> onSuccess = new ArrayList<>(batch.size());
-        long projected = occupancy.bytes();
+        // Bytes taken from the shared budget for this batch, and bytes it frees: a purge or a smaller
+        // replacement earlier in the batch makes room for a PUT later in it; the rest is given back once written.
+        long taken = 0;
+        long freed = 0;
         for (Op op : batch) {
             if (op instanceof PutOp put) {
                 StashEntryInfo info = put.info();
@@ -340,15 +348,18 @@ public final class GroupCommitter implements AutoCloseable {
                     onSuccess.add(() -> put.done().complete(null));
                     continue;
                 }
-                long after = projected - existing.map(StashEntryInfo::length).orElse(0) + info.length();
-                if (after > capacityBytes) {
+                long growth = info.length() - existing.map(StashEntryInfo::length).orElse(0);
+                long fromFreed = Math.min(freed, Math.max(0, growth));
+                long need = Math.max(0, growth) - fromFreed;
+                if (need > 0 && !budget.tryTake(need)) {
                     metrics.stashFull();
                     put.done().completeExceptionally(new RpcException(ErrorCode.STASH_FULL, "storing " + info.id()
-                            + " (" + info.length() + " bytes) would take the stash to " + after
-                            + " bytes, over stash.capacityBytes=" + capacityBytes));
+                            + " (" + info.length() + " bytes) would take the stash to " + (budget.usedBytes() + need)
+                            + " bytes, over stash.capacityBytes=" + budget.capacityBytes()));
                     continue;
                 }
-                projected = after;
+                taken += need;
+                freed += Math.max(0, -growth) - fromFreed;
                 existing.ifPresent(removed::add);
                 added.add(info);
                 current.put(info.id(), Optional.of(info));
@@ -360,7 +371,7 @@ public final class GroupCommitter implements AutoCloseable {
                 for (ShardId id : purge.ids()) {
                     Optional<StashEntryInfo> existing = current.get(id);
                     if (existing.isPresent()) {
-                        projected -= existing.get().length();
+                        freed += existing.get().length();
                         removed.add(existing.get());
                         current.put(id, Optional.empty());
                         mutations.add(new ShardStore.Delete(id));
@@ -371,12 +382,16 @@ public final class GroupCommitter implements AutoCloseable {
                 onSuccess.add(() -> purge.done().complete(count));
             }
         }
+        boolean wrote = false;
         try {
             store.write(mutations);
+            wrote = true;
         } catch (ShardStoreException e) {
             LOG.error("stash write of {} mutations failed", mutations.size(), e);
             failAll(batch, e);
             return null;
+        } finally {
+            budget.give(wrote ? freed : taken);
         }
         // Removals first: an entry replaced within this batch is both removed and added.
         removed.forEach(occupancy::removed);

@@ -10,10 +10,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * What the stash holds, in memory: entry and byte counts, and, per pod slot, how many entries
  * were written in each millisecond (so the slot's oldest entry is the smallest key). Rebuilt from
- * the meta column family at open; afterwards changed only by the {@link GroupCommitter}, after
- * each commit is durable.
+ * the meta column family at open; afterwards changed only by the {@link GroupCommitter}s (one per
+ * partition), after each write.
  *
- * <p>Thread-safe: one writer (the committer), any number of readers (gauges, STATS, the age
+ * <p>Thread-safe: one writer per partition, any number of readers (gauges, STATS, the age
  * check). Memory is per distinct (slot, millisecond), not per entry.
  */
 public final class Occupancy {
@@ -25,10 +25,12 @@ public final class Occupancy {
     public record SlotOldest(int vaultId, int shardIndex, long oldestWrittenAtMillis) {
     }
 
-    /** Counts what {@code store} holds, scanning its metas (never its chunks). */
-    public static Occupancy load(ShardStore store) throws ShardStoreException {
+    /** Counts what the stores (a stash's partitions) hold, scanning their metas (never their chunks). */
+    public static Occupancy load(java.util.List<? extends ShardStore> stores) throws ShardStoreException {
         Occupancy occupancy = new Occupancy();
-        store.forEachMeta(occupancy::added);
+        for (ShardStore store : stores) {
+            store.forEachMeta(occupancy::added);
+        }
         return occupancy;
     }
 

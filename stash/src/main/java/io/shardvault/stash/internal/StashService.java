@@ -9,15 +9,21 @@ import io.shardvault.stash.StashEntryInfo;
 import io.shardvault.stash.StashPage;
 import io.shardvault.stash.StashStats;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The stash's operations in plain Java, free of wire formats: writes go through the
- * {@link GroupCommitter}, reads straight to the {@link ShardStore}. Failures the caller can act on
+ * The stash's operations in plain Java, free of wire formats: each id goes to its partition
+ * ({@link StashPartitions}); writes through the partition's {@link GroupCommitter}, reads straight
+ * to its {@link ShardStore}. A PURGE spanning partitions completes when every partition's share
+ * is durable; a LIST merges the partitions' pages of the slot in key order. Failures the caller can act on
  * are {@link RpcException}s with their stable code; storage failures are
  * {@link ShardStoreException}s.
  *
@@ -27,8 +33,7 @@ import org.slf4j.LoggerFactory;
 public final class StashService {
     private static final Logger LOG = LoggerFactory.getLogger(StashService.class);
 
-    private final ShardStore store;
-    private final GroupCommitter committer;
+    private final StashPartitions partitions;
     private final Occupancy occupancy;
     private final StashMetrics metrics;
     private final Clock clock;
@@ -43,10 +48,9 @@ public final class StashService {
         }
     }
 
-    public StashService(ShardStore store, GroupCommitter committer, Occupancy occupancy, StashMetrics metrics,
+    public StashService(StashPartitions partitions, Occupancy occupancy, StashMetrics metrics,
                         Clock clock, long capacityBytes, int maxListEntries) {
-        this.store = store;
-        this.committer = committer;
+        this.partitions = partitions;
         this.occupancy = occupancy;
         this.metrics = metrics;
         this.clock = clock;
@@ -66,7 +70,7 @@ public final class StashService {
                     + Crc32c.format(crc32c)));
         }
         StashEntryInfo info = new StashEntryInfo(id, offsetInShard, chunk.readableBytes(), crc32c, clock.millis());
-        return committer.put(info, EntryFormat.encodeChunkValue(info, chunk, chunk.alloc()));
+        return partitions.of(id).committer().put(info, EntryFormat.encodeChunkValue(info, chunk, chunk.alloc()));
     }
 
     /**
@@ -77,7 +81,7 @@ public final class StashService {
      */
     public CheckedChunk get(ShardId id) throws RpcException, ShardStoreException {
         try {
-            Optional<byte[]> value = store.chunkValue(id);
+            Optional<byte[]> value = partitions.of(id).store().chunkValue(id);
             if (value.isEmpty()) {
                 throw new RpcException(ErrorCode.NOT_FOUND, "the stash holds no entry for " + id);
             }
@@ -92,7 +96,20 @@ public final class StashService {
 
     /** Deletes entries (unknown ids are fine); completes with how many existed, once durable. */
     public CompletableFuture<Integer> purge(List<ShardId> ids) {
-        return committer.purge(ids);
+        Map<StashPartitions.Partition, List<ShardId>> byPartition = new LinkedHashMap<>();
+        for (ShardId id : ids) {
+            byPartition.computeIfAbsent(partitions.of(id), p -> new ArrayList<>()).add(id);
+        }
+        if (byPartition.size() <= 1) {
+            StashPartitions.Partition only = byPartition.isEmpty() ? partitions.all().get(0)
+                    : byPartition.keySet().iterator().next();
+            return only.committer().purge(ids);
+        }
+        List<CompletableFuture<Integer>> parts = byPartition.entrySet().stream()
+                .map(e -> e.getKey().committer().purge(e.getValue()))
+                .toList();
+        return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
+                .thenApply(all -> parts.stream().mapToInt(CompletableFuture::join).sum());
     }
 
     /** One page of a pod slot, at most {@code min(limit, maxListEntries)} entries. */
@@ -105,7 +122,7 @@ public final class StashService {
         int pageSize = Math.min(limit, maxListEntries);
         List<StashEntryInfo> found;
         try {
-            found = store.listSlot(vaultId, shardIndex, after, pageSize + 1);
+            found = listMerged(vaultId, shardIndex, after, pageSize + 1);
         } catch (CorruptEntryException e) {
             metrics.corrupt();
             throw new RpcException(ErrorCode.CORRUPT, e.getMessage(), e);
@@ -115,6 +132,21 @@ public final class StashService {
         }
         List<StashEntryInfo> page = found.subList(0, pageSize);
         return new StashPage(page, Optional.of(page.get(pageSize - 1).id()));
+    }
+
+    /** The first {@code limit} entries of the slot after {@code after} over every partition, in key order. */
+    private List<StashEntryInfo> listMerged(int vaultId, int shardIndex, Optional<ShardId> after, int limit)
+            throws ShardStoreException {
+        if (partitions.count() == 1) {
+            return partitions.all().get(0).store().listSlot(vaultId, shardIndex, after, limit);
+        }
+        List<StashEntryInfo> merged = new ArrayList<>();
+        for (StashPartitions.Partition partition : partitions.all()) {
+            merged.addAll(partition.store().listSlot(vaultId, shardIndex, after, limit));
+        }
+        // Within one slot the key order is the order of the file id as an unsigned number (ShardId.encode).
+        merged.sort(Comparator.comparing(info -> info.id().fileId(), Long::compareUnsigned));
+        return merged.size() <= limit ? merged : merged.subList(0, limit);
     }
 
     public StashStats stats() {

@@ -138,7 +138,8 @@ class GroupCommitterTest {
     private static GroupCommitter committer(MemoryStore store, Occupancy occupancy, long capacity) {
         StashMetrics metrics = new StashMetrics(new SimpleMeterRegistry(), "test", occupancy, capacity,
                 Clock.systemUTC());
-        GroupCommitter committer = new GroupCommitter(store, occupancy, metrics, capacity, 1 << 20, 1 << 20);
+        GroupCommitter committer = new GroupCommitter("test", store, occupancy, new ByteBudget(capacity, 0), metrics,
+                1 << 20, 1 << 20);
         committer.start();
         return committer;
     }
@@ -223,7 +224,8 @@ class GroupCommitterTest {
         StashMetrics metrics = new StashMetrics(new SimpleMeterRegistry(), "test", occupancy, 1 << 30,
                 Clock.systemUTC());
         // Bytes count until acknowledged: the blocked PUT's 60 still count while its sync is stuck.
-        try (GroupCommitter committer = new GroupCommitter(store, occupancy, metrics, 1 << 30, 1 << 20, 150)) {
+        try (GroupCommitter committer = new GroupCommitter("test", store, occupancy,
+                new ByteBudget(1 << 30, 0), metrics, 1 << 20, 150)) {
             committer.start();
             store.gate = new CountDownLatch(1);
             CompletableFuture<Void> blocked = committer.put(info(1, 10), Unpooled.wrappedBuffer(new byte[60]));
