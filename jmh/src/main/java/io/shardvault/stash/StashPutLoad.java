@@ -3,6 +3,7 @@ package io.shardvault.stash;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.config.Settings;
@@ -349,6 +350,9 @@ public final class StashPutLoad {
         byte[] bytes = new byte[size];
         new Random(size * 31L + writers).nextBytes(bytes);
         int crc = Crc32c.of(bytes);
+        // Sent from off-heap memory, as the coordinator sends the chunks its erasure coder wrote into direct
+        // buffers: a heap buffer would cost the client a copy into a direct one before every socket write.
+        ByteBuf chunk = Unpooled.directBuffer(size).writeBytes(bytes);
         AtomicBoolean stop = new AtomicBoolean();
         CountDownLatch done = new CountDownLatch(writers);
         ConcurrentLinkedQueue<ShardId> toPurge = new ConcurrentLinkedQueue<>();
@@ -369,7 +373,7 @@ public final class StashPutLoad {
                 }
                 ShardId id = new ShardId(1, fileIds.getAndIncrement(), writer % 20);
                 long sent = System.nanoTime();
-                CompletableFuture<Void> put = client.put(stash, id, 0, crc, Unpooled.wrappedBuffer(bytes));
+                CompletableFuture<Void> put = client.put(stash, id, 0, crc, chunk.retainedDuplicate());
                 put.whenComplete((ok, failure) -> {
                     long latency = System.nanoTime() - sent;
                     if (failure != null) {
@@ -395,6 +399,7 @@ public final class StashPutLoad {
             throw new IllegalStateException("writers did not stop");
         }
         purger.join();
+        chunk.release();
         if (failures.get() > 0) {
             throw new IllegalStateException(failures.get() + " PUTs failed");
         }
