@@ -94,16 +94,15 @@ public final class StashService {
         }
     }
 
-    /** Deletes entries (unknown ids are fine); completes with how many existed, once durable. */
+    /**
+     * Deletes entries (unknown ids are fine); completes with how many existed, once every
+     * partition's share is durable. Fails if any share fails: the pod retries the whole batch,
+     * and purging is idempotent.
+     */
     public CompletableFuture<Integer> purge(List<ShardId> ids) {
         Map<StashPartitions.Partition, List<ShardId>> byPartition = new LinkedHashMap<>();
         for (ShardId id : ids) {
             byPartition.computeIfAbsent(partitions.of(id), p -> new ArrayList<>()).add(id);
-        }
-        if (byPartition.size() <= 1) {
-            StashPartitions.Partition only = byPartition.isEmpty() ? partitions.all().get(0)
-                    : byPartition.keySet().iterator().next();
-            return only.committer().purge(ids);
         }
         List<CompletableFuture<Integer>> parts = byPartition.entrySet().stream()
                 .map(e -> e.getKey().committer().purge(e.getValue()))
