@@ -18,14 +18,10 @@ import io.shardvault.common.rpc.RpcClientConfig;
 import io.shardvault.common.rpc.RpcException;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.common.rpc.RpcTransportConfig;
+import io.shardvault.common.testing.AdminScrape;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -45,7 +41,6 @@ import org.slf4j.LoggerFactory;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class PodAdminTest {
     private static final Logger LOG = LoggerFactory.getLogger(PodAdminTest.class);
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @TempDir
     Path dir;
@@ -69,14 +64,14 @@ class PodAdminTest {
                      () -> serving.get() != null ? Readiness.ready() : Readiness.notReady("recovering"));
              RpcTransport transport = RpcTransport.create(RpcTransportConfig.defaults());
              RpcClient rpc = RpcClient.create(transport, RpcClientConfig.defaults())) {
-            assertThat(get(admin, "/health/ready").statusCode()).isEqualTo(503);
+            assertThat(scrape(admin).get("/health/ready").statusCode()).isEqualTo(503);
 
             try (PodHost host = PodHost.start(List.of(pod(0), pod(1)), RpcTransportConfig.defaults(),
                     RpcClientConfig.defaults(), metrics.registry())) {
                 serving.set(host);
-                assertThat(get(admin, "/health/ready").statusCode()).isEqualTo(200);
+                assertThat(scrape(admin).get("/health/ready").statusCode()).isEqualTo(200);
 
-                PrometheusText idle = scrape(admin);
+                PrometheusText idle = scrape(admin).metrics();
                 assertThat(idle.sum("shardvault_pod_write_latency_seconds_count", "pod", "p0")).contains(0.0);
                 assertThat(idle.find("shardvault_pod_unflushed_bytes", "service", "pod", "node", "pod-admin-test")).hasSize(2);
                 assertThat(idle.find("shardvault_pod_purge_queue_depth")).hasSize(2);
@@ -100,7 +95,7 @@ class PodAdminTest {
                 assertThat(RpcException.from(crc).code()).isIn(ErrorCode.CHECKSUM_MISMATCH, ErrorCode.CORRUPT,
                         ErrorCode.BAD_REQUEST);
 
-                PrometheusText loaded = scrape(admin);
+                PrometheusText loaded = scrape(admin).metrics();
                 assertThat(loaded.sum("shardvault_pod_write_latency_seconds_count", "mode", "durable"))
                         .contains((double) writes);
                 assertThat(loaded.sum("shardvault_pod_crc_failures_total", "pod", "p1", "where", "write")).contains(1.0);
@@ -114,19 +109,12 @@ class PodAdminTest {
                         .isInstanceOf(Number.class);
                 serving.set(null);
             }
-            assertThat(get(admin, "/health/ready").statusCode()).isEqualTo(503);
+            assertThat(scrape(admin).get("/health/ready").statusCode()).isEqualTo(503);
         }
     }
 
-    private PrometheusText scrape(AdminServer admin) throws Exception {
-        HttpResponse<String> r = get(admin, "/metrics");
-        assertThat(r.statusCode()).isEqualTo(200);
-        return PrometheusText.parse(r.body());
-    }
-
-    private HttpResponse<String> get(AdminServer admin, String path) throws Exception {
+    private static AdminScrape scrape(AdminServer admin) {
         InetSocketAddress a = admin.localAddress();
-        return http.send(HttpRequest.newBuilder(URI.create("http://" + a.getHostString() + ":" + a.getPort() + path))
-                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        return new AdminScrape(a.getHostString() + ":" + a.getPort());
     }
 }

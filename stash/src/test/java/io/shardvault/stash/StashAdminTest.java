@@ -16,14 +16,11 @@ import io.shardvault.common.rpc.RpcClientConfig;
 import io.shardvault.common.rpc.RpcException;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.common.rpc.RpcTransportConfig;
+import io.shardvault.common.testing.AdminScrape;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Random;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -42,7 +39,6 @@ import org.slf4j.LoggerFactory;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class StashAdminTest {
     private static final Logger LOG = LoggerFactory.getLogger(StashAdminTest.class);
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @TempDir
     Path dir;
@@ -58,7 +54,7 @@ class StashAdminTest {
                      () -> serving.get() != null ? Readiness.ready() : Readiness.notReady("opening the database"));
              RpcTransport transport = RpcTransport.create(new RpcTransportConfig(true, 2));
              RpcClient rpc = RpcClient.create(transport, RpcClientConfig.defaults())) {
-            HttpResponse<String> before = get(admin, "/health/ready");
+            HttpResponse<String> before = scrape(admin).get("/health/ready");
             assertThat(before.statusCode()).isEqualTo(503);
             assertThat(before.body()).contains("opening the database");
 
@@ -66,10 +62,10 @@ class StashAdminTest {
                     new InetSocketAddress("127.0.0.1", 0), metrics.registry());
             try {
                 serving.set(server);
-                assertThat(get(admin, "/health/ready").statusCode()).isEqualTo(200);
-                assertThat(get(admin, "/health/live").statusCode()).isEqualTo(200);
+                assertThat(scrape(admin).get("/health/ready").statusCode()).isEqualTo(200);
+                assertThat(scrape(admin).get("/health/live").statusCode()).isEqualTo(200);
 
-                PrometheusText idle = scrape(admin);
+                PrometheusText idle = scrape(admin).metrics();
                 assertThat(idle.sum("shardvault_stash_entries", "service", "stash")).contains(0.0);
                 assertThat(idle.sum("shardvault_stash_full_total")).contains(0.0);
                 assertThat(idle.find("shardvault_stash_oldest_entry_age_seconds")).isNotEmpty();
@@ -94,7 +90,7 @@ class StashAdminTest {
                 assertThat(RpcException.from(missing instanceof CompletionException ? missing.getCause() : missing)
                         .code()).isEqualTo(ErrorCode.NOT_FOUND);
 
-                PrometheusText loaded = scrape(admin);
+                PrometheusText loaded = scrape(admin).metrics();
                 assertThat(loaded.sum("shardvault_stash_entries", "node", "stash-admin-test"))
                         .contains((double) puts);
                 assertThat(loaded.sum("shardvault_stash_bytes")).contains((double) bytes);
@@ -116,19 +112,12 @@ class StashAdminTest {
                 serving.set(null);
                 server.close();
             }
-            assertThat(get(admin, "/health/ready").statusCode()).isEqualTo(503);
+            assertThat(scrape(admin).get("/health/ready").statusCode()).isEqualTo(503);
         }
     }
 
-    private PrometheusText scrape(AdminServer admin) throws Exception {
-        HttpResponse<String> r = get(admin, "/metrics");
-        assertThat(r.statusCode()).isEqualTo(200);
-        return PrometheusText.parse(r.body());
-    }
-
-    private HttpResponse<String> get(AdminServer admin, String path) throws Exception {
+    private static AdminScrape scrape(AdminServer admin) {
         InetSocketAddress a = admin.localAddress();
-        return http.send(HttpRequest.newBuilder(URI.create("http://" + a.getHostString() + ":" + a.getPort() + path))
-                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        return new AdminScrape(a.getHostString() + ":" + a.getPort());
     }
 }

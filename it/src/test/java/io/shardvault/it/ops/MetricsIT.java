@@ -10,6 +10,7 @@ import io.shardvault.common.admin.PrometheusText;
 import io.shardvault.common.admin.Readiness;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.metrics.ProcessMetrics;
+import io.shardvault.common.testing.AdminScrape;
 import io.shardvault.coordinator.Coordinator;
 import io.shardvault.coordinator.CoordinatorProcess;
 import io.shardvault.coordinator.catalog.CatalogConfig;
@@ -20,8 +21,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,7 +59,6 @@ class MetricsIT {
     @TempDir
     Path dir;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @Test
     void readyOnlyWithLeaderAndWritableVault_andNamedMetricsMoveUnderLoad() throws Exception {
@@ -90,8 +88,8 @@ class MetricsIT {
 
                 // One peer of two: no majority, no leader; the process is live but not ready.
                 for (int i = 0; i < 5; i++) {
-                    assertThat(get(admin, "/health/live").statusCode()).isEqualTo(200);
-                    HttpResponse<String> ready = get(admin, "/health/ready");
+                    assertThat(scrape(admin).get("/health/live").statusCode()).isEqualTo(200);
+                    HttpResponse<String> ready = scrape(admin).get("/health/ready");
                     assertThat(ready.statusCode()).as(ready.body()).isEqualTo(503);
                     assertThat(ready.body()).contains("leader");
                     Thread.sleep(300);
@@ -105,21 +103,21 @@ class MetricsIT {
                         new SimpleMeterRegistry())) {
                     Coordinator coordinator = starting.get(120, TimeUnit.SECONDS);
                     awaitReady(admin, 200);
-                    assertThat(get(admin, "/health/ready").body()).startsWith("ready");
+                    assertThat(scrape(admin).get("/health/ready").body()).startsWith("ready");
                     assertThat(second.leaderId()).isPresent();
 
-                    PrometheusText coordinatorBefore = scrape(admin);
-                    PrometheusText nodesBefore = scrape(uri(nodeAdmin.localAddress()));
+                    PrometheusText coordinatorBefore = scrape(admin).metrics();
+                    PrometheusText nodesBefore = scrape(uri(nodeAdmin.localAddress())).metrics();
                     try (S3Client s3 = S3Cluster.syncClient(uri(coordinator.s3Address()), S3Cluster.ACCESS_KEY,
                             S3Cluster.SECRET_KEY, Duration.ofSeconds(60))) {
                         LoadedObjects loaded = runLoad(s3, random);
                         // Before any node stops: a stopped stash server takes its meters with it.
-                        PrometheusText nodesAfter = scrape(uri(nodeAdmin.localAddress()));
+                        PrometheusText nodesAfter = scrape(uri(nodeAdmin.localAddress())).metrics();
                         assertNodeMeters(nodesBefore, nodesAfter);
                         assertConventions(nodeMetrics, nodesAfter);
                         runDegradedLoad(cluster, s3, random, loaded);
                     }
-                    PrometheusText coordinatorAfter = scrape(admin);
+                    PrometheusText coordinatorAfter = scrape(admin).metrics();
 
                     assertCoordinatorMeters(coordinatorBefore, coordinatorAfter);
                     assertConventions(process.metrics(), coordinatorAfter);
@@ -243,7 +241,7 @@ class MetricsIT {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         HttpResponse<String> last;
         do {
-            last = get(admin, "/health/ready");
+            last = scrape(admin).get("/health/ready");
             if (last.statusCode() == status) {
                 return last;
             }
@@ -253,16 +251,7 @@ class MetricsIT {
                 + last.body());
     }
 
-    private PrometheusText scrape(URI admin) throws Exception {
-        HttpResponse<String> r = get(admin, "/metrics");
-        assertThat(r.statusCode()).isEqualTo(200);
-        return PrometheusText.parse(r.body());
-    }
 
-    private HttpResponse<String> get(URI admin, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(admin.resolve(path)).timeout(Duration.ofSeconds(10)).build(),
-                HttpResponse.BodyHandlers.ofString());
-    }
 
     private static URI uri(InetSocketAddress a) {
         return URI.create("http://127.0.0.1:" + a.getPort());
@@ -272,5 +261,9 @@ class MetricsIT {
         try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }
+    }
+
+    private static AdminScrape scrape(URI admin) {
+        return new AdminScrape(admin.getHost() + ":" + admin.getPort());
     }
 }
