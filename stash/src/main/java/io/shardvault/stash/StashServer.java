@@ -101,7 +101,7 @@ public final class StashServer implements AutoCloseable {
             for (int i = 0; i < stores.size(); i++) {
                 committers.add(new GroupCommitter("p" + i, stores.get(i), occupancy, budget, metrics,
                         config.maxBatchBytes(), Math.max(1, config.maxQueuedBytes() / stores.size())));
-                partitions.add(new StashPartitions.Partition(i, stores.get(i), committers.get(i)));
+                partitions.add(new StashPartitions.Partition(stores.get(i), committers.get(i)));
             }
             StashPartitions stash = new StashPartitions(partitions);
             stash.startCommitters();
@@ -110,9 +110,9 @@ public final class StashServer implements AutoCloseable {
             monitor = new SlotAgeMonitor(occupancy, metrics, clock, config.slotAgeWarning());
             monitor.start(config.slotAgeCheckInterval());
             gate.open(new StashRequestHandler(service, metrics));
-            LOG.info("stash serving address={} dataDir={} partitions={} store={} entries={} bytes={} capacityBytes={}",
-                    local, config.dataDir(), stash.count(), stores.get(0).describe(), occupancy.entries(),
-                    occupancy.bytes(), config.capacityBytes());
+            LOG.info("stash serving address={} partitions={} entries={} bytes={} capacityBytes={}", local,
+                    stores.stream().map(ShardStore::describe).toList(), occupancy.entries(), occupancy.bytes(),
+                    config.capacityBytes());
             return new StashServer(rpcServer, stash, monitor, metrics);
         } catch (IOException | RuntimeException e) {
             // The same order as close(): stop answering, stop writing, then close the databases.

@@ -349,8 +349,7 @@ public final class GroupCommitter implements AutoCloseable {
                     continue;
                 }
                 long growth = info.length() - existing.map(StashEntryInfo::length).orElse(0);
-                long fromFreed = Math.min(freed, Math.max(0, growth));
-                long need = Math.max(0, growth) - fromFreed;
+                long need = Math.max(0, growth - freed);
                 if (need > 0 && !budget.tryTake(need)) {
                     metrics.stashFull();
                     put.done().completeExceptionally(new RpcException(ErrorCode.STASH_FULL, "storing " + info.id()
@@ -359,7 +358,7 @@ public final class GroupCommitter implements AutoCloseable {
                     continue;
                 }
                 taken += need;
-                freed += Math.max(0, -growth) - fromFreed;
+                freed = Math.max(0, freed - growth);
                 existing.ifPresent(removed::add);
                 added.add(info);
                 current.put(info.id(), Optional.of(info));

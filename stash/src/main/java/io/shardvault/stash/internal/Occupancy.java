@@ -1,7 +1,9 @@
 package io.shardvault.stash.internal;
 
 import io.shardvault.stash.StashEntryInfo;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,7 +28,7 @@ public final class Occupancy {
     }
 
     /** Counts what the stores (a stash's partitions) hold, scanning their metas (never their chunks). */
-    public static Occupancy load(java.util.List<? extends ShardStore> stores) throws ShardStoreException {
+    public static Occupancy load(List<? extends ShardStore> stores) throws ShardStoreException {
         Occupancy occupancy = new Occupancy();
         for (ShardStore store : stores) {
             store.forEachMeta(occupancy::added);
@@ -55,8 +57,8 @@ public final class Occupancy {
     }
 
     /** The write time of the oldest entry of every slot that holds any. */
-    public java.util.List<SlotOldest> oldestBySlot() {
-        java.util.List<SlotOldest> out = new java.util.ArrayList<>();
+    public List<SlotOldest> oldestBySlot() {
+        List<SlotOldest> out = new ArrayList<>();
         for (Map.Entry<Integer, Map<Integer, SlotAges>> vault : vaults.entrySet()) {
             Map<Integer, SlotAges> shards = vault.getValue();
             synchronized (shards) {

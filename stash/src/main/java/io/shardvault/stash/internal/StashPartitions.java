@@ -18,17 +18,13 @@ public final class StashPartitions implements AutoCloseable {
     private final List<Partition> partitions;
 
     /** One partition: its database and the committer that alone writes to it. */
-    public record Partition(int index, ShardStore store, GroupCommitter committer) {
+    public record Partition(ShardStore store, GroupCommitter committer) {
     }
 
+    /** @param partitions in partition order: the i-th holds the ids {@link StashPlacement#partitionOf} maps to i */
     public StashPartitions(List<Partition> partitions) {
         if (partitions.isEmpty()) {
             throw new IllegalArgumentException("a stash needs at least one partition");
-        }
-        for (int i = 0; i < partitions.size(); i++) {
-            if (partitions.get(i).index() != i) {
-                throw new IllegalArgumentException("partition " + i + " has index " + partitions.get(i).index());
-            }
         }
         this.partitions = List.copyOf(partitions);
     }
