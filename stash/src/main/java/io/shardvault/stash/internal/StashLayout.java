@@ -10,6 +10,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,6 +35,7 @@ public record StashLayout(Path dataDir, List<Path> partitionDirs) {
     private static final Logger LOG = LoggerFactory.getLogger(StashLayout.class);
     static final String FILE = "stash.layout";
     private static final String KEY = "partitions=";
+    private static final String PARTITION_PREFIX = "partition-";
     /** Far more than any machine has cores; a larger count in the file means the file is damaged. */
     static final int MAX_PARTITIONS = 256;
 
@@ -70,8 +72,20 @@ public record StashLayout(Path dataDir, List<Path> partitionDirs) {
                 LOG.info("{} holds a single-database stash (no {}): serving it as one partition", dataDir, FILE);
                 return new StashLayout(dataDir, List.of(dataDir));
             }
+            // The layout file is written before any partition exists; partitions without it mean it was lost.
+            try (Stream<Path> entries = Files.list(dataDir)) {
+                List<Path> orphans = entries.filter(p -> p.getFileName().toString().startsWith(PARTITION_PREFIX))
+                        .sorted().toList();
+                if (!orphans.isEmpty()) {
+                    throw new ShardStoreException("open layout of " + dataDir, FILE + " is missing but " + orphans
+                            + " exist; restore it (\"" + KEY + "N\" with the count they were written with): the"
+                            + " stash will not guess where its entries are");
+                }
+            }
             write(dataDir, file, wanted);
             return partitioned(dataDir, wanted);
+        } catch (ShardStoreException e) {
+            throw e;
         } catch (IOException e) {
             throw new ShardStoreException("open layout of " + dataDir, e.toString(), e);
         }
@@ -80,7 +94,7 @@ public record StashLayout(Path dataDir, List<Path> partitionDirs) {
     private static StashLayout partitioned(Path dataDir, int count) {
         List<Path> dirs = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            dirs.add(dataDir.resolve("partition-" + i));
+            dirs.add(dataDir.resolve(PARTITION_PREFIX + i));
         }
         return new StashLayout(dataDir, dirs);
     }

@@ -50,6 +50,18 @@ class StashLayoutTest {
     }
 
     @Test
+    void partitionsWithoutTheirLayoutFileStopTheOpen() throws Exception {
+        StashLayout.open(dir, 2);
+        Files.createDirectories(dir.resolve("partition-0"));
+        Files.delete(dir.resolve(StashLayout.FILE));
+        assertThatThrownBy(() -> StashLayout.open(dir, 3))
+                .isInstanceOf(ShardStoreException.class)
+                .hasMessageContaining(StashLayout.FILE + " is missing")
+                .hasMessageContaining("partition-0");
+        assertThat(dir.resolve(StashLayout.FILE)).doesNotExist();
+    }
+
+    @Test
     void aCountOutsideTheRangeIsRefused() {
         assertThatThrownBy(() -> StashLayout.open(dir, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> StashLayout.open(dir, StashLayout.MAX_PARTITIONS + 1))
