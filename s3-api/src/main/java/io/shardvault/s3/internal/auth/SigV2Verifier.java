@@ -84,8 +84,8 @@ public final class SigV2Verifier {
             throw S3Error.accessDenied("AWS authentication requires a valid Date or x-amz-date header");
         }
         keys.checkSkew(parseDate(date), date);
-        String stringToSign = stringToSign(req, amzDate != null ? "" : date, List.of());
-        return keys.find(accessKeyId).thenApply(c -> check(c, stringToSign, signature, false));
+        String signedDate = amzDate != null ? "" : date;
+        return keys.find(accessKeyId).thenApply(c -> check(c, req, signedDate, List.of(), signature, false));
     }
 
     /** Verifies a presigned URL's {@code AWSAccessKeyId}, {@code Signature} and {@code Expires}. */
@@ -109,13 +109,17 @@ public final class SigV2Verifier {
             throw S3Error.accessDenied("Request has expired").with("Expires", Instant.ofEpochSecond(expiresEpoch)
                     .toString()).with("ServerTime", now.toString());
         }
-        String stringToSign = stringToSign(req, expires, params);
-        return keys.find(accessKeyId).thenApply(c -> check(c, stringToSign, signature, true));
+        return keys.find(accessKeyId).thenApply(c -> check(c, req, expires, params, signature, true));
     }
 
-    private static SigningContext check(Credential credential, String stringToSign, String signature,
-                                        boolean presigned) {
-        if (!SigV4.equalSignatures(sign(credential.secretKey(), stringToSign), signature)) {
+    private static SigningContext check(Credential credential, S3Request req, String date, List<String[]> params,
+                                        String signature, boolean presigned) {
+        String stringToSign = stringToSign(req, date, params, false);
+        // botocore signs a path-style bucket request's resource as "/bucket/" while sending "/bucket".
+        if (!SigV4.equalSignatures(sign(credential.secretKey(), stringToSign), signature)
+                && (req.key() != null || req.bucket() == null || req.rawPath().endsWith("/")
+                || !SigV4.equalSignatures(sign(credential.secretKey(), stringToSign(req, date, params, true)),
+                signature))) {
             throw new S3Error("SignatureDoesNotMatch", HttpResponseStatus.FORBIDDEN,
                     "The request signature we calculated does not match the signature you provided. "
                             + "Check your key and signing method.")
@@ -141,8 +145,9 @@ public final class SigV2Verifier {
      *
      * @param date the Date header, "" when x-amz-date is sent, or a presigned URL's Expires
      * @param queryParams a presigned URL's raw parameters (may carry the signed headers), else empty
+     * @param slashed whether to sign the path with a '/' appended
      */
-    static String stringToSign(S3Request req, String date, List<String[]> queryParams) {
+    static String stringToSign(S3Request req, String date, List<String[]> queryParams, boolean slashed) {
         StringBuilder sb = new StringBuilder(256);
         sb.append(req.method().name()).append('\n');
         sb.append(standardHeader(req, "Content-MD5", queryParams)).append('\n');
@@ -162,7 +167,7 @@ public final class SigV2Verifier {
             }
         }
         amz.forEach((name, values) -> sb.append(name).append(':').append(String.join(",", values)).append('\n'));
-        return sb.append(canonicalResource(req)).toString();
+        return sb.append(canonicalResource(req, slashed)).toString();
     }
 
     private static String standardHeader(S3Request req, String name, List<String[]> queryParams) {
@@ -174,7 +179,7 @@ public final class SigV2Verifier {
     }
 
     /** {@code [/bucket]path[?sub-resources]}: the bucket only when the Host named it. */
-    static String canonicalResource(S3Request req) {
+    static String canonicalResource(S3Request req, boolean slashed) {
         String path = req.rawPath();
         boolean virtualHost = req.bucket() != null
                 && UriCodec.decode(path, false).equals("/" + (req.key() == null ? "" : req.key()));
@@ -183,6 +188,9 @@ public final class SigV2Verifier {
             sb.append('/').append(req.bucket());
         }
         sb.append(path);
+        if (slashed) {
+            sb.append('/');
+        }
         List<String[]> signed = new ArrayList<>();
         for (String[] p : rawParams(req.rawQuery())) {
             if (SUB_RESOURCES.contains(p[0])) {
