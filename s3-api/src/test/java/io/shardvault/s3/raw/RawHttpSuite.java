@@ -163,6 +163,9 @@ public abstract class RawHttpSuite {
         List<String[]> loc = signer.signV2("GET", "/raw/?location", RawHttp.headers("Host", vhost, "Date",
                 signer.httpDate()));
         assertThat(send("GET", "/?location", loc, null).status()).isEqualTo(200);
+        // botocore signs a path-style bucket request as /bucket/ while sending /bucket.
+        List<String[]> list = signer.signV2("GET", "/raw/", RawHttp.headers("Host", host(), "Date", signer.httpDate()));
+        assertThat(send("GET", "/raw?list-type=2", list, null).status()).isEqualTo(200);
 
         // The same signature for another resource: SignatureDoesNotMatch with our StringToSign, never the secret.
         r = send("GET", "/raw/alive?response-content-type=text%2Fx-v2", get, null);
