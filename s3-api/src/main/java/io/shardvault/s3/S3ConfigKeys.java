@@ -33,6 +33,9 @@ public final class S3ConfigKeys {
     public static final ConfigKey<Duration> MAX_PRESIGNED_EXPIRY = ConfigKey.ofDuration("s3.maxPresignedExpiry",
             Duration.ofDays(7), Duration.ofSeconds(1), Duration.ofDays(7),
             "Longest X-Amz-Expires a presigned URL may declare.");
+    public static final ConfigKey<Boolean> SIGV2_ENABLED = ConfigKey.ofBoolean("s3.sigv2.enabled", true,
+            "Accept AWS Signature Version 2 (Authorization: AWS, and AWSAccessKeyId/Signature/Expires presigned URLs); "
+                    + "when off such requests are answered 400 InvalidRequest.");
     public static final ConfigKey<Integer> IO_THREADS = ConfigKey.ofInt("s3.ioThreads",
             Math.max(2, Runtime.getRuntime().availableProcessors()), 1, 1024,
             "Netty event-loop threads of the S3 endpoint.");
@@ -54,7 +57,7 @@ public final class S3ConfigKeys {
     /** Every key above, for {@link io.shardvault.common.config.Settings#rejectUnknown}. */
     public static List<ConfigKey<?>> all() {
         return List.of(BIND_HOST, PORT, REGION, BASE_DOMAINS, MAX_INITIAL_LINE_BYTES, MAX_HEADER_BYTES,
-                MAX_HEADER_COUNT, MAX_XML_BYTES, MAX_CLOCK_SKEW, MAX_PRESIGNED_EXPIRY, IO_THREADS, WORKER_THREADS,
+                MAX_HEADER_COUNT, MAX_XML_BYTES, MAX_CLOCK_SKEW, MAX_PRESIGNED_EXPIRY, SIGV2_ENABLED, IO_THREADS, WORKER_THREADS,
                 MAX_QUEUED_REQUESTS, IDLE_TIMEOUT, TLS_ENABLED, TLS_CERTIFICATE, TLS_PRIVATE_KEY);
     }
 }

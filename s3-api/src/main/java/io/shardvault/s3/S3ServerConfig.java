@@ -21,6 +21,7 @@ import java.util.Objects;
  *   <tr><td>maxXmlBytes</td><td>2 MiB</td><td>larger XML bodies are MalformedXML (400)</td></tr>
  *   <tr><td>maxClockSkew</td><td>15 min</td><td>RequestTimeTooSkewed (403)</td></tr>
  *   <tr><td>maxPresignedExpiry</td><td>7 days</td><td>longer X-Amz-Expires is AuthorizationQueryParametersError</td></tr>
+ *   <tr><td>sigV2Enabled</td><td>true</td><td>when off, SigV2 requests are InvalidRequest (400)</td></tr>
  *   <tr><td>maxQueuedRequests</td><td>10,000</td><td>beyond this, SlowDown (503)</td></tr>
  *   <tr><td>idleTimeout</td><td>5 min</td><td>idle connections are closed</td></tr>
  * </table>
@@ -28,12 +29,13 @@ import java.util.Objects;
  * @param tlsCertificate PEM certificate chain, or {@code null} for plain HTTP
  * @param tlsPrivateKey PEM private key, or {@code null} for plain HTTP
  * @param sosapi SOSAPI's virtual objects (issue #9)
+ * @param sigV2Enabled whether AWS Signature Version 2 is accepted besides SigV4 (issue #17)
  */
 public record S3ServerConfig(String bindHost, int port, String region, List<String> baseDomains,
                              int maxInitialLineBytes, int maxHeaderBytes, int maxHeaderCount, int maxXmlBytes,
                              Duration maxClockSkew, Duration maxPresignedExpiry, int ioThreads, int workerThreads,
                              int maxQueuedRequests, Duration idleTimeout, Path tlsCertificate, Path tlsPrivateKey,
-                             SosapiConfig sosapi) {
+                             SosapiConfig sosapi, boolean sigV2Enabled) {
     public S3ServerConfig {
         Objects.requireNonNull(bindHost, "bindHost");
         Objects.requireNonNull(region, "region");
@@ -59,14 +61,14 @@ public record S3ServerConfig(String bindHost, int port, String region, List<Stri
         }
     }
 
-    /** The options with SOSAPI's defaults (the constructor before issue #9). */
+    /** The options with SOSAPI's defaults and SigV2 on (the constructor before issue #9). */
     public S3ServerConfig(String bindHost, int port, String region, List<String> baseDomains,
                           int maxInitialLineBytes, int maxHeaderBytes, int maxHeaderCount, int maxXmlBytes,
                           Duration maxClockSkew, Duration maxPresignedExpiry, int ioThreads, int workerThreads,
                           int maxQueuedRequests, Duration idleTimeout, Path tlsCertificate, Path tlsPrivateKey) {
         this(bindHost, port, region, baseDomains, maxInitialLineBytes, maxHeaderBytes, maxHeaderCount, maxXmlBytes,
                 maxClockSkew, maxPresignedExpiry, ioThreads, workerThreads, maxQueuedRequests, idleTimeout,
-                tlsCertificate, tlsPrivateKey, SosapiConfig.defaults());
+                tlsCertificate, tlsPrivateKey, SosapiConfig.defaults(), true);
     }
 
     public static S3ServerConfig from(Settings s) {
@@ -79,7 +81,7 @@ public record S3ServerConfig(String bindHost, int port, String region, List<Stri
                 s.get(S3ConfigKeys.MAX_PRESIGNED_EXPIRY), s.get(S3ConfigKeys.IO_THREADS),
                 s.get(S3ConfigKeys.WORKER_THREADS), s.get(S3ConfigKeys.MAX_QUEUED_REQUESTS),
                 s.get(S3ConfigKeys.IDLE_TIMEOUT), tls ? s.get(S3ConfigKeys.TLS_CERTIFICATE) : null,
-                tls ? s.get(S3ConfigKeys.TLS_PRIVATE_KEY) : null, SosapiConfig.from(s));
+                tls ? s.get(S3ConfigKeys.TLS_PRIVATE_KEY) : null, SosapiConfig.from(s), s.get(S3ConfigKeys.SIGV2_ENABLED));
     }
 
     public static S3ServerConfig defaults() {
@@ -90,21 +92,28 @@ public record S3ServerConfig(String bindHost, int port, String region, List<Stri
     public S3ServerConfig withBind(String host, int newPort) {
         return new S3ServerConfig(host, newPort, region, baseDomains, maxInitialLineBytes, maxHeaderBytes,
                 maxHeaderCount, maxXmlBytes, maxClockSkew, maxPresignedExpiry, ioThreads, workerThreads,
-                maxQueuedRequests, idleTimeout, tlsCertificate, tlsPrivateKey, sosapi);
+                maxQueuedRequests, idleTimeout, tlsCertificate, tlsPrivateKey, sosapi, sigV2Enabled);
     }
 
     /** A copy serving HTTPS with these PEM files. */
     public S3ServerConfig withTls(Path certificate, Path privateKey) {
         return new S3ServerConfig(bindHost, port, region, baseDomains, maxInitialLineBytes, maxHeaderBytes,
                 maxHeaderCount, maxXmlBytes, maxClockSkew, maxPresignedExpiry, ioThreads, workerThreads,
-                maxQueuedRequests, idleTimeout, certificate, privateKey, sosapi);
+                maxQueuedRequests, idleTimeout, certificate, privateKey, sosapi, sigV2Enabled);
     }
 
     /** A copy with other SOSAPI options. */
     public S3ServerConfig withSosapi(SosapiConfig newSosapi) {
         return new S3ServerConfig(bindHost, port, region, baseDomains, maxInitialLineBytes, maxHeaderBytes,
                 maxHeaderCount, maxXmlBytes, maxClockSkew, maxPresignedExpiry, ioThreads, workerThreads,
-                maxQueuedRequests, idleTimeout, tlsCertificate, tlsPrivateKey, newSosapi);
+                maxQueuedRequests, idleTimeout, tlsCertificate, tlsPrivateKey, newSosapi, sigV2Enabled);
+    }
+
+    /** A copy that accepts SigV2 or not. */
+    public S3ServerConfig withSigV2(boolean enabled) {
+        return new S3ServerConfig(bindHost, port, region, baseDomains, maxInitialLineBytes, maxHeaderBytes,
+                maxHeaderCount, maxXmlBytes, maxClockSkew, maxPresignedExpiry, ioThreads, workerThreads,
+                maxQueuedRequests, idleTimeout, tlsCertificate, tlsPrivateKey, sosapi, enabled);
     }
 
     public boolean tlsEnabled() {

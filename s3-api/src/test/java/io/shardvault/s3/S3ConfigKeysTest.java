@@ -26,6 +26,8 @@ class S3ConfigKeysTest {
         assertThat(c.maxClockSkew().toMinutes()).isEqualTo(5);
         assertThat(c.tlsEnabled()).isFalse();
         assertThat(S3ServerConfig.defaults().maxClockSkew().toMinutes()).isEqualTo(15);
+        assertThat(S3ServerConfig.defaults().sigV2Enabled()).isTrue();
+        assertThat(S3ServerConfig.from(Settings.of(Map.of("s3.sigv2.enabled", "false"))).sigV2Enabled()).isFalse();
         assertThatThrownBy(() -> S3ServerConfig.defaults().withBind("x", 70000))
                 .isInstanceOf(IllegalArgumentException.class);
     }

@@ -7,6 +7,8 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.shardvault.s3.CredentialStore;
 import io.shardvault.s3.ObjectStore;
 import io.shardvault.s3.S3ServerConfig;
+import io.shardvault.s3.internal.auth.AccessKeys;
+import io.shardvault.s3.internal.auth.SigV2Verifier;
 import io.shardvault.s3.internal.auth.SigV4Verifier;
 import java.io.IOException;
 import java.time.Clock;
@@ -49,8 +51,9 @@ public final class S3Context implements AutoCloseable {
                 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(config.maxQueuedRequests()),
                 new DefaultThreadFactory("s3-worker", true));
         S3Metrics metrics = new S3Metrics(registry);
-        SigV4Verifier verifier = new SigV4Verifier(credentials, config.region(), config.maxClockSkew(),
-                config.maxPresignedExpiry(), clock);
+        AccessKeys keys = new AccessKeys(credentials, config.maxClockSkew(), clock);
+        SigV4Verifier verifier = new SigV4Verifier(keys, config.region(), config.maxPresignedExpiry(),
+                config.sigV2Enabled() ? new SigV2Verifier(keys) : null);
         S3Dispatcher dispatcher = new S3Dispatcher(config, store, verifier, new RequestParser(config.baseDomains()),
                 workers, metrics, clock);
         return new S3Context(config, metrics, ssl, workers, dispatcher);

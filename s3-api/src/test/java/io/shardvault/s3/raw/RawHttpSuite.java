@@ -131,13 +131,90 @@ public abstract class RawHttpSuite {
         }
     }
 
-    @Test
-    void signatureV2IsRefused() throws Exception {
+    /** Sends one request with these headers and reads one response. */
+    private RawHttp.Response send(String method, String target, List<String[]> headers, byte[] body)
+            throws Exception {
         try (RawHttp http = new RawHttp(fixture.port())) {
-            http.send(RawHttp.head("GET", "/raw", RawHttp.headers("Host", host(), "Date",
-                    "Mon, 01 Jan 2024 00:00:00 GMT", "Authorization", "AWS AKID:c2lnbmF0dXJl")), null);
-            assertError(http.read(), 400, "InvalidRequest");
+            http.send(RawHttp.head(method, target, headers), body);
+            return http.read(method.equals("HEAD"));
         }
+    }
+
+    @Test
+    void signatureV2HeadersAreVerified() throws Exception {
+        TestSigner signer = signer();
+        byte[] body = "v2 body".getBytes(StandardCharsets.UTF_8);
+        String md5 = Base64.getEncoder().encodeToString(MessageDigest.getInstance("MD5").digest(body));
+        // Date, Content-MD5, Content-Type and repeated x-amz-* headers, path style.
+        List<String[]> put = signer.signV2("PUT", "/raw/v2obj", RawHttp.headers("Host", host(), "Date",
+                signer.httpDate(), "Content-MD5", md5, "Content-Type", "text/plain", "x-amz-meta-b", "2",
+                "X-Amz-Meta-A", "1", "x-amz-meta-a", "one", "Content-Length", Integer.toString(body.length)));
+        assertThat(send("PUT", "/raw/v2obj", put, body).status()).isEqualTo(200);
+        // x-amz-date instead of Date, and a signed sub-resource whose value is percent-decoded.
+        List<String[]> get = signer.signV2("GET", "/raw/v2obj?response-content-type=text/x-v2",
+                RawHttp.headers("Host", host(), "x-amz-date", signer.httpDate()));
+        RawHttp.Response r = send("GET", "/raw/v2obj?response-content-type=text%2Fx-v2", get, null);
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        assertThat(r.body()).isEqualTo("v2 body");
+        assertThat(r.header("content-type")).isEqualTo("text/x-v2");
+        assertThat(r.header("x-amz-meta-a")).isEqualTo("1,one");
+        // Virtual-host addressing signs /bucket before the path; ?location is signed without a value.
+        String vhost = "raw.localhost:" + fixture.port();
+        List<String[]> loc = signer.signV2("GET", "/raw/?location", RawHttp.headers("Host", vhost, "Date",
+                signer.httpDate()));
+        assertThat(send("GET", "/?location", loc, null).status()).isEqualTo(200);
+        // botocore signs a path-style bucket request as /bucket/ while sending /bucket.
+        List<String[]> list = signer.signV2("GET", "/raw/", RawHttp.headers("Host", host(), "Date", signer.httpDate()));
+        assertThat(send("GET", "/raw?list-type=2", list, null).status()).isEqualTo(200);
+
+        // The same signature for another resource: SignatureDoesNotMatch with our StringToSign, never the secret.
+        r = send("GET", "/raw/alive?response-content-type=text%2Fx-v2", get, null);
+        assertError(r, 403, "SignatureDoesNotMatch");
+        assertThat(r.xml("StringToSign")).isEqualTo("GET\n\n\n\nx-amz-date:" + signer.httpDate()
+                + "\n/raw/alive?response-content-type=text/x-v2");
+        assertThat(r.body()).doesNotContain(fixture.secretKey());
+        // An unknown key, a stale date, a body that does not match its Content-MD5.
+        List<String[]> unknown = new TestSigner("AKIDNOBODY", "x", Instant.now()).signV2("GET", "/raw",
+                RawHttp.headers("Host", host(), "Date", signer.httpDate()));
+        assertError(send("GET", "/raw", unknown, null), 403, "InvalidAccessKeyId");
+        TestSigner old = new TestSigner(fixture.accessKey(), fixture.secretKey(),
+                Instant.now().minus(Duration.ofMinutes(16)));
+        List<String[]> stale = old.signV2("GET", "/raw", RawHttp.headers("Host", host(), "Date", old.httpDate()));
+        assertError(send("GET", "/raw", stale, null), 403, "RequestTimeTooSkewed");
+        assertError(send("GET", "/raw", RawHttp.headers("Host", host(), "Authorization", "AWS "
+                + fixture.accessKey() + ":c2lnbmF0dXJl"), null), 403, "AccessDenied");
+        byte[] other = "other body".getBytes(StandardCharsets.UTF_8);
+        List<String[]> badMd5 = signer.signV2("PUT", "/raw/v2bad", RawHttp.headers("Host", host(), "Date",
+                signer.httpDate(), "Content-MD5", md5, "Content-Length", Integer.toString(other.length)));
+        assertError(send("PUT", "/raw/v2bad", badMd5, other), 400, "BadDigest");
+        // Signed aws-chunked bodies chain from a SigV4 signature; a SigV2 request has none.
+        List<String[]> chunked = signer.signV2("PUT", "/raw/v2chunked", RawHttp.headers("Host", host(), "Date",
+                signer.httpDate(), "x-amz-content-sha256", "STREAMING-AWS4-HMAC-SHA256-PAYLOAD",
+                "x-amz-decoded-content-length", "0", "Content-Length", "0"));
+        assertError(send("PUT", "/raw/v2chunked", chunked, new byte[0]), 400, "InvalidRequest");
+    }
+
+    @Test
+    void signatureV2PresignedUrlsAreVerified() throws Exception {
+        TestSigner signer = signer();
+        long expires = Instant.now().plusSeconds(300).getEpochSecond();
+        byte[] body = "presigned v2".getBytes(StandardCharsets.UTF_8);
+        String put = "/raw/v2url?" + signer.presignV2("PUT", "/raw/v2url", expires);
+        assertThat(send("PUT", put, RawHttp.headers("Host", host(), "Content-Length",
+                Integer.toString(body.length)), body).status()).isEqualTo(200);
+        String get = "/raw/v2url?" + signer.presignV2("GET", "/raw/v2url", expires);
+        RawHttp.Response r = send("GET", get, RawHttp.headers("Host", host()), null);
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        assertThat(r.body()).isEqualTo("presigned v2");
+        // A GET URL used for a HEAD, a tampered Expires, an expired URL.
+        assertThat(send("HEAD", get, RawHttp.headers("Host", host()), null).status()).isEqualTo(403);
+        assertError(send("GET", get.replace("Expires=" + expires, "Expires=" + (expires + 1)),
+                RawHttp.headers("Host", host()), null), 403, "SignatureDoesNotMatch");
+        long past = Instant.now().minusSeconds(1).getEpochSecond();
+        r = send("GET", "/raw/v2url?" + signer.presignV2("GET", "/raw/v2url", past), RawHttp.headers("Host", host()),
+                null);
+        assertError(r, 403, "AccessDenied");
+        assertThat(r.xml("Message")).isEqualTo("Request has expired");
     }
 
     @Test
@@ -186,11 +263,51 @@ public abstract class RawHttpSuite {
     }
 
     @Test
+    void nonAsciiMetadataIsVerifiedOverItsUtf8BytesAndAnsweredAsRfc2047() throws Exception {
+        String value = "na\u00efve \u2603";
+        String utf8OnTheWire = new String(value.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+        String[][] cases = {
+            // as Go and HttpURLConnection send it (UTF-8 bytes), as Netty/Apache clients send Latin-1, as RFC 2047
+            {"utf8", value, utf8OnTheWire, value},
+            {"latin1", "na\u00efve", "na\u00efve", "na\u00efve"},
+            {"rfc2047", "=?UTF-8?B?bmHDr3ZlIOKYgw==?=", "=?UTF-8?B?bmHDr3ZlIOKYgw==?=", value},
+        };
+        for (String[] c : cases) {
+            List<String[]> h = signer().sign("PUT", "/raw/meta-" + c[0], "", RawHttp.headers("Host", host(),
+                    "x-amz-content-sha256", SigV4.EMPTY_SHA256, "x-amz-meta-m", c[1], "Content-Length", "0"));
+            for (String[] header : h) {
+                if (header[0].equals("x-amz-meta-m")) {
+                    header[1] = c[2];
+                }
+            }
+            RawHttp.Response put = send("PUT", "/raw/meta-" + c[0], h, new byte[0]);
+            assertThat(put.status()).as(c[0] + ": " + put.body()).isEqualTo(200);
+            RawHttp.Response head = signed("HEAD", "/raw/meta-" + c[0], "", SigV4.EMPTY_SHA256, null);
+            String answered = head.header("x-amz-meta-m");
+            assertThat(answered).as(c[0]).matches("=\\?UTF-8\\?B\\?[A-Za-z0-9+/=]+\\?=");
+            assertThat(new String(Base64.getDecoder().decode(answered.substring(10, answered.length() - 2)),
+                    StandardCharsets.UTF_8)).as(c[0]).isEqualTo(c[3]);
+        }
+    }
+
+    @Test
     void expiredAndOverlongPresignedUrlsAreRefused() throws Exception {
         Instant signedAt = Instant.now().minus(Duration.ofMinutes(10));
+        assertPresignedRefusals(signedAt, List.of("60", "604801", "-1", "soon"));
+    }
+
+    @Test
+    void presignedUrlsNotYetValidAreAccessDenied() throws Exception {
+        // Dated beyond the skew: refused as not valid yet, before the (here also wrong) signature is looked at.
+        assertPresignedRefusals(Instant.now().plus(Duration.ofMinutes(30)), List.of("3600"));
+    }
+
+    /** Presigned GETs dated signedAt, for each X-Amz-Expires, with the expected refusal of each. */
+    private void assertPresignedRefusals(Instant signedAt, List<String> expiresValues) throws Exception {
         String amzDate = TestSigner.AMZ.format(signedAt);
         String scope = amzDate.substring(0, 8) + "/us-east-1/s3/aws4_request";
-        for (String expires : List.of("60", "604801")) {
+        boolean future = signedAt.isAfter(Instant.now());
+        for (String expires : expiresValues) {
             String query = "X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=" + fixture.accessKey() + "%2F"
                     + scope.replace("/", "%2F") + "&X-Amz-Date=" + amzDate + "&X-Amz-Expires=" + expires
                     + "&X-Amz-SignedHeaders=host";
@@ -199,13 +316,18 @@ public abstract class RawHttpSuite {
             String sig = SigV4.sign(SigV4.signingKey(fixture.secretKey(), amzDate.substring(0, 8), "us-east-1",
                     "s3"), sts);
             try (RawHttp http = new RawHttp(fixture.port())) {
-                http.send(RawHttp.head("GET", "/raw/alive?" + query + "&X-Amz-Signature=" + sig,
+                http.send(RawHttp.head("GET", "/raw/alive?" + query + "&X-Amz-Signature="
+                        + (future ? sig.replace(sig.charAt(0), sig.charAt(0) == 'a' ? 'b' : 'a') : sig),
                         RawHttp.headers("Host", host())), null);
                 RawHttp.Response r = http.read();
-                if (expires.equals("60")) {
+                if (future) {
+                    assertError(r, 403, "AccessDenied");
+                    assertThat(r.xml("Message")).isEqualTo("Request is not valid yet");
+                } else if (expires.equals("60")) {
                     assertError(r, 403, "AccessDenied");
                     assertThat(r.xml("Message")).isEqualTo("Request has expired");
                 } else {
+                    // Out of range or not a number: AWS's 400, whatever the date.
                     assertError(r, 400, "AuthorizationQueryParametersError");
                 }
             }

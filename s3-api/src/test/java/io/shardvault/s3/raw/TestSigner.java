@@ -15,6 +15,7 @@ import java.util.TreeMap;
 /**
  * SigV4 header signing and aws-chunked encoding for raw tests whose subject is not the signer
  * (the SDK tests check the verifier against AWS's own signer). Signs every header it is given.
+ * Also a SigV2 signer, written from AWS's description of it, for the SigV2 tests.
  */
 final class TestSigner {
     static final DateTimeFormatter AMZ = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT)
@@ -116,6 +117,71 @@ final class TestSigner {
         write(out, "0\r\n");
         write(out, trailerName + ":" + trailerValue + "\r\n\r\n");
         return out.toByteArray();
+    }
+
+    /**
+     * SigV2's StringToSign, from AWS's RESTAuthentication description: method, Content-MD5, Content-Type,
+     * the date (or Expires), each x-amz-* header as "name:value" (lower-cased, sorted, one per line),
+     * then the resource (with its sub-resources, which the caller writes).
+     */
+    static String v2StringToSign(String method, List<String[]> headers, String date, String resource) {
+        String md5 = "";
+        String type = "";
+        TreeMap<String, String> amz = new TreeMap<>();
+        for (String[] h : headers) {
+            String name = h[0].toLowerCase(Locale.ROOT);
+            if (name.equals("content-md5")) {
+                md5 = h[1];
+            } else if (name.equals("content-type")) {
+                type = h[1];
+            } else if (name.startsWith("x-amz-")) {
+                amz.merge(name, h[1].trim(), (a, b) -> a + "," + b);
+            }
+        }
+        StringBuilder sts = new StringBuilder(method).append('\n').append(md5).append('\n').append(type).append('\n')
+                .append(date).append('\n');
+        amz.forEach((k, v) -> sts.append(k).append(':').append(v).append('\n'));
+        return sts.append(resource).toString();
+    }
+
+    /** SigV2's signature: base64 of HMAC-SHA1 keyed with the secret. */
+    static String v2Signature(String secret, String stringToSign) {
+        try {
+            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA1");
+            mac.init(new javax.crypto.spec.SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA1"));
+            return java.util.Base64.getEncoder().encodeToString(
+                    mac.doFinal(stringToSign.getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Adds Authorization: AWS key:signature to headers (which carry their Date or x-amz-date). */
+    List<String[]> signV2(String method, String resource, List<String[]> headers) {
+        String date = "";
+        boolean amzDate = false;
+        for (String[] h : headers) {
+            amzDate |= h[0].equalsIgnoreCase("x-amz-date");
+            if (h[0].equalsIgnoreCase("Date")) {
+                date = h[1];
+            }
+        }
+        String sts = v2StringToSign(method, headers, amzDate ? "" : date, resource);
+        List<String[]> all = new ArrayList<>(headers);
+        all.add(new String[] {"Authorization", "AWS " + key + ":" + v2Signature(secret, sts)});
+        return all;
+    }
+
+    /** The query of a SigV2 presigned URL expiring at {@code expires} (no signed headers). */
+    String presignV2(String method, String resource, long expires) {
+        String sig = v2Signature(secret, v2StringToSign(method, List.of(), Long.toString(expires), resource));
+        return "AWSAccessKeyId=" + UriCodec.encode(key, false) + "&Expires=" + expires + "&Signature="
+                + UriCodec.encode(sig, false);
+    }
+
+    /** Date: as clients send it, RFC 1123. */
+    String httpDate() {
+        return DateTimeFormatter.RFC_1123_DATE_TIME.format(time.atZone(ZoneOffset.UTC));
     }
 
     private static void write(ByteArrayOutputStream out, String s) {

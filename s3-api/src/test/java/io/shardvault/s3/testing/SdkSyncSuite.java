@@ -135,6 +135,22 @@ public abstract class SdkSyncSuite {
     }
 
     @Test
+    void nonAsciiMetadataIsAcceptedAndAnsweredAsS3Does() {
+        // The sync client's HttpURLConnection sends the value's UTF-8 bytes, which its signer hashed. S3 answers
+        // non-ASCII metadata as RFC 2047 words (header bytes are Latin-1); the SDK hands them over undecoded.
+        bucket("unicode");
+        String value = "na\u00efve \u2603";
+        s3.putObject(b -> b.bucket("unicode").key("k").metadata(Map.of("m", value)), RequestBody.fromString("x"));
+        for (Map<String, String> metadata : List.of(s3.headObject(b -> b.bucket("unicode").key("k")).metadata(),
+                s3.getObjectAsBytes(b -> b.bucket("unicode").key("k")).response().metadata())) {
+            String answered = metadata.get("m");
+            assertThat(answered).startsWith("=?UTF-8?B?").endsWith("?=");
+            assertThat(new String(java.util.Base64.getDecoder().decode(answered.substring(10, answered.length() - 2)),
+                    StandardCharsets.UTF_8)).isEqualTo(value);
+        }
+    }
+
+    @Test
     void putGetHeadDeleteWithMetadataAndDefaultChecksum() throws Exception {
         bucket("objects");
         byte[] data = bytes(300_000);

@@ -4,10 +4,10 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.shardvault.s3.Credential;
 import io.shardvault.s3.CredentialStore;
+import io.shardvault.s3.internal.HeaderText;
 import io.shardvault.s3.internal.S3Error;
 import io.shardvault.s3.internal.S3Request;
 import io.shardvault.s3.internal.UriCodec;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -20,15 +20,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * Verifies the SigV4 signature of a request, from its Authorization header or its presigned-URL
- * query, against the key from the {@link CredentialStore}. Refuses unsigned requests, SigV2, expired
- * or too-long presigned URLs, and timestamps more than the allowed skew from the server's clock.
- * Thread-safe.
+ * query, against the key from the {@link CredentialStore}; hands SigV2 requests to the
+ * {@link SigV2Verifier} when it is enabled (400 InvalidRequest when not). Refuses unsigned requests,
+ * expired or too-long presigned URLs, and timestamps more than the allowed skew from the server's
+ * clock. Thread-safe.
  */
 public final class SigV4Verifier {
     static final DateTimeFormatter AMZ_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT)
@@ -36,19 +36,19 @@ public final class SigV4Verifier {
     /** x-amz-* headers clients add without signing them. */
     private static final java.util.Set<String> UNSIGNED_AMZ_HEADERS = java.util.Set.of("x-amz-user-agent");
 
-    private final CredentialStore credentials;
+    private final AccessKeys keys;
     private final String region;
-    private final Duration maxSkew;
     private final Duration maxExpiry;
-    private final Clock clock;
+    private final SigV2Verifier sigV2;
 
-    public SigV4Verifier(CredentialStore credentials, String region, Duration maxSkew, Duration maxExpiry,
-                         Clock clock) {
-        this.credentials = credentials;
+    /**
+     * @param sigV2 the verifier of SigV2 requests, or null to refuse them
+     */
+    public SigV4Verifier(AccessKeys keys, String region, Duration maxExpiry, SigV2Verifier sigV2) {
+        this.keys = keys;
         this.region = region;
-        this.maxSkew = maxSkew;
         this.maxExpiry = maxExpiry;
-        this.clock = clock;
+        this.sigV2 = sigV2;
     }
 
     /** Completes with the signing context, or fails with the S3 error to answer. */
@@ -56,28 +56,32 @@ public final class SigV4Verifier {
         try {
             String authz = req.header(HttpHeaderNames.AUTHORIZATION);
             Parsed parsed;
+            if (authz != null && authz.startsWith("AWS ")) {
+                return sigV2().verifyHeader(req, authz);
+            }
             if (authz != null) {
                 parsed = parseHeader(req, authz);
             } else if (req.hasParam("X-Amz-Signature") || req.hasParam("X-Amz-Algorithm")) {
                 parsed = parsePresigned(req);
             } else if (req.hasParam("Signature") && req.hasParam("AWSAccessKeyId")) {
-                throw unsupportedMechanism();
+                return sigV2().verifyPresigned(req);
             } else {
                 throw S3Error.accessDenied("Anonymous access is not allowed; sign the request with SigV4.");
             }
-            return credentials.find(parsed.accessKeyId).thenApply(found -> check(req, parsed, found));
+            return keys.find(parsed.accessKeyId).thenApply(credential -> check(req, parsed, credential));
         } catch (S3Error e) {
             return CompletableFuture.failedFuture(e);
         }
     }
 
-    private SigningContext check(S3Request req, Parsed p, Optional<Credential> found) {
-        Credential credential = found.orElseThrow(() -> new S3Error("InvalidAccessKeyId", HttpResponseStatus.FORBIDDEN,
-                "The AWS Access Key Id you provided does not exist in our records.")
-                .with("AWSAccessKeyId", p.accessKeyId));
-        if (!credential.enabled()) {
-            throw S3Error.accessDenied("The access key is disabled.");
+    private SigV2Verifier sigV2() {
+        if (sigV2 == null) {
+            throw unsupportedMechanism();
         }
+        return sigV2;
+    }
+
+    private SigningContext check(S3Request req, Parsed p, Credential credential) {
         byte[] key = SigV4.signingKey(credential.secretKey(), p.date, p.region, "s3");
         String canonicalRequest = canonicalRequest(req, p, true);
         String expected = SigV4.sign(key, stringToSign(p, canonicalRequest));
@@ -127,7 +131,8 @@ public final class SigV4Verifier {
                 if (i > 0) {
                     sb.append(',');
                 }
-                sb.append(values.get(i).trim().replaceAll(" +", " "));
+                // The value the client hashed: its UTF-8 bytes, whatever charset carried it.
+                sb.append(HeaderText.decode(values.get(i)).trim().replaceAll(" +", " "));
             }
             sb.append('\n');
         }
@@ -137,9 +142,6 @@ public final class SigV4Verifier {
     }
 
     private Parsed parseHeader(S3Request req, String authz) {
-        if (authz.startsWith("AWS ")) {
-            throw unsupportedMechanism();
-        }
         if (authz.startsWith("AWS4-ECDSA-P256-SHA256")) {
             throw new S3Error("NotImplemented", HttpResponseStatus.NOT_IMPLEMENTED, "SigV4a is not implemented.");
         }
@@ -177,14 +179,7 @@ public final class SigV4Verifier {
             throw S3Error.badRequest("InvalidRequest", "Missing required header for this request: x-amz-content-sha256");
         }
         Parsed p = parseCommon(credential, amzDate, signedHeaders, signature, payloadHash, false);
-        Instant t = p.instant;
-        Instant now = clock.instant();
-        if (Duration.between(t, now).abs().compareTo(maxSkew) > 0) {
-            throw new S3Error("RequestTimeTooSkewed", HttpResponseStatus.FORBIDDEN,
-                    "The difference between the request time and the current time is too large.")
-                    .with("RequestTime", amzDate).with("ServerTime", now.toString())
-                    .with("MaxAllowedSkewMilliseconds", Long.toString(maxSkew.toMillis()));
-        }
+        keys.checkSkew(p.instant, amzDate);
         for (String name : req.headers().names()) {
             String lower = name.toLowerCase(Locale.ROOT);
             if (lower.startsWith("x-amz-") && !p.signedHeaders.contains(lower) && !UNSIGNED_AMZ_HEADERS.contains(lower)) {
@@ -229,13 +224,13 @@ public final class SigV4Verifier {
             payloadHash = "UNSIGNED-PAYLOAD";
         }
         Parsed p = parseCommon(credential, amzDate, signedHeaders, signature, payloadHash, true);
-        Instant now = clock.instant();
+        Instant now = keys.clock().instant();
         Instant expiry = p.instant.plusSeconds(expirySeconds);
         if (now.isAfter(expiry)) {
             throw S3Error.accessDenied("Request has expired").with("X-Amz-Expires", expires)
                     .with("Expires", expiry.toString()).with("ServerTime", now.toString());
         }
-        if (p.instant.isAfter(now.plus(maxSkew))) {
+        if (p.instant.isAfter(now.plus(keys.maxSkew()))) {
             throw S3Error.accessDenied("Request is not valid yet");
         }
         return p;
@@ -291,7 +286,7 @@ public final class SigV4Verifier {
         return S3Error.badRequest("AuthorizationQueryParametersError", message);
     }
 
-    private static S3Error unsupportedMechanism() {
+    static S3Error unsupportedMechanism() {
         return S3Error.badRequest("InvalidRequest",
                 "The authorization mechanism you have provided is not supported. Please use AWS4-HMAC-SHA256.");
     }

@@ -4,17 +4,29 @@ import io.shardvault.s3.Credential;
 
 /**
  * What a verified request signature leaves for its body: the key and scope to verify chunk and
- * trailer signatures with, and the seed signature the chain starts from. Immutable.
+ * trailer signatures with, and the seed signature the chain starts from. A SigV2 request has no
+ * chain (its body is unsigned, as with UNSIGNED-PAYLOAD): its context carries the credential alone.
+ * Immutable.
  *
  * @param credential the key that signed
- * @param signingKey the derived signing key
- * @param amzDate the request's timestamp, {@code yyyyMMdd'T'HHmmss'Z'}
- * @param scope {@code date/region/s3/aws4_request}
- * @param seedSignature the request's signature
+ * @param signingKey the derived signing key, or null for SigV2
+ * @param amzDate the request's timestamp, {@code yyyyMMdd'T'HHmmss'Z'}, or null for SigV2
+ * @param scope {@code date/region/s3/aws4_request}, or null for SigV2
+ * @param seedSignature the request's signature, or null for SigV2
  * @param presigned whether it came from a presigned URL
  */
 public record SigningContext(Credential credential, byte[] signingKey, String amzDate, String scope,
                              String seedSignature, boolean presigned) {
+
+    /** The context of a SigV2 request: no chain for aws-chunked signatures. */
+    static SigningContext sigV2(Credential credential, boolean presigned) {
+        return new SigningContext(credential, null, null, null, null, presigned);
+    }
+
+    /** Whether signed aws-chunked bodies can be verified: false for SigV2. */
+    public boolean chainsChunks() {
+        return signingKey != null;
+    }
 
     /** The string a chunk signature signs. */
     public String chunkStringToSign(String previousSignature, String chunkSha256Hex) {

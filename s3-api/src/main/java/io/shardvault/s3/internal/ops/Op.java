@@ -110,8 +110,12 @@ public final class Op {
     VerifyingBodySource openBody(boolean computeDefault) {
         String sha = req.header("x-amz-content-sha256");
         if (sha == null) {
-            // Presigned URLs sign no payload; header-signed requests always carry the header.
+            // Presigned URLs and SigV2 sign no payload; SigV4 header-signed requests always carry the header.
             sha = "UNSIGNED-PAYLOAD";
+        }
+        if (sha.startsWith("STREAMING-AWS4-HMAC-SHA256-") && !signing.chainsChunks()) {
+            throw S3Error.badRequest("InvalidRequest", "Signed aws-chunked bodies (" + sha
+                    + ") need a request signed with AWS4-HMAC-SHA256.");
         }
         AwsChunkedDecoder decoder = null;
         String payloadHash = null;

@@ -9,6 +9,7 @@ import io.shardvault.s3.ObjectLock;
 import io.shardvault.s3.ObjectMetadata;
 import io.shardvault.s3.RetentionMode;
 import io.shardvault.s3.WriteCondition;
+import io.shardvault.s3.internal.HeaderText;
 import io.shardvault.s3.internal.S3Error;
 import io.shardvault.s3.internal.S3Request;
 import io.shardvault.s3.internal.xml.XmlWriter;
@@ -36,8 +37,10 @@ final class S3Headers {
             String name = e.getKey().toLowerCase(Locale.ROOT);
             if (name.startsWith("x-amz-meta-")) {
                 String k = name.substring("x-amz-meta-".length());
-                user.merge(k, e.getValue(), (a, b) -> a + "," + b);
-                size += k.getBytes(StandardCharsets.UTF_8).length + e.getValue().getBytes(StandardCharsets.UTF_8).length;
+                // Stored as the client meant it: UTF-8 bytes read as UTF-8, RFC 2047 words decoded (as S3 does).
+                String v = HeaderText.decodeRfc2047(HeaderText.decode(e.getValue()));
+                user.merge(k, v, (a, b) -> a + "," + b);
+                size += k.getBytes(StandardCharsets.UTF_8).length + v.getBytes(StandardCharsets.UTF_8).length;
             }
         }
         if (size > MAX_USER_METADATA_BYTES) {
@@ -122,7 +125,8 @@ final class S3Headers {
         setIf(h, HttpHeaderNames.CONTENT_ENCODING, m.contentEncoding());
         setIf(h, HttpHeaderNames.CONTENT_LANGUAGE, m.contentLanguage());
         setIf(h, HttpHeaderNames.EXPIRES, m.expires());
-        m.userMetadata().forEach((k, v) -> h.set("x-amz-meta-" + k, v));
+        // Non-ASCII values go out as RFC 2047 words, as S3 answers them: header bytes are ISO-8859-1 on the wire.
+        m.userMetadata().forEach((k, v) -> h.set("x-amz-meta-" + k, HeaderText.encodeRfc2047(v)));
         setIf(h, "x-amz-version-id", info.versionId());
         // x-amz-mp-parts-count only answers a read by partNumber (S3 leaves it out of whole-object reads).
         if (info.lock().mode() != null) {
