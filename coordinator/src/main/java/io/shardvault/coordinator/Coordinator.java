@@ -102,13 +102,14 @@ public final class Coordinator implements AutoCloseable {
             started.add(statsRpc);
             FreeSpace freeSpace = new PodFreeSpace(catalog, new PodClient(statsRpc), FREE_SPACE_MAX_AGE,
                     System::nanoTime);
+            S3ServerConfig s3Config = S3ServerConfig.from(settings);
             CatalogObjectStore store = new CatalogObjectStore(catalog, data, reaper, CatalogObjectStore.MIN_PART_BYTES,
-                    freeSpace);
+                    s3Config.region(), freeSpace);
             CredentialStore credentials = withBootstrapKey(new CatalogCredentialStore(catalog), config.bootstrapKey());
             started.add(CoordinatorAdmin.start(settings, catalogServer, config.vault(),
                     dataConfig.writeQuorum(config.vault().layout()), config.stashServers(), transport, podStates));
             c.catalog = catalog;
-            c.s3 = S3Server.start(S3ServerConfig.from(settings), store, credentials, registry);
+            c.s3 = S3Server.start(s3Config, store, credentials, registry);
             started.add(c.s3);
             RpcClientConfig rpcConfig = RpcClientConfig.from(settings);
             c.readiness = new VaultReadiness(catalogServer, config.vault(),

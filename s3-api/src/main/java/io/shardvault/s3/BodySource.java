@@ -18,7 +18,11 @@ import java.util.concurrent.CompletableFuture;
  * <p>Not thread-safe: one reader at a time, at most one {@code read()} outstanding.
  */
 public interface BodySource {
-    /** The number of object bytes the client declared (after aws-chunked decoding). */
+    /**
+     * The number of object bytes the client declared (after aws-chunked decoding), or -1 when it declared
+     * none: a {@code Transfer-Encoding: chunked} body, whose length is known only at its end
+     * ({@link BodyDigests#size()}), and never more than S3's 5 GiB (a longer one fails the read that crosses it).
+     */
     long contentLength();
 
     /**

@@ -102,6 +102,13 @@ public record S3ServerConfig(String bindHost, int port, String region, List<Stri
                 maxQueuedRequests, idleTimeout, certificate, privateKey, sosapi, sigV2Enabled);
     }
 
+    /** A copy serving another region. */
+    public S3ServerConfig withRegion(String newRegion) {
+        return new S3ServerConfig(bindHost, port, newRegion, baseDomains, maxInitialLineBytes, maxHeaderBytes,
+                maxHeaderCount, maxXmlBytes, maxClockSkew, maxPresignedExpiry, ioThreads, workerThreads,
+                maxQueuedRequests, idleTimeout, tlsCertificate, tlsPrivateKey, sosapi);
+    }
+
     /** A copy with other SOSAPI options. */
     public S3ServerConfig withSosapi(SosapiConfig newSosapi) {
         return new S3ServerConfig(bindHost, port, region, baseDomains, maxInitialLineBytes, maxHeaderBytes,

@@ -13,12 +13,15 @@ import java.util.concurrent.CompletableFuture;
  */
 public interface ByteSource {
 
-    /** The exact number of bytes the source will produce. */
+    /**
+     * The exact number of bytes the source will produce, or -1 when it is known only at the end (an
+     * HTTP body sent with chunked transfer coding): the file is then as long as what was produced.
+     */
     long length();
 
     /**
      * The next bytes (the caller owns and releases them), or {@code null} once {@link #length()}
-     * bytes were produced and the source vouches for them (a checksum trailer matched, say). A
+     * bytes (or, for an unknown length, all of them) were produced and the source vouches for them (a checksum trailer matched, say). A
      * failure fails the write.
      */
     CompletableFuture<ByteBuf> read();

@@ -12,7 +12,8 @@ import java.util.concurrent.CompletableFuture;
  * bytes, while the stash is healthy, goes to the pods in buffered mode and to the stash (synced)
  * at once, and needs the write quorum on both sides; any other file goes to the pods in durable
  * mode. When the stash cannot take a small file (full, unreachable) it is written again, durably,
- * under a new id. The returned {@link StoredFile} lists the shards that missed the quorum; the
+ * under a new id. A body of unknown length ({@link ByteSource#length()} -1) is small only if it
+ * ended within its first stripe. The returned {@link StoredFile} lists the shards that missed the quorum; the
  * caller commits it to the catalog, and only then answers its client.
  *
  * <h2>Read</h2>

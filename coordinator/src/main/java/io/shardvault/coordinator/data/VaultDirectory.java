@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
  */
 public interface VaultDirectory {
 
-    /** The vault for a new file of {@code size} bytes. */
+    /** The vault for a new file of {@code size} bytes, or of a size not known yet when -1. */
     Vault vaultForWrite(long size) throws IOException;
 
     /** The vault with this id, if known. */

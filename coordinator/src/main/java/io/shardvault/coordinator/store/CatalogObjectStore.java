@@ -98,12 +98,12 @@ import java.util.function.Function;
 public final class CatalogObjectStore implements ObjectStore {
     /** S3's smallest part but the last. */
     public static final long MIN_PART_BYTES = 5L << 20;
-    private static final String REGION = "us-east-1";
 
     private final Catalog catalog;
     private final DataPath data;
     private final FileReaper reaper;
     private final long minPartBytes;
+    private final String region;
     private final FreeSpace freeSpace;
 
     /**
@@ -111,21 +111,24 @@ public final class CatalogObjectStore implements ObjectStore {
      *
      * @param reaper       woken after deletes so released shards go soon (may be null)
      * @param minPartBytes the smallest multipart part but the last ({@link #MIN_PART_BYTES} in production)
+     * @param region       the S3 endpoint's region ({@code s3.region}): every bucket's, as HeadBucket and
+     *                     GetBucketLocation tell it
      */
-    public CatalogObjectStore(Catalog catalog, DataPath data, FileReaper reaper, long minPartBytes) {
-        this(catalog, data, reaper, minPartBytes, null);
+    public CatalogObjectStore(Catalog catalog, DataPath data, FileReaper reaper, long minPartBytes, String region) {
+        this(catalog, data, reaper, minPartBytes, region, null);
     }
 
     /**
      * @param freeSpace the cluster's free space, for SOSAPI's capacity.xml; {@code null} for a store
      *     that does not report capacity
      */
-    public CatalogObjectStore(Catalog catalog, DataPath data, FileReaper reaper, long minPartBytes,
+    public CatalogObjectStore(Catalog catalog, DataPath data, FileReaper reaper, long minPartBytes, String region,
                               FreeSpace freeSpace) {
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.data = Objects.requireNonNull(data, "data");
         this.reaper = reaper;
         this.minPartBytes = minPartBytes;
+        this.region = Objects.requireNonNull(region, "region");
         this.freeSpace = freeSpace;
     }
 
@@ -134,14 +137,14 @@ public final class CatalogObjectStore implements ObjectStore {
     @Override
     public CompletableFuture<List<BucketInfo>> listBuckets(Caller caller) {
         return map(catalog.listBuckets().thenApply(buckets -> buckets.stream()
-                .filter(b -> b.ownerAccessKeyId().equals(caller.owner())).map(CatalogObjectStore::bucketInfo).toList()));
+                .filter(b -> b.ownerAccessKeyId().equals(caller.owner())).map(this::bucketInfo).toList()));
     }
 
     @Override
     public CompletableFuture<BucketInfo> createBucket(Caller caller, String bucket, String region,
                                                       boolean objectLockEnabled) {
         CompletableFuture<BucketInfo> created = catalog.createBucket(bucket, caller.owner(), objectLockEnabled)
-                .thenApply(CatalogObjectStore::bucketInfo);
+                .thenApply(this::bucketInfo);
         return map(created).exceptionallyCompose(failure -> {
             Throwable cause = unwrap(failure);
             if (cause instanceof ObjectStoreException e && e.code() == ErrorCode.BUCKET_ALREADY_EXISTS) {
@@ -161,7 +164,7 @@ public final class CatalogObjectStore implements ObjectStore {
 
     @Override
     public CompletableFuture<BucketInfo> headBucket(Caller caller, String bucket) {
-        return map(owned(caller, bucket).thenApply(CatalogObjectStore::bucketInfo));
+        return map(owned(caller, bucket).thenApply(this::bucketInfo));
     }
 
     @Override
@@ -822,8 +825,8 @@ public final class CatalogObjectStore implements ObjectStore {
         }
     }
 
-    private static BucketInfo bucketInfo(Bucket b) {
-        return new BucketInfo(b.name(), b.ownerAccessKeyId(), b.createdAt(), REGION, b.objectLockEnabled());
+    private BucketInfo bucketInfo(Bucket b) {
+        return new BucketInfo(b.name(), b.ownerAccessKeyId(), b.createdAt(), region, b.objectLockEnabled());
     }
 
     private static String versionOrNull(String versionId) {

@@ -23,6 +23,7 @@ import java.util.stream.Stream;
 import static io.shardvault.coordinator.data.DataPathTesting.randomBytes;
 import static io.shardvault.coordinator.data.DataPathTesting.read;
 import static io.shardvault.coordinator.data.DataPathTesting.write;
+import static io.shardvault.coordinator.data.DataPathTesting.writeUnknownLength;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -82,6 +83,22 @@ class DataPathClusterTest {
             assertThat(file.size()).isEqualTo(size);
             assertThat(file.missingShards()).as("size %d", size).isEmpty();
             assertThat(file.stashed()).as("size %d goes to the stash", size).isEqualTo(size > 0 && size <= MIB);
+            assertThat(read(path, file)).as("size %d", size).isEqualTo(data);
+        }
+    }
+
+    @Test
+    void unknownLengthsRoundTripAndOnlyThoseEndingWithinTheFirstStripeAreStashed() throws Exception {
+        DataPath path = cluster.newDataPath(MiniCluster.Options.defaults().dataPath());
+        // A stripe is 16 x 64 KiB = 1 MiB, the stash threshold: a body of exactly one stripe fills it before
+        // its end is known, so it goes durably.
+        int[] sizes = {0, 1, 100_000, MIB - 1, MIB, MIB + 1, 3 * MIB + 12_345};
+        for (int size : sizes) {
+            byte[] data = randomBytes(random, size);
+            StoredFile file = writeUnknownLength(path, data);
+            assertThat(file.size()).as("size %d", size).isEqualTo(size);
+            assertThat(file.missingShards()).as("size %d", size).isEmpty();
+            assertThat(file.stashed()).as("size %d goes to the stash", size).isEqualTo(size > 0 && size < MIB);
             assertThat(read(path, file)).as("size %d", size).isEqualTo(data);
         }
     }

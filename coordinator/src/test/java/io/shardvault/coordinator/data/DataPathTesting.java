@@ -1,10 +1,12 @@
 package io.shardvault.coordinator.data;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 
 import java.io.ByteArrayOutputStream;
 import java.time.Duration;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
@@ -23,6 +25,30 @@ final class DataPathTesting {
 
     static StoredFile write(DataPath path, byte[] data) throws Exception {
         return unwrap(() -> path.write(ByteSources.of(data)).get(WAIT.toSeconds(), TimeUnit.SECONDS));
+    }
+
+    /** Writes {@code data} from a source that does not tell its length (-1), in pieces of up to 100,000 bytes. */
+    static StoredFile writeUnknownLength(DataPath path, byte[] data) throws Exception {
+        ByteSource source = new ByteSource() {
+            private int at;
+
+            @Override
+            public long length() {
+                return -1;
+            }
+
+            @Override
+            public CompletableFuture<ByteBuf> read() {
+                if (at == data.length) {
+                    return CompletableFuture.completedFuture(null);
+                }
+                int n = Math.min(100_000, data.length - at);
+                ByteBuf piece = Unpooled.copiedBuffer(data, at, n);
+                at += n;
+                return CompletableFuture.completedFuture(piece);
+            }
+        };
+        return unwrap(() -> path.write(source).get(WAIT.toSeconds(), TimeUnit.SECONDS));
     }
 
     static byte[] read(DataPath path, StoredFile file, long offset, long length) throws Exception {

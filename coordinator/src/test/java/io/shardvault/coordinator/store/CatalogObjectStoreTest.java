@@ -60,6 +60,8 @@ class CatalogObjectStoreTest {
     private static final Logger LOG = LoggerFactory.getLogger(CatalogObjectStoreTest.class);
     private static final Caller ALICE = new Caller("AKALICE", "alice");
     private static final Caller BOB = new Caller("AKBOB", "bob");
+    /** Not us-east-1, so a store that ignored its configured region would show. */
+    private static final String REGION = "eu-central-1";
 
     @TempDir
     static Path dir;
@@ -87,8 +89,8 @@ class CatalogObjectStoreTest {
         DataPath data = cluster.newDataPath(MiniCluster.Options.defaults().dataPath(),
                 new CatalogFileIdSource(catalogServer.catalog(), 16));
         reaper = new FileReaper(catalogServer.catalog(), data, Duration.ofHours(1));
-        store = new CatalogObjectStore(catalogServer.catalog(), data, null, 1024);
-        join(store.createBucket(ALICE, "photos", "us-east-1", false));
+        store = new CatalogObjectStore(catalogServer.catalog(), data, null, 1024, REGION);
+        join(store.createBucket(ALICE, "photos", REGION, false));
     }
 
     @AfterAll
@@ -208,15 +210,53 @@ class CatalogObjectStoreTest {
     }
 
     @Test
+    void bucketsAreInTheConfiguredRegion() {
+        assertThat(join(store.headBucket(ALICE, "photos")).region()).isEqualTo(REGION);
+        assertThat(join(store.listBuckets(ALICE))).extracting(b -> b.region()).containsOnly(REGION);
+    }
+
+    @Test
+    void bodiesOfUnknownLengthArePutAndUploadedAsParts() {
+        for (int size : new int[] {0, 1000, (1 << 20) + 1, 3 * (1 << 20) + 5}) {
+            byte[] data = new byte[size];
+            random.nextBytes(data);
+            var written = join(store.putObject(ALICE, new PutObjectRequest("photos", "chunked", ObjectMetadata.EMPTY,
+                    TestBodies.ofUnknownLength(data), WriteCondition.NONE, ObjectLock.NONE)));
+            assertThat(written.etag()).isEqualTo(TestBodies.md5(data));
+            assertThat(join(store.headObject(ALICE, "photos", "chunked", null)).size()).as("size %d", size)
+                    .isEqualTo(size);
+            assertThat(get("photos", "chunked", 0, data.length)).as("size %d", size).isEqualTo(data);
+        }
+        var upload = join(store.createMultipartUpload(ALICE, new CreateMultipartUploadRequest("photos", "chunked-mp",
+                ObjectMetadata.EMPTY, null, null, ObjectLock.NONE)));
+        byte[] p1 = new byte[1_500_000];
+        byte[] p2 = new byte[3_000];
+        random.nextBytes(p1);
+        random.nextBytes(p2);
+        var i1 = join(store.uploadPart(ALICE, new UploadPartRequest("photos", "chunked-mp", upload.uploadId(), 1,
+                TestBodies.ofUnknownLength(p1))));
+        var i2 = join(store.uploadPart(ALICE, new UploadPartRequest("photos", "chunked-mp", upload.uploadId(), 2,
+                TestBodies.ofUnknownLength(p2))));
+        assertThat(i1.size()).isEqualTo(p1.length);
+        join(store.completeMultipartUpload(ALICE, new CompleteMultipartUploadRequest("photos", "chunked-mp",
+                upload.uploadId(), List.of(new CompletedPart(1, i1.etag(), null), new CompletedPart(2, i2.etag(), null)),
+                WriteCondition.NONE, null)));
+        byte[] all = new byte[p1.length + p2.length];
+        System.arraycopy(p1, 0, all, 0, p1.length);
+        System.arraycopy(p2, 0, all, p1.length, p2.length);
+        assertThat(get("photos", "chunked-mp", 0, all.length)).isEqualTo(all);
+    }
+
+    @Test
     void errorsKeepTheirCodes() {
         TestBodies.Body body = TestBodies.of(new byte[10]);
         assertThat(codeOf(store.putObject(ALICE, new PutObjectRequest("nope", "k", ObjectMetadata.EMPTY, body,
                 WriteCondition.NONE, ObjectLock.NONE)))).isEqualTo(ErrorCode.NO_SUCH_BUCKET);
         assertThat(body.discarded).isTrue();
         assertThat(codeOf(store.headBucket(BOB, "photos"))).isEqualTo(ErrorCode.ACCESS_DENIED);
-        assertThat(codeOf(store.createBucket(ALICE, "photos", "us-east-1", false)))
+        assertThat(codeOf(store.createBucket(ALICE, "photos", REGION, false)))
                 .isEqualTo(ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU);
-        assertThat(codeOf(store.createBucket(BOB, "photos", "us-east-1", false)))
+        assertThat(codeOf(store.createBucket(BOB, "photos", REGION, false)))
                 .isEqualTo(ErrorCode.BUCKET_ALREADY_EXISTS);
         join(store.putObject(ALICE, put("photos", "cond", new byte[] {1})));
         assertThat(codeOf(store.putObject(ALICE, new PutObjectRequest("photos", "cond", ObjectMetadata.EMPTY,

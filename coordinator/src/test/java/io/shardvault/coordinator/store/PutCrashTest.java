@@ -69,7 +69,7 @@ class PutCrashTest {
             MiniCluster.runWithNewCluster(dir.resolve("vault"), options, cluster -> {
                 DataPath data = cluster.newDataPath(options.dataPath(),
                         new CatalogFileIdSource(catalogServer.catalog(), 16));
-                CatalogObjectStore store = new CatalogObjectStore(catalogServer.catalog(), data, null, 1024);
+                CatalogObjectStore store = new CatalogObjectStore(catalogServer.catalog(), data, null, 1024, "us-east-1");
                 store.createBucket(ALICE, "backups", "us-east-1", false).join();
                 long before = System.currentTimeMillis() - 1;
                 Map<String, byte[]> acked = new ConcurrentHashMap<>();

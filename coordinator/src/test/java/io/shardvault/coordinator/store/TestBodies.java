@@ -22,16 +22,22 @@ final class TestBodies {
 
     static class Body implements BodySource {
         private final byte[] data;
+        private final long declared;
         private int at;
         final AtomicBoolean discarded = new AtomicBoolean();
 
         Body(byte[] data) {
+            this(data, data.length);
+        }
+
+        Body(byte[] data, long declared) {
             this.data = data;
+            this.declared = declared;
         }
 
         @Override
         public long contentLength() {
-            return data.length;
+            return declared;
         }
 
         @Override
@@ -57,7 +63,12 @@ final class TestBodies {
     }
 
     static Body of(byte[] data) {
-        return new Body(data);
+        return new Body(data, data.length);
+    }
+
+    /** A body that declares no length (-1), as one sent with {@code Transfer-Encoding: chunked}. */
+    static Body ofUnknownLength(byte[] data) {
+        return new Body(data, -1);
     }
 
     /** Every byte of {@code content}, in order (at most 100,000 reads, so a broken source cannot hang a test). */

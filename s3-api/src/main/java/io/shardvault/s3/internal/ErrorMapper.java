@@ -32,7 +32,8 @@ public final class ErrorMapper {
         return S3Error.internal(t.getClass().getSimpleName());
     }
 
-    static Throwable unwrap(Throwable t) {
+    /** The failure inside any CompletionException or ExecutionException wrapping. */
+    public static Throwable unwrap(Throwable t) {
         while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
             t = t.getCause();
         }

@@ -20,9 +20,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.shardvault.s3.ObjectContent;
 import io.shardvault.s3.internal.xml.XmlWriter;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
+import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -229,7 +227,7 @@ public final class Exchange {
         h.set("x-amz-request-id", requestId);
         h.set("x-amz-id-2", requestId);
         h.set(HttpHeaderNames.SERVER, "shardvault");
-        h.set(HttpHeaderNames.DATE, DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC)));
+        h.set(HttpHeaderNames.DATE, HttpDates.format(Instant.now()));
         keepAlive = HttpUtil.isKeepAlive(request) && body.ended();
         if (!keepAlive) {
             h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);

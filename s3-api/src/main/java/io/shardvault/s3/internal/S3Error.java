@@ -69,6 +69,12 @@ public final class S3Error extends RuntimeException {
                 "A header or query you provided implies functionality that is not implemented: " + what);
     }
 
+    /** A body larger than {@code max} bytes, declared or found so while it streams. */
+    public static S3Error entityTooLarge(long max) {
+        return badRequest("EntityTooLarge", "Your proposed upload exceeds the maximum allowed object size.")
+                .with("MaxSizeAllowed", Long.toString(max));
+    }
+
     public static S3Error incompleteBody(String message) {
         return badRequest("IncompleteBody", message);
     }

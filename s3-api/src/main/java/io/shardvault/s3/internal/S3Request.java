@@ -34,8 +34,16 @@ public record S3Request(HttpMethod method, String rawPath, String rawQuery, Stri
         return param(name) != null;
     }
 
+    /**
+     * A request header, or null: a header sent more than once is its values joined with ", ", in the
+     * order sent, as RFC 9110 (section 5.3) reads a repeated field.
+     */
     public String header(CharSequence name) {
-        return headers.get(name);
+        List<String> values = headers.getAll(name);
+        if (values.isEmpty()) {
+            return null;
+        }
+        return values.size() == 1 ? values.get(0) : String.join(", ", values);
     }
 
     /** The resource named in error bodies. */

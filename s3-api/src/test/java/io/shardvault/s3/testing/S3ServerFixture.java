@@ -39,12 +39,15 @@ public final class S3ServerFixture implements S3Target {
     private final InMemoryObjectStore store;
     private final SimpleMeterRegistry registry;
     private final boolean tls;
+    private final Region region;
 
-    private S3ServerFixture(S3Server server, InMemoryObjectStore store, SimpleMeterRegistry registry, boolean tls) {
+    private S3ServerFixture(S3Server server, InMemoryObjectStore store, SimpleMeterRegistry registry, boolean tls,
+                            String region) {
         this.server = server;
         this.store = store;
         this.registry = registry;
         this.tls = tls;
+        this.region = Region.of(region);
     }
 
     public static S3ServerFixture start() throws IOException {
@@ -66,7 +69,7 @@ public final class S3ServerFixture implements S3Target {
                 .add(new Credential(DISABLED_ACCESS_KEY, SECRET_KEY, false, OWNER));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         S3Server server = S3Server.start(config, store, credentials, registry);
-        return new S3ServerFixture(server, store, registry, tls);
+        return new S3ServerFixture(server, store, registry, tls, config.region());
     }
 
     private static Path resource(String name) {
@@ -140,7 +143,7 @@ public final class S3ServerFixture implements S3Target {
 
     @Override
     public S3Client syncClient(String key, String secret) {
-        return S3Client.builder().endpointOverride(endpoint()).region(Region.US_EAST_1).forcePathStyle(true)
+        return S3Client.builder().endpointOverride(endpoint()).region(region).forcePathStyle(true)
                 .credentialsProvider(credentials(key, secret))
                 .httpClient(UrlConnectionHttpClient.builder().buildWithDefaults(httpOptions()))
                 .overrideConfiguration(c -> c.apiCallTimeout(Duration.ofSeconds(60)))
@@ -150,7 +153,7 @@ public final class S3ServerFixture implements S3Target {
     /** The async client on Netty with the SDK's defaults, path-style. */
     @Override
     public S3AsyncClient asyncClient() {
-        return S3AsyncClient.builder().endpointOverride(endpoint()).region(Region.US_EAST_1).forcePathStyle(true)
+        return S3AsyncClient.builder().endpointOverride(endpoint()).region(region).forcePathStyle(true)
                 .credentialsProvider(credentials(ACCESS_KEY, SECRET_KEY))
                 .httpClient(NettyNioAsyncHttpClient.builder().buildWithDefaults(httpOptions()))
                 .overrideConfiguration(c -> c.apiCallTimeout(Duration.ofSeconds(60)))
@@ -159,7 +162,7 @@ public final class S3ServerFixture implements S3Target {
 
     @Override
     public S3Presigner presigner() {
-        return S3Presigner.builder().endpointOverride(endpoint()).region(Region.US_EAST_1)
+        return S3Presigner.builder().endpointOverride(endpoint()).region(region)
                 .credentialsProvider(credentials(ACCESS_KEY, SECRET_KEY))
                 .serviceConfiguration(software.amazon.awssdk.services.s3.S3Configuration.builder()
                         .pathStyleAccessEnabled(true).build())

@@ -10,7 +10,8 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 /**
  * An S3 endpoint the shared suites ({@link SdkSyncSuite}, {@link SdkAsyncSuite},
  * {@code io.shardvault.s3.raw.RawHttpSuite}) run against: s3-api's {@link S3ServerFixture} over the in-memory
- * store, or it/'s real cluster. Clients it creates are path-style, us-east-1, with the SDK's default checksum
+ * store, or it/'s real cluster. Clients it creates are path-style, in the server's region (us-east-1 unless the
+ * target set another), with the SDK's default checksum
  * behaviour, trusting the endpoint's certificate when it serves TLS; the caller closes them.
  *
  * <p>Not thread-safe: start and close it from the test thread.

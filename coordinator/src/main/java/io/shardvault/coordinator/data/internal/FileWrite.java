@@ -28,8 +28,13 @@ import java.util.concurrent.TimeUnit;
  * and the body is not read while the window is full, so memory is bounded by the window and a slow
  * pod slows the producer.
  *
+ * <p>A source of unknown length ({@link ByteSource#length()} -1) fills full stripes until it ends;
+ * its size is the count at the end, and its last stripe is cut to what arrived (a full stripe's buffer,
+ * only partly filled, is laid out as the shorter stripe's: the data chunks are back to back either way).
+ *
  * <p>A small file (one stripe, at most {@code stash.threshold}) with a usable stash is sent to
- * buffered pods and the stash. If the stash side cannot reach its quorum, the stash is marked down
+ * buffered pods and the stash. The choice is made when the first stripe goes out, when a source of
+ * unknown length is small only if it already ended within that stripe. If the stash side cannot reach its quorum, the stash is marked down
  * for a while and the same encoded stripe is written again, durably, under a fresh file id: the
  * pods would acknowledge a repeated chunk without syncing it, so reusing the id could not make it
  * durable. The abandoned id's shards are deleted in the background.
@@ -41,7 +46,8 @@ final class FileWrite {
     private final Vault vault;
     private final VaultLayout layout;
     private final ByteSource body;
-    private final long size;
+    /** The file's size: the source's declared length, or -1 until a source of unknown length ends. */
+    private long size;
     private final int quorum;
     private final ErasureCodec codec;
     private final CompletableFuture<StoredFile> result = new CompletableFuture<>();
@@ -106,11 +112,6 @@ final class FileWrite {
                     + "; " + causes()));
             return result;
         }
-        boolean small = size > 0 && size <= ctx.config.stashThreshold() && size <= layout.stripeBytes();
-        stashMode = small && ctx.stashHealth.usable();
-        if (small && !stashMode && ctx.stashHealth.configured()) {
-            ctx.metrics.fallbackStashDown.increment();
-        }
         ctx.fileIds.nextFileId(vault.vaultId()).whenCompleteAsync((id, failure) -> {
             if (failure != null) {
                 fail(failure);
@@ -148,6 +149,10 @@ final class FileWrite {
                 }
             }
             if (sourceDone) {
+                if (block != null) {
+                    // The short last stripe of a source of unknown length.
+                    dispatch();
+                }
                 long stripes = layout.stripeCount(size);
                 if (nextStripe == stripes && decidedCount == stripes) {
                     complete();
@@ -195,7 +200,9 @@ final class FileWrite {
             return false;
         }
         if (buf == null) {
-            if (received != size) {
+            if (size < 0) {
+                size = received;
+            } else if (received != size) {
                 fail(new DataPathException(ErrorCode.BAD_REQUEST, "body ended after " + received
                         + " of " + size + " bytes"));
                 return false;
@@ -203,7 +210,7 @@ final class FileWrite {
             sourceDone = true;
         } else {
             received += buf.readableBytes();
-            if (received > size) {
+            if (size >= 0 && received > size) {
                 buf.release();
                 fail(new DataPathException(ErrorCode.BAD_REQUEST, "body longer than its declared " + size
                         + " bytes"));
@@ -215,8 +222,8 @@ final class FileWrite {
     }
 
     private void newStripe() {
-        int stripeLength = layout.stripeLength(size, nextStripe);
-        int chunk = layout.chunkLength(size, nextStripe);
+        int stripeLength = size < 0 ? layout.stripeBytes() : layout.stripeLength(size, nextStripe);
+        int chunk = ErasureStripes.chunkLength(stripeLength, layout.k());
         blockLength = stripeLength;
         blockFilled = 0;
         // Data chunks back to back, zero padding after the stripe's bytes, then the parity chunks.
@@ -225,7 +232,11 @@ final class FileWrite {
 
     private void dispatch() {
         long stripe = nextStripe++;
-        int chunk = layout.chunkLength(size, stripe);
+        if (stripe == 0) {
+            chooseMode();
+        }
+        // The bytes that arrived: the stripe's length, short only for the last stripe of an unknown length.
+        int chunk = ErasureStripes.chunkLength(blockFilled, layout.k());
         ByteBuffer[] chunks = ErasureStripes.slices(block, layout.n(), chunk);
         ByteBuffer[] data = new ByteBuffer[layout.k()];
         ByteBuffer[] parity = new ByteBuffer[layout.m()];
@@ -240,6 +251,15 @@ final class FileWrite {
         lastChunks = chunks;
         lastCrcs = crcs;
         send(stripe, chunks, crcs);
+    }
+
+    /** Stash or durable, once the first stripe is full or the source ended. */
+    private void chooseMode() {
+        boolean small = size > 0 && size <= ctx.config.stashThreshold() && size <= layout.stripeBytes();
+        stashMode = small && ctx.stashHealth.usable();
+        if (small && !stashMode && ctx.stashHealth.configured()) {
+            ctx.metrics.fallbackStashDown.increment();
+        }
     }
 
     private void send(long stripe, ByteBuffer[] chunks, int[] crcs) {

@@ -4,6 +4,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.shardvault.s3.Credential;
 import io.shardvault.s3.internal.HeaderText;
+import io.shardvault.s3.internal.HttpDates;
 import io.shardvault.s3.internal.S3Error;
 import io.shardvault.s3.internal.S3Request;
 import io.shardvault.s3.internal.UriCodec;
@@ -13,8 +14,6 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -25,6 +24,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -59,8 +59,9 @@ public final class SigV2Verifier {
             "response-content-type", "response-expires", "restore", "retention", "select", "select-type",
             "storageClass", "tagging", "torrent", "uploadId", "uploads", "versionId", "versioning", "versions",
             "website");
-    private static final DateTimeFormatter AMZ_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'",
-            Locale.ROOT);
+    /** {@link #SUB_RESOURCES} as botocore's HmacV1Auth signs them. */
+    private static final Set<String> BOTOCORE_SUB_RESOURCES = SUB_RESOURCES.stream()
+            .filter(r -> !r.equals("retention") && !r.equals("legal-hold")).collect(Collectors.toUnmodifiableSet());
 
     private final AccessKeys keys;
 
@@ -114,12 +115,10 @@ public final class SigV2Verifier {
 
     private static SigningContext check(Credential credential, S3Request req, String date, List<String[]> params,
                                         String signature, boolean presigned) {
-        String stringToSign = stringToSign(req, date, params, false);
-        // botocore signs a path-style bucket request's resource as "/bucket/" while sending "/bucket".
+        String stringToSign = stringToSign(req, date, params, false, SUB_RESOURCES);
         if (!SigV4.equalSignatures(sign(credential.secretKey(), stringToSign), signature)
-                && (req.key() != null || req.bucket() == null || req.rawPath().endsWith("/")
-                || !SigV4.equalSignatures(sign(credential.secretKey(), stringToSign(req, date, params, true)),
-                signature))) {
+                && alternatives(req, date, params).stream()
+                .noneMatch(s -> SigV4.equalSignatures(sign(credential.secretKey(), s), signature))) {
             throw new S3Error("SignatureDoesNotMatch", HttpResponseStatus.FORBIDDEN,
                     "The request signature we calculated does not match the signature you provided. "
                             + "Check your key and signing method.")
@@ -127,6 +126,22 @@ public final class SigV2Verifier {
                     .with("SignatureProvided", signature);
         }
         return SigningContext.sigV2(credential, presigned);
+    }
+
+    /**
+     * The StringToSigns real clients produce where they depart from AWS's rules: botocore signs a
+     * path-style bucket request's resource as "/bucket/" while sending "/bucket", and leaves
+     * {@code retention} and {@code legal-hold} out of the signed sub-resources (minio-go signs them).
+     */
+    private static List<String> alternatives(S3Request req, String date, List<String[]> params) {
+        List<String> out = new ArrayList<>(2);
+        if (req.key() == null && req.bucket() != null && !req.rawPath().endsWith("/")) {
+            out.add(stringToSign(req, date, params, true, SUB_RESOURCES));
+        }
+        if (req.hasParam("retention") || req.hasParam("legal-hold")) {
+            out.add(stringToSign(req, date, params, false, BOTOCORE_SUB_RESOURCES));
+        }
+        return out;
     }
 
     /** {@code base64(HMAC-SHA1(secret, stringToSign))}, both UTF-8. */
@@ -146,8 +161,10 @@ public final class SigV2Verifier {
      * @param date the Date header, "" when x-amz-date is sent, or a presigned URL's Expires
      * @param queryParams a presigned URL's raw parameters (may carry the signed headers), else empty
      * @param slashed whether to sign the path with a '/' appended
+     * @param subResources the query parameters signed as part of the resource
      */
-    static String stringToSign(S3Request req, String date, List<String[]> queryParams, boolean slashed) {
+    static String stringToSign(S3Request req, String date, List<String[]> queryParams, boolean slashed,
+                               Set<String> subResources) {
         StringBuilder sb = new StringBuilder(256);
         sb.append(req.method().name()).append('\n');
         sb.append(standardHeader(req, "Content-MD5", queryParams)).append('\n');
@@ -167,7 +184,7 @@ public final class SigV2Verifier {
             }
         }
         amz.forEach((name, values) -> sb.append(name).append(':').append(String.join(",", values)).append('\n'));
-        return sb.append(canonicalResource(req, slashed)).toString();
+        return sb.append(canonicalResource(req, slashed, subResources)).toString();
     }
 
     private static String standardHeader(S3Request req, String name, List<String[]> queryParams) {
@@ -179,7 +196,7 @@ public final class SigV2Verifier {
     }
 
     /** {@code [/bucket]path[?sub-resources]}: the bucket only when the Host named it. */
-    static String canonicalResource(S3Request req, boolean slashed) {
+    static String canonicalResource(S3Request req, boolean slashed, Set<String> subResources) {
         String path = req.rawPath();
         boolean virtualHost = req.bucket() != null
                 && UriCodec.decode(path, false).equals("/" + (req.key() == null ? "" : req.key()));
@@ -193,7 +210,7 @@ public final class SigV2Verifier {
         }
         List<String[]> signed = new ArrayList<>();
         for (String[] p : rawParams(req.rawQuery())) {
-            if (SUB_RESOURCES.contains(p[0])) {
+            if (subResources.contains(p[0])) {
                 signed.add(p);
             }
         }
@@ -237,14 +254,14 @@ public final class SigV2Verifier {
     }
 
     private static Instant parseDate(String date) {
+        Instant httpDate = HttpDates.parse(date);
+        if (httpDate != null) {
+            return httpDate;
+        }
         try {
-            return ZonedDateTime.parse(date.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+            return LocalDateTime.parse(date.trim(), SigV4Verifier.AMZ_DATE).toInstant(ZoneOffset.UTC);
         } catch (DateTimeParseException e) {
-            try {
-                return LocalDateTime.parse(date.trim(), AMZ_DATE).toInstant(ZoneOffset.UTC);
-            } catch (DateTimeParseException e2) {
-                throw S3Error.accessDenied("AWS authentication requires a valid Date or x-amz-date header");
-            }
+            throw S3Error.accessDenied("AWS authentication requires a valid Date or x-amz-date header");
         }
     }
 }

@@ -5,6 +5,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.shardvault.s3.Credential;
 import io.shardvault.s3.CredentialStore;
 import io.shardvault.s3.internal.HeaderText;
+import io.shardvault.s3.internal.HttpDates;
 import io.shardvault.s3.internal.S3Error;
 import io.shardvault.s3.internal.S3Request;
 import io.shardvault.s3.internal.UriCodec;
@@ -12,7 +13,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -168,11 +168,11 @@ public final class SigV4Verifier {
             if (date == null) {
                 throw S3Error.accessDenied("AWS authentication requires a valid Date or x-amz-date header");
             }
-            try {
-                amzDate = AMZ_DATE.format(ZonedDateTime.parse(date, DateTimeFormatter.RFC_1123_DATE_TIME));
-            } catch (DateTimeParseException e) {
+            Instant parsed = HttpDates.parse(date);
+            if (parsed == null) {
                 throw S3Error.accessDenied("AWS authentication requires a valid Date or x-amz-date header");
             }
+            amzDate = AMZ_DATE.format(parsed);
         }
         String payloadHash = req.header("x-amz-content-sha256");
         if (payloadHash == null) {
@@ -244,7 +244,7 @@ public final class SigV4Verifier {
         }
         Instant instant;
         try {
-            instant = LocalDateTime.parse(amzDate, DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT))
+            instant = LocalDateTime.parse(amzDate, AMZ_DATE)
                     .toInstant(ZoneOffset.UTC);
         } catch (DateTimeParseException e) {
             throw presigned ? queryError("X-Amz-Date must be in the ISO8601 Long Format \"yyyyMMdd'T'HHmmss'Z'\"")

@@ -21,8 +21,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * (header or trailer). Only the last read reveals the verdict. Not thread-safe (one reader).
  */
 public final class VerifyingBodySource implements BodySource {
-    /** What the request declared about its body. */
-    public record Expectations(long declaredLength, String contentMd5, ChecksumAlgorithm algorithm,
+    /**
+     * What the request declared about its body.
+     *
+     * @param declaredLength the object bytes declared, or -1 when none was (a {@code Transfer-Encoding: chunked}
+     *     body without aws-chunked framing): the count is then known at the end
+     * @param maxLength the most object bytes accepted; more fail the body with {@code EntityTooLarge} as
+     *     they stream (a declared length is checked before the body is opened)
+     */
+    public record Expectations(long declaredLength, long maxLength, String contentMd5, ChecksumAlgorithm algorithm,
                                String checksumHeaderValue, boolean checksumInTrailer, String payloadSha256Hex,
                                boolean computeDefaultChecksum) {
     }
@@ -137,6 +144,12 @@ public final class VerifyingBodySource implements BodySource {
         if (expect.declaredLength() >= 0 && count > expect.declaredLength()) {
             out.release();
             fail(S3Error.incompleteBody("The body is longer than its declared length."));
+            result.completeExceptionally(failure);
+            return;
+        }
+        if (count > expect.maxLength()) {
+            out.release();
+            fail(S3Error.entityTooLarge(expect.maxLength()));
             result.completeExceptionally(failure);
             return;
         }

@@ -18,6 +18,7 @@ import io.shardvault.s3.ObjectRange;
 import io.shardvault.s3.PutObjectRequest;
 import io.shardvault.s3.StoredObject;
 import io.shardvault.s3.internal.ErrorMapper;
+import io.shardvault.s3.internal.HttpDates;
 import io.shardvault.s3.internal.S3Error;
 import io.shardvault.s3.internal.S3Names;
 import io.shardvault.s3.internal.S3Request;
@@ -164,8 +165,8 @@ final class ObjectOperations {
     private static void checkConditions(S3Request r, ObjectInfo info) {
         String ifMatch = r.header(HttpHeaderNames.IF_MATCH);
         String ifNoneMatch = r.header(HttpHeaderNames.IF_NONE_MATCH);
-        Instant ifModifiedSince = S3Headers.parseHttpDate(r.header(HttpHeaderNames.IF_MODIFIED_SINCE));
-        Instant ifUnmodifiedSince = S3Headers.parseHttpDate(r.header(HttpHeaderNames.IF_UNMODIFIED_SINCE));
+        Instant ifModifiedSince = HttpDates.parse(r.header(HttpHeaderNames.IF_MODIFIED_SINCE));
+        Instant ifUnmodifiedSince = HttpDates.parse(r.header(HttpHeaderNames.IF_UNMODIFIED_SINCE));
         Instant modified = info.lastModified().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
         if (ifMatch != null) {
             if (!Etags.matches(ifMatch, info.etag())) {
@@ -407,7 +408,7 @@ final class ObjectOperations {
         String ifMatch = r.header("x-amz-copy-source-if-match");
         String ifNoneMatch = r.header("x-amz-copy-source-if-none-match");
         return new CopySource(bucket, key, versionId, ifMatch, ifNoneMatch,
-                S3Headers.parseHttpDate(r.header("x-amz-copy-source-if-modified-since")),
-                S3Headers.parseHttpDate(r.header("x-amz-copy-source-if-unmodified-since")));
+                HttpDates.parse(r.header("x-amz-copy-source-if-modified-since")),
+                HttpDates.parse(r.header("x-amz-copy-source-if-unmodified-since")));
     }
 }

@@ -158,7 +158,7 @@ public final class Op {
             }
         }
         if (declared > MAX_PUT_BYTES) {
-            throw S3Error.badRequest("EntityTooLarge", "Your proposed upload exceeds the maximum allowed object size.");
+            throw S3Error.entityTooLarge(MAX_PUT_BYTES);
         }
         String md5 = req.header("Content-MD5");
         if (md5 != null) {
@@ -212,8 +212,8 @@ public final class Op {
                 }
             }
         }
-        VerifyingBodySource.Expectations expect = new VerifyingBodySource.Expectations(declared, md5, algorithm,
-                headerValue, inTrailer, payloadHash, computeDefault);
+        VerifyingBodySource.Expectations expect = new VerifyingBodySource.Expectations(declared, MAX_PUT_BYTES, md5,
+                algorithm, headerValue, inTrailer, payloadHash, computeDefault);
         return new VerifyingBodySource(exchange.rawBody(), decoder, expect);
     }
 

@@ -10,15 +10,15 @@ import io.shardvault.s3.ObjectMetadata;
 import io.shardvault.s3.RetentionMode;
 import io.shardvault.s3.WriteCondition;
 import io.shardvault.s3.internal.HeaderText;
+import io.shardvault.s3.internal.HttpDates;
 import io.shardvault.s3.internal.S3Error;
 import io.shardvault.s3.internal.S3Request;
 import io.shardvault.s3.internal.xml.XmlWriter;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -52,23 +52,28 @@ final class S3Headers {
                 r.header(HttpHeaderNames.CONTENT_LANGUAGE), r.header(HttpHeaderNames.EXPIRES), user);
     }
 
-    /** Content-Encoding without the transport-only {@code aws-chunked} token. */
+    /**
+     * Content-Encoding without the transport-only {@code aws-chunked} token; a value without that token is
+     * kept as sent.
+     */
     private static String contentEncoding(String value) {
         if (value == null) {
             return null;
         }
-        StringBuilder sb = new StringBuilder();
+        List<String> kept = new ArrayList<>();
+        boolean dropped = false;
         for (String token : value.split(",")) {
             String t = token.trim();
-            if (t.isEmpty() || t.equalsIgnoreCase("aws-chunked")) {
-                continue;
+            if (t.equalsIgnoreCase("aws-chunked")) {
+                dropped = true;
+            } else if (!t.isEmpty()) {
+                kept.add(t);
             }
-            if (sb.length() > 0) {
-                sb.append(',');
-            }
-            sb.append(t);
         }
-        return sb.length() == 0 ? null : sb.toString();
+        if (!dropped) {
+            return value;
+        }
+        return kept.isEmpty() ? null : String.join(", ", kept);
     }
 
     static WriteCondition writeCondition(S3Request r) {
@@ -117,7 +122,7 @@ final class S3Headers {
     static void objectHeaders(HttpHeaders h, ObjectInfo info, boolean checksum) {
         ObjectMetadata m = info.metadata();
         h.set(HttpHeaderNames.ETAG, quote(info.etag()));
-        h.set(HttpHeaderNames.LAST_MODIFIED, httpDate(info.lastModified()));
+        h.set(HttpHeaderNames.LAST_MODIFIED, HttpDates.format(info.lastModified()));
         h.set(HttpHeaderNames.ACCEPT_RANGES, "bytes");
         h.set(HttpHeaderNames.CONTENT_TYPE, m.contentType() != null ? m.contentType() : "binary/octet-stream");
         setIf(h, HttpHeaderNames.CACHE_CONTROL, m.cacheControl());
@@ -165,25 +170,5 @@ final class S3Headers {
 
     static String quote(String etag) {
         return "\"" + etag + "\"";
-    }
-
-    static String httpDate(Instant t) {
-        return DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.ofInstant(t, ZoneOffset.UTC));
-    }
-
-    /** An HTTP date, or null when absent or unparseable (S3 ignores a bad conditional date). */
-    static Instant parseHttpDate(String value) {
-        if (value == null) {
-            return null;
-        }
-        try {
-            return ZonedDateTime.parse(value.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
-        } catch (DateTimeParseException e) {
-            try {
-                return Instant.parse(value.trim());
-            } catch (DateTimeParseException e2) {
-                return null;
-            }
-        }
     }
 }
