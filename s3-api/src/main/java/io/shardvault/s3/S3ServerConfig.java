@@ -106,7 +106,7 @@ public record S3ServerConfig(String bindHost, int port, String region, List<Stri
     public S3ServerConfig withRegion(String newRegion) {
         return new S3ServerConfig(bindHost, port, newRegion, baseDomains, maxInitialLineBytes, maxHeaderBytes,
                 maxHeaderCount, maxXmlBytes, maxClockSkew, maxPresignedExpiry, ioThreads, workerThreads,
-                maxQueuedRequests, idleTimeout, tlsCertificate, tlsPrivateKey, sosapi);
+                maxQueuedRequests, idleTimeout, tlsCertificate, tlsPrivateKey, sosapi, sigV2Enabled);
     }
 
     /** A copy with other SOSAPI options. */
