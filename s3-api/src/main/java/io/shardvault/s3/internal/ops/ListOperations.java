@@ -27,7 +27,8 @@ final class ListOperations {
         int maxKeys = maxKeys(r, "max-keys");
         String token = r.param("continuation-token");
         String startAfter = r.param("start-after");
-        String after = token != null ? decodeToken(token) : startAfter;
+        // An empty token is no token (botocore sends one when a caller passes ContinuationToken=''); it is echoed.
+        String after = token != null && !token.isEmpty() ? decodeToken(token) : startAfter;
         String prefix = r.param("prefix") == null ? "" : r.param("prefix");
         String delimiter = emptyToNull(r.param("delimiter"));
         boolean fetchOwner = "true".equalsIgnoreCase(r.param("fetch-owner"));
