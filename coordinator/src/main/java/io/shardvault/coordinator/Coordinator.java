@@ -102,8 +102,9 @@ public final class Coordinator implements AutoCloseable {
             started.add(statsRpc);
             FreeSpace freeSpace = new PodFreeSpace(catalog, new PodClient(statsRpc), FREE_SPACE_MAX_AGE,
                     System::nanoTime);
+            // The bootstrap key is the account's root, as on AWS: it may bypass GOVERNANCE retention.
             CatalogObjectStore store = new CatalogObjectStore(catalog, data, reaper, CatalogObjectStore.MIN_PART_BYTES,
-                    freeSpace);
+                    freeSpace, config.bootstrapKey().map(Credential::accessKeyId));
             CredentialStore credentials = withBootstrapKey(new CatalogCredentialStore(catalog), config.bootstrapKey());
             started.add(CoordinatorAdmin.start(settings, catalogServer, config.vault(),
                     dataConfig.writeQuorum(config.vault().layout()), config.stashServers(), transport, podStates));
