@@ -75,6 +75,21 @@ public final class ConfigKey<T> {
                 choices::contains, Config::getString);
     }
 
+    /** A regular expression ({@link java.util.regex.Pattern} syntax) that compiles; the reader compiles it. */
+    public static ConfigKey<String> ofRegex(String name, String defaultValue, String description) {
+        return new ConfigKey<>(name, defaultValue, description, "a regular expression", ConfigKey::compiles,
+                Config::getString);
+    }
+
+    private static boolean compiles(String regex) {
+        try {
+            java.util.regex.Pattern.compile(regex);
+            return true;
+        } catch (java.util.regex.PatternSyntaxException e) {
+            return false;
+        }
+    }
+
     /** A filesystem path. */
     public static ConfigKey<Path> ofPath(String name, Path defaultValue, String description) {
         return new ConfigKey<>(name, defaultValue, description, "a path", v -> !v.toString().isEmpty(),

@@ -15,6 +15,14 @@ public interface AccessKeysMXBean {
     NewAccessKeyView create(@Description(value = "Who holds the key (a name for operators).", name = "owner")
                             String owner);
 
+    @Description("Creates an enabled access key, granted s3:BypassGovernanceRetention or not (it may then delete "
+            + "or shorten GOVERNANCE-retained versions with x-amz-bypass-governance-retention: true; COMPLIANCE "
+            + "yields to no key); the result holds its secret, shown this once.")
+    NewAccessKeyView create(@Description(value = "Who holds the key (a name for operators).", name = "owner")
+                            String owner,
+                            @Description(value = "Grant s3:BypassGovernanceRetention.", name = "bypassGovernance")
+                            boolean bypassGovernance);
+
     @Description("Disables an access key: requests signed with it are refused from now on.")
     AccessKeyView disable(@Description(value = "The access key id.", name = "accessKeyId") String accessKeyId);
 }

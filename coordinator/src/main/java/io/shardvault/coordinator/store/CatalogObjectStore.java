@@ -105,6 +105,7 @@ public final class CatalogObjectStore implements ObjectStore {
     private final long minPartBytes;
     private final String region;
     private final FreeSpace freeSpace;
+    private final Optional<String> rootAccessKeyId;
 
     /**
      * A store that does not report capacity.
@@ -115,21 +116,25 @@ public final class CatalogObjectStore implements ObjectStore {
      *                     GetBucketLocation tell it
      */
     public CatalogObjectStore(Catalog catalog, DataPath data, FileReaper reaper, long minPartBytes, String region) {
-        this(catalog, data, reaper, minPartBytes, region, null);
+        this(catalog, data, reaper, minPartBytes, region, null, Optional.empty());
     }
 
     /**
+     * @param region the region buckets are in ({@code s3.region})
      * @param freeSpace the cluster's free space, for SOSAPI's capacity.xml; {@code null} for a store
      *     that does not report capacity
+     * @param rootAccessKeyId the account root's key (the coordinator's bootstrap key, not kept in the
+     *     catalog): it holds every permission a catalog key can be granted, as AWS's root user does
      */
     public CatalogObjectStore(Catalog catalog, DataPath data, FileReaper reaper, long minPartBytes, String region,
-                              FreeSpace freeSpace) {
+                              FreeSpace freeSpace, Optional<String> rootAccessKeyId) {
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.data = Objects.requireNonNull(data, "data");
         this.reaper = reaper;
         this.minPartBytes = minPartBytes;
         this.region = Objects.requireNonNull(region, "region");
         this.freeSpace = freeSpace;
+        this.rootAccessKeyId = Objects.requireNonNull(rootAccessKeyId, "rootAccessKeyId");
     }
 
     // ---- buckets
@@ -216,13 +221,17 @@ public final class CatalogObjectStore implements ObjectStore {
     }
 
     /**
-     * Whether a requested GOVERNANCE bypass is granted: only for a key the catalog marks as allowed.
-     * A key that may not bypass is treated as not asking, so the catalog refuses what the retention
-     * protects with {@code ACCESS_DENIED}, as S3 does.
+     * Whether a requested GOVERNANCE bypass is granted (s3:BypassGovernanceRetention): for the root
+     * key, and for a key the catalog marks as allowed. A key that may not bypass is treated as not
+     * asking, so the catalog refuses what the retention protects with {@code ACCESS_DENIED} naming the
+     * permission, as S3 does. COMPLIANCE yields to no one.
      */
     private CompletableFuture<Boolean> bypassAllowed(Caller caller, boolean requested) {
         if (!requested) {
             return CompletableFuture.completedFuture(false);
+        }
+        if (rootAccessKeyId.filter(caller.accessKeyId()::equals).isPresent()) {
+            return CompletableFuture.completedFuture(true);
         }
         return catalog.lookupAccessKey(caller.accessKeyId()).handle((k, failure) -> failure == null
                 && k.enabled() && k.bypassGovernanceAllowed());

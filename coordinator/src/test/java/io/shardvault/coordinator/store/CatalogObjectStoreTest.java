@@ -4,6 +4,10 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.config.Settings;
+import io.shardvault.common.jmx.MBeanRegistrations;
+import io.shardvault.coordinator.admin.AccessKeysMXBean;
+import io.shardvault.coordinator.admin.NewAccessKeyView;
+import io.shardvault.coordinator.admin.internal.AccessKeysBean;
 import io.shardvault.coordinator.catalog.CatalogConfig;
 import io.shardvault.coordinator.catalog.CatalogServer;
 import io.shardvault.coordinator.data.DataPath;
@@ -28,6 +32,9 @@ import io.shardvault.s3.RetentionMode;
 import io.shardvault.s3.UploadPartRequest;
 import io.shardvault.s3.VersioningStatus;
 import io.shardvault.s3.WriteCondition;
+import javax.management.MBeanServerFactory;
+import javax.management.ObjectName;
+import javax.management.openmbean.CompositeData;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,6 +53,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -62,6 +70,9 @@ class CatalogObjectStoreTest {
     private static final Caller BOB = new Caller("AKBOB", "bob");
     /** Not us-east-1, so a store that ignored its configured region would show. */
     private static final String REGION = "eu-central-1";
+    private static final ObjectName KEYS = MBeanRegistrations.name("AccessKeys", "accessKeys");
+    /** Alice's account root: the coordinator's bootstrap key, not kept in the catalog. */
+    private static final Caller ROOT = new Caller("AKROOT", "alice");
 
     @TempDir
     static Path dir;
@@ -89,7 +100,8 @@ class CatalogObjectStoreTest {
         DataPath data = cluster.newDataPath(MiniCluster.Options.defaults().dataPath(),
                 new CatalogFileIdSource(catalogServer.catalog(), 16));
         reaper = new FileReaper(catalogServer.catalog(), data, Duration.ofHours(1));
-        store = new CatalogObjectStore(catalogServer.catalog(), data, null, 1024, REGION);
+        store = new CatalogObjectStore(catalogServer.catalog(), data, null, 1024, REGION, null,
+                Optional.of(ROOT.accessKeyId()));
         join(store.createBucket(ALICE, "photos", REGION, false));
     }
 
@@ -111,11 +123,15 @@ class CatalogObjectStoreTest {
     }
 
     static ErrorCode codeOf(CompletableFuture<?> f) {
+        return refusal(f).code();
+    }
+
+    static ObjectStoreException refusal(CompletableFuture<?> f) {
         try {
             f.join();
         } catch (CompletionException e) {
             assertThat(e.getCause()).isInstanceOf(ObjectStoreException.class);
-            return ((ObjectStoreException) e.getCause()).code();
+            return (ObjectStoreException) e.getCause();
         }
         throw new AssertionError("expected an ObjectStoreException");
     }
@@ -367,6 +383,72 @@ class CatalogObjectStoreTest {
         // ALICE's key is not allowed to bypass GOVERNANCE, so asking for it changes nothing.
         assertThat(codeOf(store.deleteObject(ALICE, "locked", "plain", plain.versionId(), true)))
                 .isEqualTo(ErrorCode.ACCESS_DENIED);
+    }
+
+    /**
+     * s3:BypassGovernanceRetention (issue #17): the root key holds it, a catalog key holds it when
+     * granted at creation (over the AccessKeys MXBean, as {@code admin keys create --bypass-governance}
+     * does); a refusal names it; it needs the header; COMPLIANCE yields to no key.
+     */
+    @Test
+    void theRootKeyAndGrantedKeysBypassGovernanceButNeverCompliance() throws Exception {
+        join(store.createBucket(ALICE, "governed", "us-east-1", true));
+        join(store.putObjectLockConfiguration(ALICE, "governed", new ObjectLockConfiguration(true,
+                RetentionMode.GOVERNANCE, 3, 0)));
+        Map<String, String> v = new java.util.HashMap<>();
+        for (String key : List.of("a", "b", "c", "d", "e")) {
+            v.put(key, join(store.putObject(ALICE, put("governed", key, new byte[] {1}))).versionId());
+        }
+        ObjectIdentifier b = new ObjectIdentifier("b", v.get("b"));
+
+        // A key without the permission: refused, and told what it lacks.
+        for (ObjectStoreException e : List.of(refusal(store.deleteObject(ALICE, "governed", "a", v.get("a"), true)),
+                join(store.deleteObjects(ALICE, "governed", List.of(b), true)).get(0).error(),
+                refusal(store.putObjectRetention(ALICE, "governed", "c", v.get("c"), ObjectLock.NONE, true)))) {
+            assertThat(e.code()).isEqualTo(ErrorCode.ACCESS_DENIED);
+            assertThat(e.getMessage()).contains("s3:BypassGovernanceRetention");
+        }
+        // The root key, with the header: deletes, batch deletes, retention removal.
+        join(store.deleteObject(ROOT, "governed", "a", v.get("a"), true));
+        assertThat(codeOf(store.headObject(ALICE, "governed", "a", v.get("a")))).isEqualTo(ErrorCode.NO_SUCH_VERSION);
+        assertThat(join(store.deleteObjects(ROOT, "governed", List.of(b), true)).get(0).error()).isNull();
+        join(store.putObjectRetention(ROOT, "governed", "c", v.get("c"), ObjectLock.NONE, true));
+        assertThat(join(store.headObject(ALICE, "governed", "c", v.get("c"))).lock().mode()).isNull();
+        // Without the header even the root is refused.
+        assertThat(codeOf(store.deleteObject(ROOT, "governed", "d", v.get("d"), false)))
+                .isEqualTo(ErrorCode.ACCESS_DENIED);
+
+        // A key granted the permission at creation, over the MXBean.
+        AccessKeysBean bean = new AccessKeysBean(catalogServer.catalog());
+        Caller granted;
+        try (MBeanRegistrations regs = new MBeanRegistrations(MBeanServerFactory.newMBeanServer())) {
+            regs.register(KEYS, bean, AccessKeysMXBean.class);
+            NewAccessKeyView k = NewAccessKeyView.from((CompositeData) regs.server().invoke(KEYS, "create",
+                    new Object[] {"alice", true}, new String[] {String.class.getName(), boolean.class.getName()}));
+            assertThat(k.isBypassGovernanceAllowed()).isTrue();
+            granted = new Caller(k.getAccessKeyId(), "alice");
+            assertThat(bean.list()).filteredOn(view -> view.getAccessKeyId().equals(k.getAccessKeyId()))
+                    .singleElement().satisfies(view -> assertThat(view.isBypassGovernanceAllowed()).isTrue());
+            assertThat(bean.create("alice").isBypassGovernanceAllowed()).isFalse();
+        }
+        join(store.deleteObject(granted, "governed", "d", v.get("d"), true));
+
+        // COMPLIANCE stays absolute, for the root key too.
+        Instant until = Instant.now().plus(Duration.ofDays(1)).truncatedTo(ChronoUnit.SECONDS);
+        String locked = join(store.putObject(ALICE, new PutObjectRequest("governed", "e", ObjectMetadata.EMPTY,
+                TestBodies.of(new byte[] {2}), WriteCondition.NONE, new ObjectLock(RetentionMode.COMPLIANCE, until,
+                false)))).versionId();
+        for (Caller c : List.of(ROOT, granted)) {
+            ObjectStoreException e = refusal(store.deleteObject(c, "governed", "e", locked, true));
+            assertThat(e.code()).isEqualTo(ErrorCode.ACCESS_DENIED);
+            assertThat(e.getMessage()).contains("COMPLIANCE").doesNotContain("BypassGovernance");
+            assertThat(join(store.deleteObjects(c, "governed", List.of(new ObjectIdentifier("e", locked)), true))
+                    .get(0).error().code()).isEqualTo(ErrorCode.ACCESS_DENIED);
+            assertThat(codeOf(store.putObjectRetention(c, "governed", "e", locked, ObjectLock.NONE, true)))
+                    .isEqualTo(ErrorCode.ACCESS_DENIED);
+        }
+        assertThat(join(store.headObject(ALICE, "governed", "e", locked)).lock().mode())
+                .isEqualTo(RetentionMode.COMPLIANCE);
     }
 
     /**

@@ -297,7 +297,17 @@ class AdminJmxIT {
 
         Run keys = cli(withCredentials("keys", "create", "--owner", "cli"));
         assertThat(keys.exit()).as(keys.err()).isZero();
-        assertThat(keys.out()).contains("access key id:", "secret key:");
+        assertThat(keys.out()).contains("access key id:", "secret key:", "bypass governance: no");
+        Run bypassing = cli(withCredentials("keys", "create", "--owner", "cli", "--bypass-governance"));
+        assertThat(bypassing.exit()).as(bypassing.err()).isZero();
+        assertThat(bypassing.out()).contains("bypass governance: yes");
+        String bypassingId = bypassing.out().lines().filter(l -> l.startsWith("access key id:"))
+                .map(l -> l.substring(l.indexOf(':') + 1).strip()).findFirst().orElseThrow();
+        Run listed = cli(withCredentials("keys", "list"));
+        assertThat(listed.exit()).as(listed.err()).isZero();
+        assertThat(listed.out()).contains("BYPASS GOVERNANCE");
+        assertThat(listed.out().lines().filter(l -> l.startsWith(bypassingId))).singleElement()
+                .satisfies(l -> assertThat(l).matches(".*\\byes\\s+yes\\b.*"));
 
         Run badPod = cli(withCredentials("pod", "drain", "77"));
         assertThat(badPod.exit()).isEqualTo(1);

@@ -34,7 +34,8 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * can delete a COMPLIANCE-locked version in any way the S3 API allows: DeleteObject by version (with
  * and without {@code x-amz-bypass-governance-retention}), DeleteObjects, an overwrite, DeleteBucket,
  * and shortening, downgrading or removing the retention. GOVERNANCE yields only to the bypass, and
- * only for a key allowed to use it. Every refused attempt is followed by a bit-exact read of the
+ * only for a key allowed to use it (s3:BypassGovernanceRetention): the bootstrap key, the account's
+ * root, and catalog keys created with it. Every refused attempt is followed by a bit-exact read of the
  * locked version. Against a real cluster ({@link S3Cluster}).
  */
 @Timeout(300)
@@ -45,10 +46,12 @@ class ComplianceLockIT {
     @TempDir
     static Path dir;
     private static S3Cluster cluster;
-    /** The owner's bootstrap key: it may not bypass GOVERNANCE retention. */
+    /** The owner's bootstrap key, the account's root: it may bypass GOVERNANCE retention. */
     private static S3Client owner;
-    /** A key of the same owner that may bypass GOVERNANCE retention. */
+    /** A catalog key of the same owner that may bypass GOVERNANCE retention. */
     private static S3Client admin;
+    /** A catalog key of the same owner without s3:BypassGovernanceRetention. */
+    private static S3Client plain;
 
     @BeforeAll
     static void start() throws Exception {
@@ -57,11 +60,13 @@ class ComplianceLockIT {
         owner = cluster.syncClient();
         AccessKey key = cluster.catalog().createAccessKey("admin", true).get(30, TimeUnit.SECONDS);
         admin = cluster.syncClient(key.accessKeyId(), key.secretKey());
+        AccessKey without = cluster.catalog().createAccessKey("admin", false).get(30, TimeUnit.SECONDS);
+        plain = cluster.syncClient(without.accessKeyId(), without.secretKey());
     }
 
     @AfterAll
     static void stop() {
-        for (AutoCloseable c : new AutoCloseable[] {admin, owner, cluster}) {
+        for (AutoCloseable c : new AutoCloseable[] {plain, admin, owner, cluster}) {
             if (c != null) {
                 try {
                     c.close();
@@ -187,13 +192,16 @@ class ComplianceLockIT {
 
         assertDenied(() -> owner.deleteObject(b -> b.bucket(bucket).key("g").versionId(v)));
         assertDenied(() -> admin.deleteObject(b -> b.bucket(bucket).key("g").versionId(v)));
-        // The bootstrap key asks for the bypass but may not use it.
-        assertDenied(() -> owner.deleteObject(b -> b.bucket(bucket).key("g").versionId(v)
-                .bypassGovernanceRetention(true)));
-        assertThat(owner.deleteObjects(b -> b.bucket(bucket).bypassGovernanceRetention(true).delete(Delete.builder()
+        // A key without s3:BypassGovernanceRetention asks for the bypass: refused, and told what it lacks.
+        assertThatThrownBy(() -> plain.deleteObject(b -> b.bucket(bucket).key("g").versionId(v)
+                .bypassGovernanceRetention(true))).isInstanceOfSatisfying(S3Exception.class, e -> {
+                    assertThat(e.awsErrorDetails().errorCode()).isEqualTo("AccessDenied");
+                    assertThat(e.awsErrorDetails().errorMessage()).contains("s3:BypassGovernanceRetention");
+                });
+        assertThat(plain.deleteObjects(b -> b.bucket(bucket).bypassGovernanceRetention(true).delete(Delete.builder()
                 .objects(ObjectIdentifier.builder().key("g").versionId(v).build()).build())).errors())
                 .singleElement().satisfies(e -> assertThat(e.code()).isEqualTo("AccessDenied"));
-        assertDenied(() -> owner.putObjectRetention(b -> b.bucket(bucket).key("g").versionId(v)
+        assertDenied(() -> plain.putObjectRetention(b -> b.bucket(bucket).key("g").versionId(v)
                 .bypassGovernanceRetention(true).retention(r -> r.mode(ObjectLockRetentionMode.GOVERNANCE)
                         .retainUntilDate(until.minus(5, ChronoUnit.MINUTES)))));
         assertDenied(() -> admin.putObjectRetention(b -> b.bucket(bucket).key("g").versionId(v)
@@ -217,5 +225,19 @@ class ComplianceLockIT {
                 .delete(Delete.builder().objects(ObjectIdentifier.builder().key("h").versionId(w).build()).build()));
         assertThat(batch.errors()).isEmpty();
         assertThat(batch.deleted()).singleElement().satisfies(d -> assertThat(d.versionId()).isEqualTo(w));
+
+        // The bootstrap key, the only key a new cluster has, holds the permission, as AWS's root does.
+        for (String k : List.of("i", "j")) {
+            owner.putObject(b -> b.bucket(bucket).key(k).objectLockMode(ObjectLockMode.GOVERNANCE)
+                    .objectLockRetainUntilDate(until), RequestBody.fromBytes(content));
+        }
+        String i = owner.headObject(b -> b.bucket(bucket).key("i")).versionId();
+        String j = owner.headObject(b -> b.bucket(bucket).key("j")).versionId();
+        owner.putObjectRetention(b -> b.bucket(bucket).key("i").versionId(i).bypassGovernanceRetention(true)
+                .retention(r -> r.mode(ObjectLockRetentionMode.GOVERNANCE).retainUntilDate(shorter)));
+        owner.deleteObject(b -> b.bucket(bucket).key("i").versionId(i).bypassGovernanceRetention(true));
+        assertThat(owner.deleteObjects(b -> b.bucket(bucket).bypassGovernanceRetention(true).delete(Delete.builder()
+                .objects(ObjectIdentifier.builder().key("j").versionId(j).build()).build())).errors()).isEmpty();
+        owner.deleteBucket(b -> b.bucket(bucket));
     }
 }

@@ -79,14 +79,15 @@ public final class S3Cluster implements S3Target {
     }
 
     /**
-     * Starts the pods and stash servers, then the coordinator, under {@code dir}; without SOSAPI's
-     * virtual objects, so that a bucket's listings hold exactly what the test wrote.
+     * Starts the pods and stash servers, then the coordinator, under {@code dir}, with the coordinator's
+     * defaults (SOSAPI on: its virtual objects are listed only for Veeam's User-Agent, so the SDK's listings
+     * hold exactly what the test wrote).
      */
     public static S3Cluster start(Path dir) throws IOException {
         return start(dir, ACCESS_KEY, SECRET_KEY, 0, false);
     }
 
-    /** As {@link #start(Path)}, with SOSAPI on and these coordinator settings added. */
+    /** As {@link #start(Path)}, with these coordinator settings added. */
     public static S3Cluster start(Path dir, Map<String, Object> overrides) throws IOException {
         return start(dir, ACCESS_KEY, SECRET_KEY, 0, false, overrides);
     }
@@ -108,7 +109,7 @@ public final class S3Cluster implements S3Target {
      */
     public static S3Cluster start(Path dir, String accessKey, String secretKey, int s3Port, boolean tls)
             throws IOException {
-        return start(dir, accessKey, secretKey, s3Port, tls, Map.of("s3.sosapi.enabled", false));
+        return start(dir, accessKey, secretKey, s3Port, tls, Map.of());
     }
 
     private static S3Cluster start(Path dir, String accessKey, String secretKey, int s3Port, boolean tls,

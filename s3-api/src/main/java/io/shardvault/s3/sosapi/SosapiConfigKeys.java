@@ -8,6 +8,11 @@ import java.util.Set;
 public final class SosapiConfigKeys {
     public static final ConfigKey<Boolean> ENABLED = ConfigKey.ofBoolean("s3.sosapi.enabled", true,
             "Serve SOSAPI's system.xml and capacity.xml in every bucket (Veeam's Smart Object Storage API).");
+    public static final ConfigKey<String> LISTING_CLIENTS = ConfigKey.ofRegex("s3.sosapi.listingClients",
+            "(^|\\s)Veeam/",
+            "The clients whose listings show the virtual objects: a regular expression found (case-insensitively) "
+                    + "in the User-Agent; the default matches a Veeam/ product token, as Veeam Backup & Replication "
+                    + "sends (APN/1.0 Veeam/1.0 Backup/12.0). Other clients still read the objects by name.");
     public static final ConfigKey<String> MODEL_NAME = ConfigKey.ofString("s3.sosapi.modelName", "shardvault",
             "The vendor model name system.xml reports (Veeam uses it for statistics).");
     public static final ConfigKey<Boolean> CAPACITY_INFO = ConfigKey.ofBoolean("s3.sosapi.capacityInfo", true,
@@ -32,7 +37,7 @@ public final class SosapiConfigKeys {
 
     /** Every key above. */
     public static List<ConfigKey<?>> all() {
-        return List.of(ENABLED, MODEL_NAME, CAPACITY_INFO, RECOMMENDATIONS, KB_BLOCK_SIZE, S3_CONCURRENT_TASK_LIMIT,
+        return List.of(ENABLED, LISTING_CLIENTS, MODEL_NAME, CAPACITY_INFO, RECOMMENDATIONS, KB_BLOCK_SIZE, S3_CONCURRENT_TASK_LIMIT,
                 S3_MULTI_OBJECT_DELETE_LIMIT, STORAGE_CONCURRENT_TASKS_LIMIT);
     }
 }

@@ -18,6 +18,21 @@ class SosapiConfigKeysTest {
     }
 
     @Test
+    void listingClientsMatchTheVeeamProductTokenByDefault() {
+        SosapiConfig d = SosapiConfig.defaults();
+        assertThat(d.listsFor("APN/1.0 Veeam/1.0 Backup/12.0")).isTrue();
+        assertThat(d.listsFor("apn/1.0 veeam/1.0 backup/10.0 aws-sdk-java/2.0")).isTrue();
+        assertThat(d.listsFor("Veeam/1.0")).isTrue();
+        assertThat(d.listsFor("aws-cli/2.15 Python/3.12")).isFalse();
+        assertThat(d.listsFor("NotVeeam/1.0 rclone/v1.66")).isFalse();
+        assertThat(d.listsFor(null)).isFalse();
+        assertThat(SosapiConfig.DISABLED.listsFor("APN/1.0 Veeam/1.0")).isFalse();
+        SosapiConfig custom = SosapiConfig.from(Settings.of(Map.of("s3.sosapi.listingClients", "^my-backup/")));
+        assertThat(custom.listsFor("My-Backup/3 sdk")).isTrue();
+        assertThat(custom.listsFor("APN/1.0 Veeam/1.0")).isFalse();
+    }
+
+    @Test
     void configResolvesFromSettings() {
         SosapiConfig d = SosapiConfig.defaults();
         assertThat(d.enabled()).isTrue();
@@ -32,7 +47,9 @@ class SosapiConfigKeysTest {
                 .isInstanceOf(ConfigException.class);
         assertThatThrownBy(() -> SosapiConfig.from(Settings.of(Map.of("s3.sosapi.s3MultiObjectDeleteLimit", 1001))))
                 .isInstanceOf(ConfigException.class);
-        assertThatThrownBy(() -> new SosapiConfig(true, "x", true, true, 100, 1, 1, 0))
+        assertThatThrownBy(() -> SosapiConfig.from(Settings.of(Map.of("s3.sosapi.listingClients", "(Veeam"))))
+                .isInstanceOf(ConfigException.class);
+        assertThatThrownBy(() -> new SosapiConfig(true, SosapiConfig.VEEAM_CLIENTS, "x", true, true, 100, 1, 1, 0))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }

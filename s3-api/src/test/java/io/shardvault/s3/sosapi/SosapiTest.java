@@ -32,6 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.client.config.SdkAdvancedClientOption;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
@@ -46,22 +47,29 @@ import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
-/** SOSAPI's virtual objects through the AWS SDK, over the in-memory store with a capacity figure. */
+/**
+ * SOSAPI's virtual objects through the AWS SDK, over the in-memory store with a capacity figure: one
+ * client sends Veeam's User-Agent (listings show the objects), the other the SDK's own (they do not).
+ */
 @Timeout(120)
 class SosapiTest {
     private static final Logger LOG = LoggerFactory.getLogger(SosapiTest.class);
     private static final long SEED = System.nanoTime();
     private static final String BUCKET = "veeam-bucket";
+    /** What Veeam Backup & Replication 12 sends; the SDK appends its own tokens. */
+    private static final String VEEAM_AGENT = "APN/1.0 Veeam/1.0 Backup/12.0";
 
     private static final AtomicLong USED = new AtomicLong(12_345);
+    private static DelegatingObjectStore store;
     private static S3Server server;
     private static S3Client s3;
+    private static S3Client veeam;
 
     @BeforeAll
     static void start() throws Exception {
         LOG.info("seed {}", SEED);
         InMemoryObjectStore memory = new InMemoryObjectStore(1L << 30, Clock.systemUTC());
-        DelegatingObjectStore store = new DelegatingObjectStore(memory) {
+        store = new DelegatingObjectStore(memory) {
             @Override
             public boolean reportsCapacity() {
                 return true;
@@ -83,30 +91,44 @@ class SosapiTest {
                         - USED.get(), USED.get()));
             }
         };
-        SosapiConfig sosapi = new SosapiConfig(true, "shardvault test", true, true, 4096, 32, 500, 7);
+        SosapiConfig sosapi = new SosapiConfig(true, SosapiConfig.VEEAM_CLIENTS, "shardvault test", true, true, 4096,
+                32, 500, 7);
+        server = startServer(sosapi);
+        s3 = client(server, S3ServerFixture.ACCESS_KEY, S3ServerFixture.SECRET_KEY, null);
+        veeam = client(server, S3ServerFixture.ACCESS_KEY, S3ServerFixture.SECRET_KEY, VEEAM_AGENT);
+        s3.createBucket(b -> b.bucket(BUCKET));
+    }
+
+    private static S3Server startServer(SosapiConfig sosapi) throws Exception {
         S3ServerConfig config = S3ServerConfig.defaults().withBind("127.0.0.1", 0).withSosapi(sosapi);
         MapCredentialStore credentials = new MapCredentialStore()
                 .add(new Credential(S3ServerFixture.ACCESS_KEY, S3ServerFixture.SECRET_KEY, true,
                         S3ServerFixture.OWNER))
                 .add(new Credential(S3ServerFixture.OTHER_ACCESS_KEY, S3ServerFixture.OTHER_SECRET_KEY, true,
                         "owner-two"));
-        server = S3Server.start(config, store, credentials, new SimpleMeterRegistry());
-        s3 = client(S3ServerFixture.ACCESS_KEY, S3ServerFixture.SECRET_KEY);
-        s3.createBucket(b -> b.bucket(BUCKET));
+        return S3Server.start(config, store, credentials, new SimpleMeterRegistry());
     }
 
-    private static S3Client client(String key, String secret) {
-        return S3Client.builder().endpointOverride(URI.create("http://127.0.0.1:" + server.localAddress().getPort()))
+    /** A client of {@code to}; {@code agent}, when given, leads its User-Agent. */
+    private static S3Client client(S3Server to, String key, String secret, String agent) {
+        return S3Client.builder().endpointOverride(URI.create("http://127.0.0.1:" + to.localAddress().getPort()))
                 .region(Region.US_EAST_1).forcePathStyle(true)
                 .credentialsProvider(S3ServerFixture.credentials(key, secret))
                 .httpClient(UrlConnectionHttpClient.create())
-                .overrideConfiguration(c -> c.apiCallTimeout(Duration.ofSeconds(30))).build();
+                .overrideConfiguration(c -> {
+                    c.apiCallTimeout(Duration.ofSeconds(30));
+                    if (agent != null) {
+                        c.putAdvancedOption(SdkAdvancedClientOption.USER_AGENT_PREFIX, agent);
+                    }
+                }).build();
     }
 
     @AfterAll
     static void stop() {
-        if (s3 != null) {
-            s3.close();
+        for (S3Client c : new S3Client[] {s3, veeam}) {
+            if (c != null) {
+                c.close();
+            }
         }
         if (server != null) {
             server.close();
@@ -152,32 +174,101 @@ class SosapiTest {
     void missingBucketAndOtherOwnerAreRefused() {
         assertThatThrownBy(() -> s3.getObjectAsBytes(b -> b.bucket("no-such-bucket").key(SosapiObjects.SYSTEM_XML)))
                 .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(404));
-        try (S3Client other = client(S3ServerFixture.OTHER_ACCESS_KEY, S3ServerFixture.OTHER_SECRET_KEY)) {
+        try (S3Client other = client(server, S3ServerFixture.OTHER_ACCESS_KEY, S3ServerFixture.OTHER_SECRET_KEY,
+                null)) {
             assertThatThrownBy(() -> other.getObjectAsBytes(b -> b.bucket(BUCKET).key(SosapiObjects.SYSTEM_XML)))
                     .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(403));
         }
     }
 
     @Test
-    void writesDeletesAndCopiesOntoVirtualObjectsAreAccessDenied() {
+    void writesAndCopiesOntoVirtualObjectsAreAccessDeniedForEveryClient() {
         s3.putObject(b -> b.bucket(BUCKET).key("plain"), RequestBody.fromString("x"));
-        for (String key : List.of(SosapiObjects.SYSTEM_XML, SosapiObjects.CAPACITY_XML)) {
-            assertDenied(() -> s3.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromString("evil")));
-            assertDenied(() -> s3.deleteObject(b -> b.bucket(BUCKET).key(key)));
-            assertDenied(() -> s3.copyObject(b -> b.sourceBucket(BUCKET).sourceKey("plain")
-                    .destinationBucket(BUCKET).destinationKey(key)));
-            assertDenied(() -> s3.createMultipartUpload(b -> b.bucket(BUCKET).key(key)));
+        for (S3Client client : List.of(s3, veeam)) {
+            for (String key : List.of(SosapiObjects.SYSTEM_XML, SosapiObjects.CAPACITY_XML)) {
+                assertDenied(() -> client.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromString("evil")));
+                assertDenied(() -> client.copyObject(b -> b.sourceBucket(BUCKET).sourceKey("plain")
+                        .destinationBucket(BUCKET).destinationKey(key)));
+                assertDenied(() -> client.createMultipartUpload(b -> b.bucket(BUCKET).key(key)));
+            }
         }
-        DeleteObjectsResponse batch = s3.deleteObjects(b -> b.bucket(BUCKET).delete(Delete.builder().objects(
+    }
+
+    @Test
+    void deletesOfVirtualObjectsSucceedAsDeletesOfMissingKeys() {
+        String bucket = "delete-bucket";
+        s3.createBucket(b -> b.bucket(bucket));
+        s3.putObject(b -> b.bucket(bucket).key("plain"), RequestBody.fromString("x"));
+        for (S3Client client : List.of(s3, veeam)) {
+            for (String key : List.of(SosapiObjects.SYSTEM_XML, SosapiObjects.CAPACITY_XML)) {
+                assertThat(client.deleteObject(b -> b.bucket(bucket).key(key)).sdkHttpResponse().statusCode())
+                        .isEqualTo(204);
+            }
+        }
+        DeleteObjectsResponse batch = veeam.deleteObjects(b -> b.bucket(bucket).delete(Delete.builder().objects(
                 ObjectIdentifier.builder().key(SosapiObjects.SYSTEM_XML).build(),
+                ObjectIdentifier.builder().key(SosapiObjects.CAPACITY_XML).versionId("null").build(),
                 ObjectIdentifier.builder().key("plain").build()).build()));
-        assertThat(batch.deleted()).extracting(d -> d.key()).containsExactly("plain");
-        assertThat(batch.errors()).singleElement().satisfies(e -> {
-            assertThat(e.key()).isEqualTo(SosapiObjects.SYSTEM_XML);
-            assertThat(e.code()).isEqualTo("AccessDenied");
-        });
-        assertThat(s3.getObjectAsBytes(b -> b.bucket(BUCKET).key(SosapiObjects.SYSTEM_XML)).asUtf8String())
+        assertThat(batch.errors()).isEmpty();
+        assertThat(batch.deleted()).extracting(d -> d.key())
+                .containsExactlyInAnyOrder(SosapiObjects.SYSTEM_XML, SosapiObjects.CAPACITY_XML, "plain");
+        // Still there for whoever reads them, and listed to Veeam; they hold no bucket.
+        assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key(SosapiObjects.SYSTEM_XML)).asUtf8String())
                 .contains("<SystemInfo>");
+        assertThat(veeam.listObjectsV2(b -> b.bucket(bucket)).contents()).extracting(S3Object::key)
+                .containsExactly(SosapiObjects.CAPACITY_XML, SosapiObjects.SYSTEM_XML);
+        veeam.deleteBucket(b -> b.bucket(bucket));
+        assertThatThrownBy(() -> s3.headBucket(b -> b.bucket(bucket)))
+                .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(404));
+    }
+
+    @Test
+    void listingsOfOtherClientsLeaveThemOut() {
+        String bucket = "plain-listing";
+        s3.createBucket(b -> b.bucket(bucket));
+        s3.putObject(b -> b.bucket(bucket).key("k"), RequestBody.fromString("x"));
+        assertThat(s3.listObjectsV2(b -> b.bucket(bucket)).contents()).extracting(S3Object::key).containsExactly("k");
+        assertThat(s3.listObjects(b -> b.bucket(bucket)).contents()).extracting(S3Object::key).containsExactly("k");
+        assertThat(s3.listObjects(b -> b.bucket(bucket).delimiter("/")).commonPrefixes()).isEmpty();
+        assertThat(s3.listObjectVersions(b -> b.bucket(bucket)).versions()).extracting(v -> v.key())
+                .containsExactly("k");
+        assertThat(s3.listObjectsV2(b -> b.bucket(bucket).prefix(SosapiObjects.PREFIX)).contents()).isEmpty();
+        // The product token, in any case; not a token that merely ends in it.
+        for (String agent : List.of("apn/1.0 VEEAM/1.0 Backup/12.0", "Veeam/1.0")) {
+            try (S3Client c = client(server, S3ServerFixture.ACCESS_KEY, S3ServerFixture.SECRET_KEY, agent)) {
+                assertThat(c.listObjectsV2(b -> b.bucket(bucket)).contents()).extracting(S3Object::key).as(agent)
+                        .containsExactly(SosapiObjects.CAPACITY_XML, SosapiObjects.SYSTEM_XML, "k");
+            }
+        }
+        try (S3Client c = client(server, S3ServerFixture.ACCESS_KEY, S3ServerFixture.SECRET_KEY, "NotVeeam/1.0")) {
+            assertThat(c.listObjectsV2(b -> b.bucket(bucket)).contents()).extracting(S3Object::key)
+                    .containsExactly("k");
+        }
+    }
+
+    /**
+     * A key stored under a virtual key while SOSAPI was off: listed to other clients, deleted by a
+     * delete of that key, so emptying the bucket by its listing and deleting it works.
+     */
+    @Test
+    void aStoredObjectUnderAVirtualKeyDoesNotHoldItsBucket() throws Exception {
+        String bucket = "stored-under-virtual";
+        s3.createBucket(b -> b.bucket(bucket));
+        S3Server plain = startServer(SosapiConfig.DISABLED);
+        try (S3Client before = client(plain, S3ServerFixture.ACCESS_KEY, S3ServerFixture.SECRET_KEY, null)) {
+            before.putObject(b -> b.bucket(bucket).key(SosapiObjects.SYSTEM_XML), RequestBody.fromString("old"));
+        } finally {
+            plain.close();
+        }
+        List<S3Object> listed = s3.listObjectsV2(b -> b.bucket(bucket)).contents();
+        assertThat(listed).extracting(S3Object::key).containsExactly(SosapiObjects.SYSTEM_XML);
+        assertThat(listed.get(0).size()).isEqualTo(3);
+        // Veeam's listings and reads see the rendered document instead.
+        assertThat(veeam.listObjectsV2(b -> b.bucket(bucket)).contents()).extracting(S3Object::size)
+                .doesNotContain(3L);
+        s3.deleteObject(b -> b.bucket(bucket).key(SosapiObjects.SYSTEM_XML));
+        assertThat(s3.listObjectsV2(b -> b.bucket(bucket)).contents()).isEmpty();
+        s3.deleteBucket(b -> b.bucket(bucket));
     }
 
     private static void assertDenied(Runnable call) {
@@ -188,7 +279,7 @@ class SosapiTest {
     }
 
     @Test
-    void listingsShowThemUnderTheirPrefixAndPageThroughThem() {
+    void veeamListingsShowThemUnderTheirPrefixAndPageThroughThem() {
         String bucket = "listing-bucket";
         s3.createBucket(b -> b.bucket(bucket));
         Random random = new Random(SEED);
@@ -212,7 +303,7 @@ class SosapiTest {
             do {
                 String t = token;
                 int size = pageSize;
-                ListObjectsV2Response page = s3.listObjectsV2(b -> b.bucket(bucket).maxKeys(size).continuationToken(t));
+                ListObjectsV2Response page = veeam.listObjectsV2(b -> b.bucket(bucket).maxKeys(size).continuationToken(t));
                 page.contents().forEach(o -> seen.add(o.key()));
                 token = page.isTruncated() ? page.nextContinuationToken() : null;
                 assertThat(++pages).isLessThan(100);
@@ -228,7 +319,7 @@ class SosapiTest {
                 String km = keyMarker;
                 String vm = versionMarker;
                 int size = pageSize;
-                ListObjectVersionsResponse page = s3.listObjectVersions(b -> b.bucket(bucket).maxKeys(size)
+                ListObjectVersionsResponse page = veeam.listObjectVersions(b -> b.bucket(bucket).maxKeys(size)
                         .keyMarker(km).versionIdMarker(vm));
                 page.versions().forEach(v -> versions.add(v.key()));
                 more = page.isTruncated();
@@ -240,23 +331,23 @@ class SosapiTest {
         }
 
         // Under their own prefix, and rolled up by a delimiter.
-        ListObjectsV2Response prefixed = s3.listObjectsV2(b -> b.bucket(bucket).prefix(SosapiObjects.PREFIX));
+        ListObjectsV2Response prefixed = veeam.listObjectsV2(b -> b.bucket(bucket).prefix(SosapiObjects.PREFIX));
         assertThat(prefixed.contents()).extracting(S3Object::key)
                 .containsExactly(SosapiObjects.CAPACITY_XML, SosapiObjects.SYSTEM_XML);
         S3Object system = prefixed.contents().get(1);
         HeadObjectResponse head = s3.headObject(b -> b.bucket(bucket).key(SosapiObjects.SYSTEM_XML));
         assertThat(system.size()).isEqualTo(head.contentLength());
         assertThat(system.eTag()).isEqualTo(head.eTag());
-        ListObjectsResponse v1 = s3.listObjects(b -> b.bucket(bucket).delimiter("/"));
+        ListObjectsResponse v1 = veeam.listObjects(b -> b.bucket(bucket).delimiter("/"));
         assertThat(v1.commonPrefixes()).extracting(p -> p.prefix()).containsExactly(SosapiObjects.PREFIX, "zzz/");
         assertThat(v1.contents()).extracting(S3Object::key).doesNotContain(SosapiObjects.SYSTEM_XML);
         // A prefix that does not cover them, and a marker past them.
-        assertThat(s3.listObjectsV2(b -> b.bucket(bucket).prefix("zzz")).contents()).extracting(S3Object::key)
+        assertThat(veeam.listObjectsV2(b -> b.bucket(bucket).prefix("zzz")).contents()).extracting(S3Object::key)
                 .containsExactly("zzz/1");
-        assertThat(s3.listObjects(b -> b.bucket(bucket).marker(SosapiObjects.SYSTEM_XML)).contents())
+        assertThat(veeam.listObjects(b -> b.bucket(bucket).marker(SosapiObjects.SYSTEM_XML)).contents())
                 .extracting(S3Object::key)
                 .isEqualTo(expected.subList(expected.indexOf(SosapiObjects.SYSTEM_XML) + 1, expected.size()));
-        assertThat(s3.listObjectVersions(b -> b.bucket(bucket).prefix(SosapiObjects.PREFIX + "sys")).versions())
+        assertThat(veeam.listObjectVersions(b -> b.bucket(bucket).prefix(SosapiObjects.PREFIX + "sys")).versions())
                 .singleElement().satisfies(v -> {
                     assertThat(v.key()).isEqualTo(SosapiObjects.SYSTEM_XML);
                     assertThat(v.versionId()).isEqualTo("null");

@@ -55,9 +55,9 @@ public final class S3ServerFixture implements S3Target {
     }
 
     public static S3ServerFixture start(boolean tls, UnaryOperator<S3ServerConfig> tweak) throws IOException {
-        // SOSAPI's virtual objects off: the in-memory tests list buckets and expect exactly what they wrote.
-        S3ServerConfig config = S3ServerConfig.defaults().withBind("127.0.0.1", 0)
-                .withSosapi(io.shardvault.s3.sosapi.SosapiConfig.DISABLED);
+        // SOSAPI's virtual objects on, as deployed: the SDK's listings (no Veeam User-Agent) hold exactly what
+        // the tests wrote.
+        S3ServerConfig config = S3ServerConfig.defaults().withBind("127.0.0.1", 0);
         if (tls) {
             config = config.withTls(resource("tls/test-cert.pem"), resource("tls/test-key.pem"));
         }

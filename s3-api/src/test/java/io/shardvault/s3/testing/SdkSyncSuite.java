@@ -3,6 +3,7 @@ package io.shardvault.s3.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.shardvault.s3.sosapi.SosapiObjects;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -399,6 +400,41 @@ public abstract class SdkSyncSuite {
         assertThat(v1).containsExactlyElementsOf(keys.stream().sorted().toList());
         ListObjectsResponse v1delim = s3.listObjects(b -> b.bucket("listing").prefix("logs/").delimiter("/"));
         assertThat(v1delim.commonPrefixes()).hasSize(2);
+    }
+
+    /**
+     * What {@code aws s3 rb --force}, {@code rclone purge} and test suites' cleanup do: list, delete everything
+     * listed, delete the bucket. SOSAPI's virtual objects (on in both targets) are Veeam's: absent from this
+     * client's listings, still served by name, and a delete of them succeeds as one of a missing key.
+     */
+    @Test
+    void aBucketEmptiedByItsListingsIsDeleted() {
+        String bucket = "emptied";
+        bucket(bucket);
+        List<String> written = List.of("a", "dir/b", ".system-z");
+        for (String key : written) {
+            s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString(key));
+        }
+        List<String> sorted = written.stream().sorted().toList();
+        assertThat(s3.listObjectsV2(b -> b.bucket(bucket)).contents()).extracting(S3Object::key).isEqualTo(sorted);
+        assertThat(s3.listObjects(b -> b.bucket(bucket)).contents()).extracting(S3Object::key).isEqualTo(sorted);
+        assertThat(s3.listObjectsV2(b -> b.bucket(bucket).prefix(SosapiObjects.PREFIX)).contents()).isEmpty();
+        assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key(SosapiObjects.SYSTEM_XML)).asUtf8String())
+                .contains("<SystemInfo>");
+
+        List<ObjectIdentifier> listed = new ArrayList<>();
+        s3.listObjectsV2(b -> b.bucket(bucket)).contents().forEach(o ->
+                listed.add(ObjectIdentifier.builder().key(o.key()).build()));
+        // A tool that knows SOSAPI's names deletes them too: a delete of a key that is not stored.
+        listed.add(ObjectIdentifier.builder().key(SosapiObjects.SYSTEM_XML).build());
+        DeleteObjectsResponse deleted = s3.deleteObjects(b -> b.bucket(bucket).delete(d -> d.objects(listed)));
+        assertThat(deleted.errors()).isEmpty();
+        assertThat(deleted.deleted()).extracting(d -> d.key()).containsExactlyInAnyOrderElementsOf(
+                listed.stream().map(ObjectIdentifier::key).toList());
+        s3.deleteObject(b -> b.bucket(bucket).key(SosapiObjects.CAPACITY_XML));
+        s3.deleteBucket(b -> b.bucket(bucket));
+        assertThatThrownBy(() -> s3.headBucket(b -> b.bucket(bucket)))
+                .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(404));
     }
 
     @Test

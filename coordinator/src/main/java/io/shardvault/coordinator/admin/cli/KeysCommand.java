@@ -28,19 +28,27 @@ final class KeysCommand implements Runnable {
     @Command(name = "create", mixinStandardHelpOptions = true,
             description = "Creates an enabled key and prints its id and secret (the secret is shown only now).")
     int create(@Option(names = "--owner", required = true, paramLabel = "NAME",
-            description = "Who holds the key.") String owner) throws AdminException {
+            description = "Who holds the key.") String owner,
+               @Option(names = "--bypass-governance", description = "Grant s3:BypassGovernanceRetention: the key "
+                       + "may delete or shorten GOVERNANCE-retained versions with x-amz-bypass-governance-retention "
+                       + "(COMPLIANCE yields to no key).") boolean bypassGovernance) throws AdminException {
         return root.execute((session, out) -> {
-            CompositeData k = (CompositeData) session.invoke(KEYS, "create", new Object[] {owner},
-                    new String[] {String.class.getName()});
+            CompositeData k = (CompositeData) session.invoke(KEYS, "create", new Object[] {owner, bypassGovernance},
+                    new String[] {String.class.getName(), boolean.class.getName()});
             if (root.json) {
                 out.println(Json.of(k));
             } else {
-                out.println("access key id: " + k.get("accessKeyId"));
-                out.println("secret key:    " + k.get("secretKey"));
-                out.println("owner:         " + k.get("owner"));
+                out.println("access key id:     " + k.get("accessKeyId"));
+                out.println("secret key:        " + k.get("secretKey"));
+                out.println("owner:             " + k.get("owner"));
+                out.println("bypass governance: " + yesNo(k.get("bypassGovernanceAllowed")));
                 out.println("Store the secret now: it cannot be shown again.");
             }
         });
+    }
+
+    private static String yesNo(Object flag) {
+        return Boolean.TRUE.equals(flag) ? "yes" : "no";
     }
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "Lists every key (without secrets).")
@@ -51,10 +59,10 @@ final class KeysCommand implements Runnable {
                 out.println(Json.of(keys));
                 return;
             }
-            Table t = new Table("ACCESS KEY ID", "OWNER", "ENABLED", "CREATED");
+            Table t = new Table("ACCESS KEY ID", "OWNER", "ENABLED", "BYPASS GOVERNANCE", "CREATED");
             for (CompositeData k : keys) {
-                t.row(k.get("accessKeyId"), k.get("owner"), (Boolean) k.get("enabled") ? "yes" : "no",
-                        k.get("createdAt"));
+                t.row(k.get("accessKeyId"), k.get("owner"), yesNo(k.get("enabled")),
+                        yesNo(k.get("bypassGovernanceAllowed")), k.get("createdAt"));
             }
             out.print(t.render());
         });

@@ -36,12 +36,19 @@ public final class AccessKeysBean implements AccessKeysMXBean {
 
     @Override
     public NewAccessKeyView create(String owner) {
+        return create(owner, false);
+    }
+
+    @Override
+    public NewAccessKeyView create(String owner, boolean bypassGovernance) {
         if (owner == null || owner.isBlank()) {
             throw new IllegalArgumentException("an access key needs an owner (a name for who holds it)");
         }
-        AccessKey k = Await.call(() -> catalog.createAccessKey(owner.strip(), false), "creating an access key");
-        LOG.info("operator created access key={} owner={}", k.accessKeyId(), k.owner());
-        return new NewAccessKeyView(k.accessKeyId(), k.secretKey(), k.owner());
+        AccessKey k = Await.call(() -> catalog.createAccessKey(owner.strip(), bypassGovernance),
+                "creating an access key");
+        LOG.info("operator created access key={} owner={} bypassGovernance={}", k.accessKeyId(), k.owner(),
+                k.bypassGovernanceAllowed());
+        return new NewAccessKeyView(k.accessKeyId(), k.secretKey(), k.owner(), k.bypassGovernanceAllowed());
     }
 
     @Override

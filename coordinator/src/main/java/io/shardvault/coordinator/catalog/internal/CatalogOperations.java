@@ -254,9 +254,15 @@ final class CatalogOperations {
             Retention ret = v.retention().get();
             if (ret.mode() == RetentionMode.COMPLIANCE || !bypassGovernance) {
                 throw fail(ErrorCode.ACCESS_DENIED, what + " is retained in " + ret.mode() + " mode until "
-                        + ret.retainUntil());
+                        + ret.retainUntil() + governanceHint(ret.mode()));
             }
         }
+    }
+
+    /** What a GOVERNANCE refusal lacks (the permission and the header); COMPLIANCE yields to no one. */
+    private static String governanceHint(RetentionMode mode) {
+        return mode == RetentionMode.GOVERNANCE ? " (bypassing it needs s3:BypassGovernanceRetention and "
+                + "x-amz-bypass-governance-retention: true)" : "";
     }
 
     /** Removes a version and releases its files. */
@@ -442,7 +448,7 @@ final class CatalogOperations {
                     || (o.mode() == RetentionMode.COMPLIANCE && retention.get().mode() != RetentionMode.COMPLIANCE);
             if (weakens && (o.mode() == RetentionMode.COMPLIANCE || !bypass)) {
                 throw fail(ErrorCode.ACCESS_DENIED, "the " + o.mode() + " retention of " + key + " until "
-                        + o.retainUntil() + " cannot be shortened or removed");
+                        + o.retainUntil() + " cannot be shortened or removed" + governanceHint(o.mode()));
             }
         }
         StoredVersion nv = v.withLock(retention, v.legalHold());

@@ -135,15 +135,24 @@ final class ListOperations {
                 });
     }
 
-    /** SOSAPI's virtual objects join the page when the request covers them. */
+    /**
+     * SOSAPI's virtual objects join the page when the request covers them and comes from a client
+     * SOSAPI is for ({@code s3.sosapi.listingClients}); every other client gets the store's page.
+     */
     private static CompletableFuture<ListObjectsPage> withSosapi(Op op, ListObjectsRequest request,
                                                                  CompletableFuture<ListObjectsPage> page) {
+        if (!op.config().sosapi().listsFor(op.req().header("User-Agent"))) {
+            return page;
+        }
         SosapiObjects sosapi = new SosapiObjects(op.config().sosapi(), op.store(), op.clock());
         return page.thenCompose(p -> SosapiListings.merge(sosapi, op.caller(), request, p));
     }
 
     private static CompletableFuture<VersionsPage> withSosapi(Op op, ListVersionsRequest request,
                                                               CompletableFuture<VersionsPage> page) {
+        if (!op.config().sosapi().listsFor(op.req().header("User-Agent"))) {
+            return page;
+        }
         SosapiObjects sosapi = new SosapiObjects(op.config().sosapi(), op.store(), op.clock());
         return page.thenCompose(p -> SosapiListings.merge(sosapi, op.caller(), request, p));
     }

@@ -297,7 +297,6 @@ final class ObjectOperations {
                 version = version == null || version.isBlank() ? null : version.trim();
                 try {
                     S3Names.checkKey(key);
-                    SosapiOperations.checkDeletable(op, key);
                     targets.add(new ObjectIdentifier(key, version));
                 } catch (S3Error e) {
                     invalid.add(new String[] {key, version, e.code(), e.getMessage()});

@@ -7,8 +7,12 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The router's hook for SOSAPI's virtual objects ({@link io.shardvault.s3.sosapi}): GET and HEAD
- * answer the rendered document like any object (conditions, ranges, response overrides); every
- * other method on those keys, and copies onto them, are {@code AccessDenied}, for every caller.
+ * answer the rendered document like any object (conditions, ranges, response overrides). DELETE
+ * (DeleteObject, AbortMultipartUpload) goes to the store as for any key: the virtual object is not
+ * stored, so S3's answer for a key that does not exist comes back, and whatever really is stored
+ * under the key (written while SOSAPI was off) is deleted, so that the keys never keep a bucket
+ * from being emptied. Every other method on those keys, and copies onto them, are
+ * {@code AccessDenied}, for every caller.
  */
 final class SosapiOperations {
     private SosapiOperations() {
@@ -23,6 +27,9 @@ final class SosapiOperations {
         if ((method.equals("GET") || method.equals("HEAD")) && !r.hasParam("uploadId")) {
             return new Router.Route(method.equals("GET") ? "GetObject" : "HeadObject", SosapiOperations::read);
         }
+        if (method.equals("DELETE")) {
+            return Router.routeStored(r);
+        }
         return new Router.Route("SosapiWrite", op -> {
             if (!objects(op).enabled()) {
                 // Without SOSAPI the keys are ordinary: route the request as if this hook did not exist.
@@ -30,13 +37,6 @@ final class SosapiOperations {
             }
             throw S3Error.accessDenied("SOSAPI objects are maintained by the server and cannot be changed");
         });
-    }
-
-    /** DeleteObjects: a virtual key in the batch is refused on its own ({@code AccessDenied}). */
-    static void checkDeletable(Op op, String key) {
-        if (SosapiObjects.isReserved(key) && objects(op).enabled()) {
-            throw S3Error.accessDenied("SOSAPI objects are maintained by the server and cannot be deleted");
-        }
     }
 
     private static CompletableFuture<Void> read(Op op) {
