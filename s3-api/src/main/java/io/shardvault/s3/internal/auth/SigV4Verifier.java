@@ -26,9 +26,10 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Verifies the SigV4 signature of a request, from its Authorization header or its presigned-URL
- * query, against the key from the {@link CredentialStore}. Refuses unsigned requests, SigV2, expired
- * or too-long presigned URLs, and timestamps more than the allowed skew from the server's clock.
- * Thread-safe.
+ * query, against the key from the {@link CredentialStore}. A request with no credentials at all is
+ * anonymous ({@link SigningContext#ANONYMOUS}): the operations decide what it may do (issue #17). Refuses
+ * SigV2, expired or too-long presigned URLs, and timestamps more than the allowed skew from the server's
+ * clock. Thread-safe.
  */
 public final class SigV4Verifier {
     static final DateTimeFormatter AMZ_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT)
@@ -63,7 +64,7 @@ public final class SigV4Verifier {
             } else if (req.hasParam("Signature") && req.hasParam("AWSAccessKeyId")) {
                 throw unsupportedMechanism();
             } else {
-                throw S3Error.accessDenied("Anonymous access is not allowed; sign the request with SigV4.");
+                return CompletableFuture.completedFuture(SigningContext.ANONYMOUS);
             }
             return credentials.find(parsed.accessKeyId).thenApply(found -> check(req, parsed, found));
         } catch (S3Error e) {

@@ -4,6 +4,7 @@ import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.shardvault.s3.BucketInfo;
+import io.shardvault.s3.CannedAcl;
 import io.shardvault.s3.VersioningStatus;
 import io.shardvault.s3.internal.S3Error;
 import io.shardvault.s3.internal.xml.XmlElement;
@@ -32,6 +33,7 @@ final class BucketOperations {
     static CompletableFuture<Void> createBucket(Op op) {
         String lockHeader = op.req().header("x-amz-bucket-object-lock-enabled");
         boolean lock = lockHeader != null && lockHeader.equalsIgnoreCase("true");
+        CannedAcl acl = AclOperations.fromHeaders(op.req(), op.caller().owner());
         return op.readXml(false).thenCompose(xml -> {
             String region = op.config().region();
             if (xml != null) {
@@ -45,7 +47,7 @@ final class BucketOperations {
                             + "was sent to.");
                 }
             }
-            return op.store().createBucket(op.caller(), op.req().bucket(), region, lock);
+            return op.store().createBucket(op.caller(), op.req().bucket(), region, lock, acl);
         }).thenAccept(b -> {
             HttpHeaders h = new DefaultHttpHeaders();
             h.set("Location", "/" + b.name());
@@ -68,6 +70,10 @@ final class BucketOperations {
 
     static CompletableFuture<Void> getLocation(Op op) {
         return op.store().headBucket(op.caller(), op.req().bucket()).thenAccept(b -> {
+            // HeadBucket also answers callers a bucket's ACL lets read; the location is the owner's.
+            if (!b.owner().equals(op.caller().owner())) {
+                throw S3Error.accessDenied("Access Denied");
+            }
             XmlWriter xml = XmlWriter.document("LocationConstraint");
             // us-east-1 is reported as an empty constraint, as S3 does.
             if (!b.region().equals("us-east-1")) {

@@ -113,6 +113,9 @@ public final class Op {
             // Presigned URLs sign no payload; header-signed requests always carry the header.
             sha = "UNSIGNED-PAYLOAD";
         }
+        if (signing.anonymous() && sha.startsWith("STREAMING-AWS4-")) {
+            throw S3Error.accessDenied("A signed streaming payload needs a signed request.");
+        }
         AwsChunkedDecoder decoder = null;
         String payloadHash = null;
         boolean chunked = true;
