@@ -338,7 +338,9 @@ public final class CatalogObjectStore implements ObjectStore {
                 source.abort(unwrap(refused));
             }
         });
-        CompletableFuture<StoredFile> written = data.write(source);
+        // An unsigned caller's bytes go nowhere before its ACL lets it write (issue #17).
+        CompletableFuture<StoredFile> written = caller.isAnonymous()
+                ? ownership.thenCompose(b -> data.write(source)) : data.write(source);
         return map(ownership.handle((b, refused) -> refused)
                 .thenCompose(refused -> written.handle((file, failure) -> {
                     if (refused != null) {

@@ -163,6 +163,7 @@ public abstract class RawHttpSuite {
         assertError(anonymous("GET", "/", null), 403, "AccessDenied");
         assertError(anonymous("GET", "/raw-no-such-bucket/k", null), 404, "NoSuchBucket");
         assertError(anonymous("GET", "/raw-no-such-bucket?acl", null), 404, "NoSuchBucket");
+        assertError(anonymous("PUT", "/raw-never-created", null), 403, "AccessDenied");
 
         // A public-read-write bucket: anyone lists it, writes and deletes in it; what they write is private.
         s3.createBucket(b -> b.bucket("raw-open").acl(BucketCannedACL.PUBLIC_READ_WRITE));

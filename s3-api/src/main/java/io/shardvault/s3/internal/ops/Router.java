@@ -38,8 +38,16 @@ public final class Router {
     public record Route(String name, Handler handler) {
         /** The handler for an unsigned request: this route's own when anyone may try it, else a refusal. */
         public Handler anonymousHandler() {
-            return ANONYMOUS_OPERATIONS.contains(name) ? handler : Router::refuseAnonymous;
+            if (ANONYMOUS_OPERATIONS.contains(name)) {
+                return handler;
+            }
+            return name.equals("CreateBucket") ? op -> CompletableFuture.failedFuture(anonymousDenied())
+                    : Router::refuseAnonymous;
         }
+    }
+
+    private static S3Error anonymousDenied() {
+        return S3Error.accessDenied("Access Denied");
     }
 
     /**
@@ -47,7 +55,7 @@ public final class Router {
      * {@code NoSuchBucket}, as S3 answers anyone.
      */
     private static CompletableFuture<Void> refuseAnonymous(Op op) {
-        S3Error denied = S3Error.accessDenied("Access Denied");
+        S3Error denied = anonymousDenied();
         if (op.req().bucket() == null) {
             return CompletableFuture.failedFuture(denied);
         }
