@@ -13,9 +13,10 @@ import java.util.Objects;
  * @param metadata the new metadata when REPLACE; ignored when COPY
  * @param condition conditions on the destination
  * @param lock Object Lock headers for the new version
+ * @param acl the canned ACL ({@code x-amz-acl}) of the new version; {@link CannedAcl#PRIVATE} when none
  */
 public record CopyObjectRequest(CopySource source, String bucket, String key, MetadataDirective directive,
-                                ObjectMetadata metadata, WriteCondition condition, ObjectLock lock) {
+                                ObjectMetadata metadata, WriteCondition condition, ObjectLock lock, CannedAcl acl) {
     public CopyObjectRequest {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(bucket, "bucket");
@@ -24,5 +25,6 @@ public record CopyObjectRequest(CopySource source, String bucket, String key, Me
         Objects.requireNonNull(metadata, "metadata");
         Objects.requireNonNull(condition, "condition");
         Objects.requireNonNull(lock, "lock");
+        Objects.requireNonNull(acl, "acl");
     }
 }

@@ -11,14 +11,16 @@ import java.util.Objects;
  * @param checksumAlgorithm the parts' checksum algorithm, or {@code null}
  * @param checksumType COMPOSITE or FULL_OBJECT (only for CRCs); {@code null} when no algorithm
  * @param lock Object Lock headers for the final object
+ * @param acl the canned ACL ({@code x-amz-acl}) of the completed object; {@link CannedAcl#PRIVATE} when none
  */
 public record CreateMultipartUploadRequest(String bucket, String key, ObjectMetadata metadata,
                                            ChecksumAlgorithm checksumAlgorithm, ChecksumType checksumType,
-                                           ObjectLock lock) {
+                                           ObjectLock lock, CannedAcl acl) {
     public CreateMultipartUploadRequest {
         Objects.requireNonNull(bucket, "bucket");
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(metadata, "metadata");
         Objects.requireNonNull(lock, "lock");
+        Objects.requireNonNull(acl, "acl");
     }
 }

@@ -26,7 +26,12 @@ import java.util.concurrent.CompletableFuture;
  * or {@code NO_SUCH_VERSION}.
  *
  * <p><b>Caller.</b> Each call carries the authenticated {@link Caller}; the store decides ownership
- * and permissions ({@code ACCESS_DENIED}).
+ * and permissions ({@code ACCESS_DENIED}). The bucket's owner may do everything; others only what a
+ * canned ACL grants them ({@link CannedAcl#grantsRead}, {@link CannedAcl#grantsWrite}): the bucket's
+ * ACL for {@link #headBucket}, {@link #listObjects} and {@link #listObjectVersions} (READ) and for
+ * {@link #putObject} and {@link #deleteObject} (WRITE), the version's ACL for {@link #getObject} and
+ * {@link #headObject} (READ). A {@link Caller#ANONYMOUS} caller reaches only those seven; the
+ * bucket's existence is checked first, so a missing bucket is {@code NO_SUCH_BUCKET} for anyone.
  */
 public interface ObjectStore {
 
@@ -42,9 +47,10 @@ public interface ObjectStore {
      * @param region the location constraint, already checked to be the server's region
      * @param objectLockEnabled {@code x-amz-bucket-object-lock-enabled: true} (issue #9); a store
      *     that cannot lock fails with {@code NOT_IMPLEMENTED}
+     * @param acl the bucket's canned ACL ({@code x-amz-acl}; {@link CannedAcl#PRIVATE} when none)
      */
     CompletableFuture<BucketInfo> createBucket(Caller caller, String bucket, String region,
-                                               boolean objectLockEnabled);
+                                               boolean objectLockEnabled, CannedAcl acl);
 
     /** Deletes an empty bucket: {@code NO_SUCH_BUCKET}, {@code BUCKET_NOT_EMPTY}. */
     CompletableFuture<Void> deleteBucket(Caller caller, String bucket);
@@ -173,6 +179,43 @@ public interface ObjectStore {
                                                        boolean on) {
         return CompletableFuture.failedFuture(
                 new ObjectStoreException(ErrorCode.NOT_IMPLEMENTED, "Object Lock is not implemented"));
+    }
+
+    // ---- ACLs (issue #17): canned ACLs only, read and changed by the bucket's owner alone
+
+    /**
+     * GetBucketAcl: the bucket's owner and canned ACL ({@code NO_SUCH_BUCKET}, {@code ACCESS_DENIED} for
+     * anyone but the owner). The default: {@code NOT_IMPLEMENTED}.
+     */
+    default CompletableFuture<AccessControl> getBucketAcl(Caller caller, String bucket) {
+        return CompletableFuture.failedFuture(
+                new ObjectStoreException(ErrorCode.NOT_IMPLEMENTED, "ACLs are not implemented"));
+    }
+
+    /** PutBucketAcl (owner only). The default: {@code NOT_IMPLEMENTED}. */
+    default CompletableFuture<Void> putBucketAcl(Caller caller, String bucket, CannedAcl acl) {
+        return CompletableFuture.failedFuture(
+                new ObjectStoreException(ErrorCode.NOT_IMPLEMENTED, "ACLs are not implemented"));
+    }
+
+    /**
+     * GetObjectAcl of a version ({@code versionId} null: the current one), resolved as {@link #headObject}
+     * resolves it; owner only. The default: {@code NOT_IMPLEMENTED}.
+     */
+    default CompletableFuture<AccessControl> getObjectAcl(Caller caller, String bucket, String key,
+                                                          String versionId) {
+        return CompletableFuture.failedFuture(
+                new ObjectStoreException(ErrorCode.NOT_IMPLEMENTED, "ACLs are not implemented"));
+    }
+
+    /**
+     * PutObjectAcl: replaces one version's canned ACL in place (its data, metadata and lock are kept);
+     * owner only. The default: {@code NOT_IMPLEMENTED}.
+     */
+    default CompletableFuture<Void> putObjectAcl(Caller caller, String bucket, String key, String versionId,
+                                                 CannedAcl acl) {
+        return CompletableFuture.failedFuture(
+                new ObjectStoreException(ErrorCode.NOT_IMPLEMENTED, "ACLs are not implemented"));
     }
 
     // ---- capacity (issue #9: SOSAPI's capacity.xml)

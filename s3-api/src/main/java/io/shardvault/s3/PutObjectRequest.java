@@ -11,9 +11,10 @@ import java.util.Objects;
  * @param body the body, streamed (see {@link BodySource} for when it may be committed)
  * @param condition the conditional-write headers
  * @param lock Object Lock headers ({@link ObjectLock#NONE} when none)
+ * @param acl the canned ACL ({@code x-amz-acl}) of the new version; {@link CannedAcl#PRIVATE} when none
  */
 public record PutObjectRequest(String bucket, String key, ObjectMetadata metadata, BodySource body,
-                               WriteCondition condition, ObjectLock lock) {
+                               WriteCondition condition, ObjectLock lock, CannedAcl acl) {
     public PutObjectRequest {
         Objects.requireNonNull(bucket, "bucket");
         Objects.requireNonNull(key, "key");
@@ -21,5 +22,6 @@ public record PutObjectRequest(String bucket, String key, ObjectMetadata metadat
         Objects.requireNonNull(body, "body");
         Objects.requireNonNull(condition, "condition");
         Objects.requireNonNull(lock, "lock");
+        Objects.requireNonNull(acl, "acl");
     }
 }

@@ -41,8 +41,28 @@ public interface Catalog extends AutoCloseable {
     /**
      * Creates a bucket. Fails with {@code BUCKET_ALREADY_OWNED_BY_YOU} when the same owner has it,
      * {@code BUCKET_ALREADY_EXISTS} when someone else does. Object Lock turns versioning on.
+     *
+     * @param cannedAcl its canned ACL's {@code x-amz-acl} name ({@link #PRIVATE_ACL} for none)
      */
-    CompletableFuture<Bucket> createBucket(String name, String ownerAccessKeyId, boolean objectLockEnabled);
+    CompletableFuture<Bucket> createBucket(String name, String ownerAccessKeyId, boolean objectLockEnabled,
+                                           String cannedAcl);
+
+    /** {@link #createBucket(String, String, boolean, String)} with a private ACL. */
+    default CompletableFuture<Bucket> createBucket(String name, String ownerAccessKeyId, boolean objectLockEnabled) {
+        return createBucket(name, ownerAccessKeyId, objectLockEnabled, PRIVATE_ACL);
+    }
+
+    /**
+     * The canned ACL of a bucket or version where none was set. The catalog keeps ACLs by name and never
+     * interprets them (issue #17); a version's is {@link ObjectMetadata#cannedAcl()}.
+     */
+    String PRIVATE_ACL = "private";
+
+    /** A bucket's canned ACL name: {@code NO_SUCH_BUCKET}. */
+    CompletableFuture<String> getBucketAcl(String bucket);
+
+    /** Replaces a bucket's canned ACL: {@code NO_SUCH_BUCKET}. */
+    CompletableFuture<Void> setBucketAcl(String bucket, String cannedAcl);
 
     /** Deletes an empty bucket: {@code BUCKET_NOT_EMPTY} while any version, marker or upload remains. */
     CompletableFuture<Void> deleteBucket(String name);
@@ -115,6 +135,13 @@ public interface Catalog extends AutoCloseable {
 
     /** Puts a legal hold on one version or takes it off. */
     CompletableFuture<ObjectVersion> setLegalHold(String bucket, String key, Optional<String> versionId, boolean on);
+
+    /**
+     * Replaces one version's canned ACL in place (data, metadata otherwise and lock are kept): the latest
+     * ({@code NO_SUCH_KEY} when absent or a delete marker) or a given one ({@code NO_SUCH_VERSION}).
+     */
+    CompletableFuture<ObjectVersion> setObjectAcl(String bucket, String key, Optional<String> versionId,
+                                                  String cannedAcl);
 
     /** One page of the current versions' keys: see {@link ListObjectsQuery} for the order and markers. */
     CompletableFuture<ObjectListing> listObjects(ListObjectsQuery query);

@@ -18,9 +18,11 @@ import io.shardvault.coordinator.data.ByteSource;
 import io.shardvault.coordinator.data.DataPath;
 import io.shardvault.coordinator.data.DataPathException;
 import io.shardvault.coordinator.data.StoredFile;
+import io.shardvault.s3.AccessControl;
 import io.shardvault.s3.BodySource;
 import io.shardvault.s3.BucketCapacity;
 import io.shardvault.s3.BucketInfo;
+import io.shardvault.s3.CannedAcl;
 import io.shardvault.s3.Caller;
 import io.shardvault.s3.Checksum;
 import io.shardvault.s3.ChecksumAlgorithm;
@@ -90,7 +92,8 @@ import java.util.function.Function;
  *   <li><b>Deletes</b> change the catalog only; the files it releases are queued there and the
  *       {@link FileReaper} deletes their shards.</li>
  * </ul>
- * Bucket ownership is by the caller's owner. Catalog and data-path failures keep their stable codes
+ * Bucket ownership is by the caller's owner; others get in where the bucket's or the version's canned ACL
+ * (kept by name in the catalog) grants them, as {@link ObjectStore} lists. Catalog and data-path failures keep their stable codes
  * (the S3 edge maps them); an unknown failure becomes {@code INTERNAL}.
  *
  * <p>Thread-safe; never blocks the caller.
@@ -147,9 +150,9 @@ public final class CatalogObjectStore implements ObjectStore {
 
     @Override
     public CompletableFuture<BucketInfo> createBucket(Caller caller, String bucket, String region,
-                                                      boolean objectLockEnabled) {
-        CompletableFuture<BucketInfo> created = catalog.createBucket(bucket, caller.owner(), objectLockEnabled)
-                .thenApply(this::bucketInfo);
+                                                      boolean objectLockEnabled, CannedAcl acl) {
+        CompletableFuture<BucketInfo> created = catalog.createBucket(bucket, caller.owner(), objectLockEnabled,
+                acl.headerValue()).thenApply(this::bucketInfo);
         return map(created).exceptionallyCompose(failure -> {
             Throwable cause = unwrap(failure);
             if (cause instanceof ObjectStoreException e && e.code() == ErrorCode.BUCKET_ALREADY_EXISTS) {
@@ -169,7 +172,41 @@ public final class CatalogObjectStore implements ObjectStore {
 
     @Override
     public CompletableFuture<BucketInfo> headBucket(Caller caller, String bucket) {
-        return map(owned(caller, bucket).thenApply(this::bucketInfo));
+        return map(permitted(caller, bucket, CannedAcl::grantsRead).thenApply(this::bucketInfo));
+    }
+
+    @Override
+    public CompletableFuture<AccessControl> getBucketAcl(Caller caller, String bucket) {
+        return map(owned(caller, bucket).thenCompose(b -> bucketAcl(bucket)
+                .thenApply(acl -> new AccessControl(b.ownerAccessKeyId(), acl))));
+    }
+
+    @Override
+    public CompletableFuture<Void> putBucketAcl(Caller caller, String bucket, CannedAcl acl) {
+        return map(owned(caller, bucket).thenCompose(b -> catalog.setBucketAcl(bucket, acl.headerValue())));
+    }
+
+    @Override
+    public CompletableFuture<AccessControl> getObjectAcl(Caller caller, String bucket, String key, String versionId) {
+        return map(owned(caller, bucket).thenCompose(b -> version(caller, bucket, key, versionId)
+                .thenApply(v -> new AccessControl(b.ownerAccessKeyId(), cannedAcl(v.metadata().cannedAcl())))));
+    }
+
+    @Override
+    public CompletableFuture<Void> putObjectAcl(Caller caller, String bucket, String key, String versionId,
+                                                CannedAcl acl) {
+        return map(owned(caller, bucket).thenCompose(b -> catalog.setObjectAcl(bucket, key,
+                Optional.ofNullable(versionId), acl.headerValue())).thenApply(v -> null));
+    }
+
+    private CompletableFuture<CannedAcl> bucketAcl(String bucket) {
+        return catalog.getBucketAcl(bucket).thenApply(CatalogObjectStore::cannedAcl);
+    }
+
+    /** A stored ACL name; one this build does not know grants nothing beyond the owner. */
+    private static CannedAcl cannedAcl(String name) {
+        CannedAcl acl = CannedAcl.fromHeader(name);
+        return acl == null ? CannedAcl.PRIVATE : acl;
     }
 
     @Override
@@ -239,9 +276,26 @@ public final class CatalogObjectStore implements ObjectStore {
 
     private CompletableFuture<Bucket> owned(Caller caller, String bucket) {
         return catalog.getBucket(bucket).thenCompose(b -> b.ownerAccessKeyId().equals(caller.owner())
+                ? CompletableFuture.completedFuture(b) : denied(bucket));
+    }
+
+    private static <T> CompletableFuture<T> denied(String bucket) {
+        return CompletableFuture.failedFuture(new ObjectStoreException(ErrorCode.ACCESS_DENIED,
+                "Access Denied to bucket " + bucket));
+    }
+
+    /** What a canned ACL lets a caller do with something an owner owns. */
+    @FunctionalInterface
+    private interface AclCheck {
+        boolean grants(CannedAcl acl, Caller caller, String owner);
+    }
+
+    /** The bucket, for its owner or a caller its ACL grants {@code check}; the ACL is read only for the others. */
+    private CompletableFuture<Bucket> permitted(Caller caller, String bucket, AclCheck check) {
+        return catalog.getBucket(bucket).thenCompose(b -> b.ownerAccessKeyId().equals(caller.owner())
                 ? CompletableFuture.completedFuture(b)
-                : CompletableFuture.failedFuture(new ObjectStoreException(ErrorCode.ACCESS_DENIED,
-                "bucket " + bucket + " belongs to another owner")));
+                : bucketAcl(bucket).thenCompose(acl -> check.grants(acl, caller, b.ownerAccessKeyId())
+                        ? CompletableFuture.completedFuture(b) : denied(bucket)));
     }
 
     // ---- capacity (SOSAPI)
@@ -290,13 +344,15 @@ public final class CatalogObjectStore implements ObjectStore {
         // a deleted bucket refuses the version either way. A refused caller's body is cut off at its
         // next read and whatever was written is deleted (issue #11: the read cost every PUT its wait).
         BodyByteSource source = new BodyByteSource(body);
-        CompletableFuture<Bucket> ownership = owned(caller, request.bucket());
+        CompletableFuture<Bucket> ownership = permitted(caller, request.bucket(), CannedAcl::grantsWrite);
         ownership.whenComplete((b, refused) -> {
             if (refused != null) {
                 source.abort(unwrap(refused));
             }
         });
-        CompletableFuture<StoredFile> written = data.write(source);
+        // An unsigned caller's bytes go nowhere before its ACL lets it write (issue #17).
+        CompletableFuture<StoredFile> written = caller.isAnonymous()
+                ? ownership.thenCompose(b -> data.write(source)) : data.write(source);
         return map(ownership.handle((b, refused) -> refused)
                 .thenCompose(refused -> written.handle((file, failure) -> {
                     if (refused != null) {
@@ -317,7 +373,7 @@ public final class CatalogObjectStore implements ObjectStore {
                     String etag = body.digests().md5Hex();
                     Checksum checksum = body.digests().checksum();
                     PutObjectVersion put = new PutObjectVersion(request.bucket(), request.key(), file.size(), etag,
-                            toCatalog(request.metadata(), checksum),
+                            toCatalog(request.metadata(), checksum).withCannedAcl(request.acl().headerValue()),
                             List.of(new FilePart(0, etag, StoredFiles.toRef(file))), condition(request.condition()),
                             retention(request.lock()), request.lock().legalHold());
                     return commitOrDelete(file, catalog.putObjectVersion(put)).thenApply(r -> {
@@ -330,7 +386,7 @@ public final class CatalogObjectStore implements ObjectStore {
 
     @Override
     public CompletableFuture<StoredObject> getObject(Caller caller, String bucket, String key, String versionId) {
-        return map(version(caller, bucket, key, versionId).thenApply(v -> new StoredObject() {
+        return map(readableVersion(caller, bucket, key, versionId).thenApply(v -> new StoredObject() {
             @Override
             public ObjectInfo info() {
                 return objectInfo(v);
@@ -351,20 +407,50 @@ public final class CatalogObjectStore implements ObjectStore {
 
     @Override
     public CompletableFuture<ObjectInfo> headObject(Caller caller, String bucket, String key, String versionId) {
-        return map(version(caller, bucket, key, versionId).thenApply(CatalogObjectStore::objectInfo));
+        return map(readableVersion(caller, bucket, key, versionId).thenApply(CatalogObjectStore::objectInfo));
     }
 
+    /** A version for its bucket's owner. */
     private CompletableFuture<ObjectVersion> version(Caller caller, String bucket, String key, String versionId) {
-        return owned(caller, bucket).thenCompose(b -> catalog.getObjectVersion(bucket, key,
-                Optional.ofNullable(versionId))).thenCompose(v -> v.deleteMarker() && versionId == null
-                ? CompletableFuture.failedFuture(new ObjectStoreException(ErrorCode.NO_SUCH_KEY, key))
-                : CompletableFuture.completedFuture(v));
+        return owned(caller, bucket).thenCompose(b -> lookUp(bucket, key, versionId));
+    }
+
+    private CompletableFuture<ObjectVersion> lookUp(String bucket, String key, String versionId) {
+        return catalog.getObjectVersion(bucket, key, Optional.ofNullable(versionId))
+                .thenCompose(v -> v.deleteMarker() && versionId == null
+                        ? CompletableFuture.failedFuture(new ObjectStoreException(ErrorCode.NO_SUCH_KEY, key))
+                        : CompletableFuture.completedFuture(v));
+    }
+
+    /**
+     * A version for GET and HEAD: the bucket's owner reads any; anyone else one whose ACL grants them READ,
+     * and learns that it is missing only when the bucket's ACL lets them list it ({@code ACCESS_DENIED}
+     * otherwise, as S3 answers).
+     */
+    private CompletableFuture<ObjectVersion> readableVersion(Caller caller, String bucket, String key,
+                                                             String versionId) {
+        return catalog.getBucket(bucket).thenCompose(b -> {
+            String owner = b.ownerAccessKeyId();
+            if (owner.equals(caller.owner())) {
+                return lookUp(bucket, key, versionId);
+            }
+            return lookUp(bucket, key, versionId).handle((v, failure) -> {
+                if (failure == null) {
+                    return cannedAcl(v.metadata().cannedAcl()).grantsRead(caller, owner)
+                            ? CompletableFuture.completedFuture(v) : CatalogObjectStore.<ObjectVersion>denied(bucket);
+                }
+                return bucketAcl(bucket).thenCompose(acl -> acl.grantsRead(caller, owner)
+                        ? CompletableFuture.<ObjectVersion>failedFuture(unwrap(failure))
+                        : CatalogObjectStore.<ObjectVersion>denied(bucket));
+            }).thenCompose(Function.identity());
+        });
     }
 
     @Override
     public CompletableFuture<DeleteResult> deleteObject(Caller caller, String bucket, String key, String versionId,
                                                         boolean bypassGovernance) {
-        return map(owned(caller, bucket).thenCompose(b -> bypassAllowed(caller, bypassGovernance))
+        return map(permitted(caller, bucket, CannedAcl::grantsWrite)
+                .thenCompose(b -> bypassAllowed(caller, bypassGovernance))
                 .thenCompose(bypass -> catalog.deleteObject(new io.shardvault.coordinator.catalog.DeleteObjectVersion(
                         bucket, key, Optional.ofNullable(versionId), bypass))).thenApply(r -> {
                             wakeReaper(r.releasedFiles());
@@ -442,7 +528,8 @@ public final class CatalogObjectStore implements ObjectStore {
                             : info.metadata();
                     return copyBytes(source, 0, source.size(), null).thenCompose(copied -> {
                         PutObjectVersion put = new PutObjectVersion(request.bucket(), request.key(),
-                                copied.file().size(), copied.md5(), toCatalog(metadata, info.checksum()),
+                                copied.file().size(), copied.md5(),
+                                toCatalog(metadata, info.checksum()).withCannedAcl(request.acl().headerValue()),
                                 List.of(new FilePart(0, copied.md5(), StoredFiles.toRef(copied.file()))),
                                 condition(request.condition()), retention(request.lock()), request.lock().legalHold());
                         return commitOrDelete(copied.file(), catalog.putObjectVersion(put)).thenApply(r -> {
@@ -460,7 +547,8 @@ public final class CatalogObjectStore implements ObjectStore {
         ListObjectsQuery query = new ListObjectsQuery(request.bucket(), request.prefix(),
                 request.delimiter() == null ? "" : request.delimiter(), request.after() == null ? "" : request.after(),
                 Optional.empty(), request.maxKeys());
-        return map(owned(caller, request.bucket()).thenCompose(b -> catalog.listObjects(query).thenApply(listing ->
+        return map(permitted(caller, request.bucket(), CannedAcl::grantsRead)
+                .thenCompose(b -> catalog.listObjects(query).thenApply(listing ->
                 new ListObjectsPage(listing.objects().stream().map(v -> new ObjectSummary(v.key(), v.size(),
                         v.etag(), v.lastModified(), b.ownerAccessKeyId(), checksum(v.metadata())
                         .map(Checksum::algorithm).orElse(null), checksum(v.metadata()).map(Checksum::type)
@@ -476,7 +564,8 @@ public final class CatalogObjectStore implements ObjectStore {
                 request.delimiter() == null ? "" : request.delimiter(), keyMarker,
                 keyMarker.isEmpty() || request.versionIdMarker() == null ? "" : request.versionIdMarker(),
                 request.maxKeys());
-        return map(owned(caller, request.bucket()).thenCompose(b -> catalog.listObjectVersions(query).thenApply(
+        return map(permitted(caller, request.bucket(), CannedAcl::grantsRead)
+                .thenCompose(b -> catalog.listObjectVersions(query).thenApply(
                 listing -> new VersionsPage(listing.versions().stream().map(v -> new VersionSummary(v.key(),
                         v.versionId(), v.latest(), v.deleteMarker(), v.size(), v.etag(), v.lastModified(),
                         b.ownerAccessKeyId())).toList(), listing.commonPrefixes(), listing.truncated(),
@@ -503,7 +592,8 @@ public final class CatalogObjectStore implements ObjectStore {
         Map<String, String> system = new HashMap<>(metadata.system());
         system.putAll(extra);
         io.shardvault.coordinator.catalog.ObjectMetadata withExtra = new io.shardvault.coordinator.catalog.ObjectMetadata(
-                metadata.contentType(), system, metadata.user(), metadata.checksums(), metadata.checksumType());
+                metadata.contentType(), system, metadata.user(), metadata.checksums(), metadata.checksumType())
+                .withCannedAcl(request.acl().headerValue());
         return map(owned(caller, request.bucket()).thenCompose(b -> catalog.createMultipartUpload(request.bucket(),
                 request.key(), withExtra, retention(request.lock()), request.lock().legalHold()))
                 .thenApply(u -> uploadInfo(u, caller.owner())));

@@ -23,6 +23,7 @@ import io.shardvault.coordinator.catalog.VaultInfo;
 import io.shardvault.coordinator.data.DataPath;
 import io.shardvault.coordinator.testing.MiniCluster;
 import io.shardvault.pod.PodClient;
+import io.shardvault.s3.CannedAcl;
 import io.shardvault.s3.BucketCapacity;
 import io.shardvault.s3.Caller;
 import io.shardvault.s3.ObjectLock;
@@ -98,7 +99,7 @@ class BucketCapacityTest {
         rpc = RpcClient.create(cluster.transport(), RpcClientConfig.defaults());
         freeSpace = new PodFreeSpace(catalog, new PodClient(rpc), Duration.ofSeconds(10), TICKER::get);
         store = new CatalogObjectStore(catalog, data, null, 1024, "us-east-1", freeSpace, Optional.empty());
-        store.createBucket(ALICE, "backups", "us-east-1", true).join();
+        store.createBucket(ALICE, "backups", "us-east-1", true, CannedAcl.PRIVATE).join();
     }
 
     @AfterAll
@@ -118,7 +119,7 @@ class BucketCapacityTest {
         byte[] body = new byte[size];
         random.nextBytes(body);
         store.putObject(ALICE, new PutObjectRequest("backups", key, ObjectMetadata.EMPTY,
-                new TestBodies.Body(body), WriteCondition.NONE, ObjectLock.NONE)).join();
+                new TestBodies.Body(body), WriteCondition.NONE, ObjectLock.NONE, CannedAcl.PRIVATE)).join();
         return size;
     }
 
@@ -144,14 +145,14 @@ class BucketCapacityTest {
 
     @Test
     void bucketQuotaWinsAndIsRemovable() {
-        store.createBucket(ALICE, "quota", "us-east-1", false).join();
+        store.createBucket(ALICE, "quota", "us-east-1", false, CannedAcl.PRIVATE).join();
         Catalog catalog = catalogServer.catalog();
         catalog.setBucketQuota("quota", 1_000_000).join();
         assertThat(catalog.usage(Optional.of("quota")).join().quotaBytes()).isEqualTo(1_000_000);
         byte[] body = new byte[250_000];
         random.nextBytes(body);
         store.putObject(ALICE, new PutObjectRequest("quota", "k", ObjectMetadata.EMPTY, new TestBodies.Body(body),
-                WriteCondition.NONE, ObjectLock.NONE)).join();
+                WriteCondition.NONE, ObjectLock.NONE, CannedAcl.PRIVATE)).join();
         BucketCapacity c = store.bucketCapacity(ALICE, "quota").join();
         assertThat(c).isEqualTo(new BucketCapacity(1_000_000, 750_000, 250_000));
 
@@ -171,14 +172,14 @@ class BucketCapacityTest {
         catalog.setBucketQuota("quota", 42).join();
         store.deleteObject(ALICE, "quota", "k", null, false).join();
         store.deleteBucket(ALICE, "quota").join();
-        store.createBucket(ALICE, "quota", "us-east-1", false).join();
+        store.createBucket(ALICE, "quota", "us-east-1", false, CannedAcl.PRIVATE).join();
         Usage fresh = catalog.usage(Optional.of("quota")).join();
         assertThat(fresh.quotaBytes()).isZero();
     }
 
     @Test
     void quotaIsSettableOverJmx() throws Exception {
-        store.createBucket(ALICE, "jmx", "us-east-1", false).join();
+        store.createBucket(ALICE, "jmx", "us-east-1", false, CannedAcl.PRIVATE).join();
         BucketsBean bean = new BucketsBean(catalogServer.catalog());
         try (MBeanRegistrations regs = new MBeanRegistrations(MBeanServerFactory.newMBeanServer())) {
             regs.register(CoordinatorAdmin.bucketsName(), bean, BucketsMXBean.class);

@@ -12,6 +12,9 @@ import io.shardvault.coordinator.catalog.CatalogConfig;
 import io.shardvault.coordinator.catalog.CatalogServer;
 import io.shardvault.coordinator.data.DataPath;
 import io.shardvault.coordinator.testing.MiniCluster;
+import io.shardvault.s3.CannedAcl;
+import io.shardvault.s3.ObjectSummary;
+import io.shardvault.s3.AccessControl;
 import io.shardvault.s3.Caller;
 import io.shardvault.s3.CompleteMultipartUploadRequest;
 import io.shardvault.s3.CompletedPart;
@@ -102,7 +105,7 @@ class CatalogObjectStoreTest {
         reaper = new FileReaper(catalogServer.catalog(), data, Duration.ofHours(1));
         store = new CatalogObjectStore(catalogServer.catalog(), data, null, 1024, REGION, null,
                 Optional.of(ROOT.accessKeyId()));
-        join(store.createBucket(ALICE, "photos", REGION, false));
+        join(store.createBucket(ALICE, "photos", REGION, false, CannedAcl.PRIVATE));
     }
 
     @AfterAll
@@ -144,7 +147,7 @@ class CatalogObjectStoreTest {
 
     static PutObjectRequest put(String bucket, String key, byte[] data) {
         return new PutObjectRequest(bucket, key, new ObjectMetadata("text/plain", null, null, null, null, null,
-                Map.of("color", "blue")), TestBodies.of(data), WriteCondition.NONE, ObjectLock.NONE);
+                Map.of("color", "blue")), TestBodies.of(data), WriteCondition.NONE, ObjectLock.NONE, CannedAcl.PRIVATE);
     }
 
     @Test
@@ -188,7 +191,7 @@ class CatalogObjectStoreTest {
     @Test
     void multipartUploadAssemblesItsParts() {
         var upload = join(store.createMultipartUpload(ALICE, new CreateMultipartUploadRequest("photos", "big",
-                ObjectMetadata.EMPTY, null, null, ObjectLock.NONE)));
+                ObjectMetadata.EMPTY, null, null, ObjectLock.NONE, CannedAcl.PRIVATE)));
         byte[] p1 = new byte[1_500_000];
         byte[] p2 = new byte[2_000];
         random.nextBytes(p1);
@@ -218,7 +221,7 @@ class CatalogObjectStoreTest {
         join(store.putObject(ALICE, put("photos", "src", data)));
         var copied = join(store.copyObject(ALICE, new CopyObjectRequest(new CopySource("photos", "src", null, null,
                 null, null, null), "photos", "dst", MetadataDirective.COPY, ObjectMetadata.EMPTY, WriteCondition.NONE,
-                ObjectLock.NONE)));
+                ObjectLock.NONE, CannedAcl.PRIVATE)));
         assertThat(copied.result().etag()).isEqualTo(TestBodies.md5(data));
         assertThat(get("photos", "dst", 0, data.length)).isEqualTo(data);
         assertThat(join(store.headObject(ALICE, "photos", "dst", null)).metadata().userMetadata())
@@ -237,14 +240,14 @@ class CatalogObjectStoreTest {
             byte[] data = new byte[size];
             random.nextBytes(data);
             var written = join(store.putObject(ALICE, new PutObjectRequest("photos", "chunked", ObjectMetadata.EMPTY,
-                    TestBodies.ofUnknownLength(data), WriteCondition.NONE, ObjectLock.NONE)));
+                    TestBodies.ofUnknownLength(data), WriteCondition.NONE, ObjectLock.NONE, CannedAcl.PRIVATE)));
             assertThat(written.etag()).isEqualTo(TestBodies.md5(data));
             assertThat(join(store.headObject(ALICE, "photos", "chunked", null)).size()).as("size %d", size)
                     .isEqualTo(size);
             assertThat(get("photos", "chunked", 0, data.length)).as("size %d", size).isEqualTo(data);
         }
         var upload = join(store.createMultipartUpload(ALICE, new CreateMultipartUploadRequest("photos", "chunked-mp",
-                ObjectMetadata.EMPTY, null, null, ObjectLock.NONE)));
+                ObjectMetadata.EMPTY, null, null, ObjectLock.NONE, CannedAcl.PRIVATE)));
         byte[] p1 = new byte[1_500_000];
         byte[] p2 = new byte[3_000];
         random.nextBytes(p1);
@@ -267,16 +270,16 @@ class CatalogObjectStoreTest {
     void errorsKeepTheirCodes() {
         TestBodies.Body body = TestBodies.of(new byte[10]);
         assertThat(codeOf(store.putObject(ALICE, new PutObjectRequest("nope", "k", ObjectMetadata.EMPTY, body,
-                WriteCondition.NONE, ObjectLock.NONE)))).isEqualTo(ErrorCode.NO_SUCH_BUCKET);
+                WriteCondition.NONE, ObjectLock.NONE, CannedAcl.PRIVATE)))).isEqualTo(ErrorCode.NO_SUCH_BUCKET);
         assertThat(body.discarded).isTrue();
         assertThat(codeOf(store.headBucket(BOB, "photos"))).isEqualTo(ErrorCode.ACCESS_DENIED);
-        assertThat(codeOf(store.createBucket(ALICE, "photos", REGION, false)))
+        assertThat(codeOf(store.createBucket(ALICE, "photos", REGION, false, CannedAcl.PRIVATE)))
                 .isEqualTo(ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU);
-        assertThat(codeOf(store.createBucket(BOB, "photos", REGION, false)))
+        assertThat(codeOf(store.createBucket(BOB, "photos", REGION, false, CannedAcl.PRIVATE)))
                 .isEqualTo(ErrorCode.BUCKET_ALREADY_EXISTS);
         join(store.putObject(ALICE, put("photos", "cond", new byte[] {1})));
         assertThat(codeOf(store.putObject(ALICE, new PutObjectRequest("photos", "cond", ObjectMetadata.EMPTY,
-                TestBodies.of(new byte[] {2}), new WriteCondition(null, true), ObjectLock.NONE))))
+                TestBodies.of(new byte[] {2}), new WriteCondition(null, true), ObjectLock.NONE, CannedAcl.PRIVATE))))
                 .isEqualTo(ErrorCode.PRECONDITION_FAILED);
         assertThatThrownBy(() -> join(store.getObject(ALICE, "photos", "missing", null)))
                 .hasCauseInstanceOf(ObjectStoreException.class);
@@ -284,7 +287,7 @@ class CatalogObjectStoreTest {
 
     @Test
     void versionedBucketListsEveryVersionAndDeletesByVersion() {
-        join(store.createBucket(ALICE, "versioned", "us-east-1", false));
+        join(store.createBucket(ALICE, "versioned", "us-east-1", false, CannedAcl.PRIVATE));
         join(store.putObject(ALICE, put("versioned", "k/a", "unversioned".getBytes())));
         join(store.putBucketVersioning(ALICE, "versioned", VersioningStatus.ENABLED));
         assertThat(join(store.getBucketVersioning(ALICE, "versioned"))).isEqualTo(VersioningStatus.ENABLED);
@@ -340,7 +343,7 @@ class CatalogObjectStoreTest {
 
     @Test
     void complianceLockedVersionCannotBeDeletedOrShortened() {
-        join(store.createBucket(ALICE, "locked", "us-east-1", true));
+        join(store.createBucket(ALICE, "locked", "us-east-1", true, CannedAcl.PRIVATE));
         assertThat(join(store.getBucketVersioning(ALICE, "locked"))).isEqualTo(VersioningStatus.ENABLED);
         join(store.putObjectLockConfiguration(ALICE, "locked", new ObjectLockConfiguration(true,
                 RetentionMode.GOVERNANCE, 3, 0)));
@@ -349,7 +352,7 @@ class CatalogObjectStoreTest {
         Instant until = Instant.now().plus(Duration.ofDays(1)).truncatedTo(ChronoUnit.SECONDS);
         var w = join(store.putObject(ALICE, new PutObjectRequest("locked", "backup.vbk", ObjectMetadata.EMPTY,
                 TestBodies.of("data".getBytes()), WriteCondition.NONE, new ObjectLock(RetentionMode.COMPLIANCE,
-                until, false))));
+                until, false), CannedAcl.PRIVATE)));
         var info = join(store.headObject(ALICE, "locked", "backup.vbk", w.versionId()));
         assertThat(info.lock().mode()).isEqualTo(RetentionMode.COMPLIANCE);
         assertThat(info.lock().retainUntil()).isEqualTo(until);
@@ -392,7 +395,7 @@ class CatalogObjectStoreTest {
      */
     @Test
     void theRootKeyAndGrantedKeysBypassGovernanceButNeverCompliance() throws Exception {
-        join(store.createBucket(ALICE, "governed", "us-east-1", true));
+        join(store.createBucket(ALICE, "governed", REGION, true, CannedAcl.PRIVATE));
         join(store.putObjectLockConfiguration(ALICE, "governed", new ObjectLockConfiguration(true,
                 RetentionMode.GOVERNANCE, 3, 0)));
         Map<String, String> v = new java.util.HashMap<>();
@@ -437,7 +440,7 @@ class CatalogObjectStoreTest {
         Instant until = Instant.now().plus(Duration.ofDays(1)).truncatedTo(ChronoUnit.SECONDS);
         String locked = join(store.putObject(ALICE, new PutObjectRequest("governed", "e", ObjectMetadata.EMPTY,
                 TestBodies.of(new byte[] {2}), WriteCondition.NONE, new ObjectLock(RetentionMode.COMPLIANCE, until,
-                false)))).versionId();
+                false), CannedAcl.PRIVATE))).versionId();
         for (Caller c : List.of(ROOT, granted)) {
             ObjectStoreException e = refusal(store.deleteObject(c, "governed", "e", locked, true));
             assertThat(e.code()).isEqualTo(ErrorCode.ACCESS_DENIED);
@@ -455,6 +458,55 @@ class CatalogObjectStoreTest {
      * The ownership check runs beside the write (issue #11): a refused caller's bytes must not stay
      * behind. The shards already written are deleted in the background, so the count is polled.
      */
+    /** Issue #17: who gets in where, by the bucket's and the version's canned ACLs. */
+    @Test
+    void cannedAclsLetOthersInOnlyAsFarAsTheyGrant() throws Exception {
+        Caller anonymous = Caller.ANONYMOUS;
+        join(store.createBucket(ALICE, "acl-shared", "us-east-1", false, CannedAcl.PRIVATE));
+        join(store.putObject(ALICE, new PutObjectRequest("acl-shared", "open", ObjectMetadata.EMPTY,
+                TestBodies.of(new byte[] {1, 2, 3}), WriteCondition.NONE, ObjectLock.NONE, CannedAcl.PUBLIC_READ)));
+        join(store.putObject(ALICE, put("acl-shared", "closed", new byte[] {4})));
+        assertThat(join(store.headObject(anonymous, "acl-shared", "open", null)).size()).isEqualTo(3);
+        assertThat(join(store.headObject(BOB, "acl-shared", "open", null)).size()).isEqualTo(3);
+        assertThat(codeOf(store.headObject(anonymous, "acl-shared", "closed", null))).isEqualTo(ErrorCode.ACCESS_DENIED);
+        assertThat(codeOf(store.headObject(BOB, "acl-shared", "absent", null))).isEqualTo(ErrorCode.ACCESS_DENIED);
+        assertThat(codeOf(store.headBucket(anonymous, "acl-shared"))).isEqualTo(ErrorCode.ACCESS_DENIED);
+        assertThat(codeOf(store.headBucket(anonymous, "acl-none-such"))).isEqualTo(ErrorCode.NO_SUCH_BUCKET);
+        assertThat(codeOf(store.getObjectAcl(BOB, "acl-shared", "open", null))).isEqualTo(ErrorCode.ACCESS_DENIED);
+        assertThat(join(store.getObjectAcl(ALICE, "acl-shared", "open", null)))
+                .isEqualTo(new AccessControl("alice", CannedAcl.PUBLIC_READ));
+
+        // authenticated-read: any key lists the bucket (and learns what is missing), the anonymous caller nothing.
+        join(store.putBucketAcl(ALICE, "acl-shared", CannedAcl.AUTHENTICATED_READ));
+        assertThat(join(store.getBucketAcl(ALICE, "acl-shared")).acl()).isEqualTo(CannedAcl.AUTHENTICATED_READ);
+        assertThat(join(store.listObjects(BOB, new ListObjectsRequest("acl-shared", "", null, null, 1000, false)))
+                .objects()).extracting(ObjectSummary::key).containsExactly("closed", "open");
+        assertThat(codeOf(store.headObject(BOB, "acl-shared", "absent", null))).isEqualTo(ErrorCode.NO_SUCH_KEY);
+        assertThat(codeOf(store.listObjects(anonymous, new ListObjectsRequest("acl-shared", "", null, null, 1000,
+                false)))).isEqualTo(ErrorCode.ACCESS_DENIED);
+        assertThat(codeOf(store.deleteObject(BOB, "acl-shared", "closed", null, false)))
+                .isEqualTo(ErrorCode.ACCESS_DENIED);
+
+        // public-read-write: anyone writes and deletes; what they write belongs to the bucket's owner.
+        join(store.putBucketAcl(ALICE, "acl-shared", CannedAcl.PUBLIC_READ_WRITE));
+        join(store.putObject(anonymous, put("acl-shared", "dropped", new byte[] {5})));
+        assertThat(codeOf(store.headObject(anonymous, "acl-shared", "dropped", null)))
+                .isEqualTo(ErrorCode.ACCESS_DENIED);
+        assertThat(join(store.headObject(ALICE, "acl-shared", "dropped", null)).size()).isEqualTo(1);
+        join(store.deleteObject(anonymous, "acl-shared", "dropped", null, false));
+        assertThat(codeOf(store.headObject(ALICE, "acl-shared", "dropped", null))).isEqualTo(ErrorCode.NO_SUCH_KEY);
+        assertThat(codeOf(store.putBucketAcl(BOB, "acl-shared", CannedAcl.PRIVATE))).isEqualTo(ErrorCode.ACCESS_DENIED);
+
+        // In place: the data stays.
+        join(store.putObjectAcl(ALICE, "acl-shared", "open", null, CannedAcl.PRIVATE));
+        assertThat(codeOf(store.headObject(anonymous, "acl-shared", "open", null))).isEqualTo(ErrorCode.ACCESS_DENIED);
+        assertThat(get("acl-shared", "open", 0, 3)).containsExactly(1, 2, 3);
+        for (String key : List.of("open", "closed")) {
+            join(store.deleteObject(ALICE, "acl-shared", key, null, false));
+        }
+        join(store.deleteBucket(ALICE, "acl-shared"));
+    }
+
     @Test
     void aPutIntoAnotherOwnersBucketIsRefusedAndLeavesNoShards() throws Exception {
         long before = allShardFiles();
@@ -462,7 +514,7 @@ class CatalogObjectStoreTest {
         random.nextBytes(data);
         TestBodies.Body body = TestBodies.of(data);
         assertThat(codeOf(store.putObject(BOB, new PutObjectRequest("photos", "bobs", ObjectMetadata.EMPTY, body,
-                WriteCondition.NONE, ObjectLock.NONE)))).isEqualTo(ErrorCode.ACCESS_DENIED);
+                WriteCondition.NONE, ObjectLock.NONE, CannedAcl.PRIVATE)))).isEqualTo(ErrorCode.ACCESS_DENIED);
         assertThat(body.discarded).isTrue();
         assertThat(codeOf(store.headObject(ALICE, "photos", "bobs", null))).isEqualTo(ErrorCode.NO_SUCH_KEY);
         awaitShardFiles(before);
@@ -474,7 +526,7 @@ class CatalogObjectStoreTest {
      */
     @Test
     void aBucketDeletedWhileThePutStreamsRefusesIt() throws Exception {
-        join(store.createBucket(ALICE, "short-lived", "us-east-1", false));
+        join(store.createBucket(ALICE, "short-lived", "us-east-1", false, CannedAcl.PRIVATE));
         long before = allShardFiles();
         byte[] data = new byte[300_000];
         random.nextBytes(data);
@@ -493,7 +545,7 @@ class CatalogObjectStoreTest {
             }
         };
         CompletableFuture<?> put = store.putObject(ALICE, new PutObjectRequest("short-lived", "k",
-                ObjectMetadata.EMPTY, body, WriteCondition.NONE, ObjectLock.NONE));
+                ObjectMetadata.EMPTY, body, WriteCondition.NONE, ObjectLock.NONE, CannedAcl.PRIVATE));
         firstPieceTaken.get(30, java.util.concurrent.TimeUnit.SECONDS);
         join(store.deleteBucket(ALICE, "short-lived"));
         gate.complete(null);

@@ -6,6 +6,7 @@ import io.shardvault.coordinator.catalog.CatalogConfig;
 import io.shardvault.coordinator.catalog.CatalogServer;
 import io.shardvault.coordinator.data.DataPath;
 import io.shardvault.coordinator.testing.MiniCluster;
+import io.shardvault.s3.CannedAcl;
 import io.shardvault.s3.Caller;
 import io.shardvault.s3.ObjectContent;
 import io.shardvault.s3.ObjectLock;
@@ -70,7 +71,7 @@ class PutCrashTest {
                 DataPath data = cluster.newDataPath(options.dataPath(),
                         new CatalogFileIdSource(catalogServer.catalog(), 16));
                 CatalogObjectStore store = new CatalogObjectStore(catalogServer.catalog(), data, null, 1024, "us-east-1");
-                store.createBucket(ALICE, "backups", "us-east-1", false).join();
+                store.createBucket(ALICE, "backups", "us-east-1", false, CannedAcl.PRIVATE).join();
                 long before = System.currentTimeMillis() - 1;
                 Map<String, byte[]> acked = new ConcurrentHashMap<>();
                 AtomicInteger started = new AtomicInteger();
@@ -84,7 +85,7 @@ class PutCrashTest {
                             random.nextBytes(bytes);
                             String key = "object-" + n;
                             store.putObject(ALICE, new PutObjectRequest("backups", key, ObjectMetadata.EMPTY,
-                                    TestBodies.of(bytes), WriteCondition.NONE, ObjectLock.NONE))
+                                    TestBodies.of(bytes), WriteCondition.NONE, ObjectLock.NONE, CannedAcl.PRIVATE))
                                     .get(WAIT_SECONDS, TimeUnit.SECONDS);
                             acked.put(key, bytes);
                         }

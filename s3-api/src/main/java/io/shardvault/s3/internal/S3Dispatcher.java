@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs a request off the event loop: parse the addressing, route by method and query,
- * authenticate, then run the operation; any failure becomes an S3 error answer. A full worker queue
+ * authenticate (an unsigned request runs as {@link Caller#ANONYMOUS}, only where its route lets it),
+ * then run the operation; any failure becomes an S3 error answer. A full worker queue
  * is answered {@code SlowDown} at once. Thread-safe.
  */
 final class S3Dispatcher {
@@ -65,9 +66,10 @@ final class S3Dispatcher {
             done = verifier.verify(req).thenComposeAsync(signing -> {
                 // The operation and the store call it starts log with the request's context.
                 try (RequestLogContext context = RequestLogContext.open(ex.requestId(), req)) {
-                    Caller caller = new Caller(signing.credential().accessKeyId(), signing.credential().owner());
+                    Caller caller = signing.anonymous() ? Caller.ANONYMOUS
+                            : new Caller(signing.credential().accessKeyId(), signing.credential().owner());
                     Op op = new Op(ex, req, signing, caller, store, config, clock, workers, metrics);
-                    return route.handler().handle(op);
+                    return (caller.isAnonymous() ? route.anonymousHandler() : route.handler()).handle(op);
                 }
             }, workers);
         } catch (RuntimeException e) {

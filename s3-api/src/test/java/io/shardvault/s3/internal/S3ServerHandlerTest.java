@@ -55,10 +55,11 @@ class S3ServerHandlerTest {
             for (int i = 0; i < 2; i++) {
                 FullHttpResponse r = exchange(ch, "GET /some-bucket/key HTTP/1.1\r\nHost: localhost\r\n\r\n");
                 try {
-                    assertThat(r.status().code()).isEqualTo(403);
+                    // Unsigned is anonymous (issue #17): a bucket that does not exist is NoSuchBucket, as on S3.
+                    assertThat(r.status().code()).isEqualTo(404);
                     assertThat(r.headers().get("x-amz-request-id")).isNotBlank();
                     String body = r.content().toString(StandardCharsets.UTF_8);
-                    assertThat(body).contains("<Code>AccessDenied</Code>").contains("<Resource>/some-bucket/key</Resource>")
+                    assertThat(body).contains("<Code>NoSuchBucket</Code>").contains("<Resource>/some-bucket/key</Resource>")
                             .contains("<RequestId>" + r.headers().get("x-amz-request-id") + "</RequestId>");
                 } finally {
                     r.release();

@@ -23,6 +23,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.BucketCannedACL;
+import software.amazon.awssdk.services.s3.model.ObjectCannedACL;
 
 /**
  * Bad inputs and protocol corners over raw sockets: every one gets a 4xx S3 XML error with a
@@ -128,6 +130,59 @@ public abstract class RawHttpSuite {
         try (RawHttp http = new RawHttp(fixture.port())) {
             http.send(RawHttp.head("GET", "/raw", RawHttp.headers("Host", host())), null);
             assertError(http.read(), 403, "AccessDenied");
+        }
+    }
+
+    /** Sends one unsigned request and reads one response. */
+    private RawHttp.Response anonymous(String method, String target, byte[] body) throws Exception {
+        List<String[]> h = RawHttp.headers("Host", host());
+        if (body != null) {
+            h.add(new String[] {"Content-Length", Integer.toString(body.length)});
+        }
+        try (RawHttp http = new RawHttp(fixture.port())) {
+            http.send(RawHttp.head(method, target, h), body);
+            return http.read(method.equals("HEAD"));
+        }
+    }
+
+    @Test
+    void anonymousRequestsGetWhatCannedAclsGrantEveryone() throws Exception {
+        s3.putObject(b -> b.bucket("raw").key("open").acl(ObjectCannedACL.PUBLIC_READ), RequestBody.fromString("open"));
+        s3.putObject(b -> b.bucket("raw").key("closed"), RequestBody.fromString("closed"));
+        RawHttp.Response open = anonymous("GET", "/raw/open", null);
+        assertThat(open.status()).as(open.body()).isEqualTo(200);
+        assertThat(open.body()).isEqualTo("open");
+        assertThat(anonymous("HEAD", "/raw/open", null).status()).isEqualTo(200);
+        assertError(anonymous("GET", "/raw/closed", null), 403, "AccessDenied");
+        // The bucket is private: a missing key is not told apart from a closed one, and nothing else goes.
+        assertError(anonymous("GET", "/raw/absent", null), 403, "AccessDenied");
+        assertError(anonymous("GET", "/raw?list-type=2", null), 403, "AccessDenied");
+        assertError(anonymous("GET", "/raw/open?acl", null), 403, "AccessDenied");
+        assertError(anonymous("PUT", "/raw/dropped", "x".getBytes(StandardCharsets.UTF_8)), 403, "AccessDenied");
+        assertError(anonymous("DELETE", "/raw/open", null), 403, "AccessDenied");
+        assertError(anonymous("GET", "/", null), 403, "AccessDenied");
+        assertError(anonymous("GET", "/raw-no-such-bucket/k", null), 404, "NoSuchBucket");
+        assertError(anonymous("GET", "/raw-no-such-bucket?acl", null), 404, "NoSuchBucket");
+        assertError(anonymous("PUT", "/raw-never-created", null), 403, "AccessDenied");
+
+        // A public-read-write bucket: anyone lists it, writes and deletes in it; what they write is private.
+        s3.createBucket(b -> b.bucket("raw-open").acl(BucketCannedACL.PUBLIC_READ_WRITE));
+        try {
+            RawHttp.Response put = anonymous("PUT", "/raw-open/dropped", "anon".getBytes(StandardCharsets.UTF_8));
+            assertThat(put.status()).as(put.body()).isEqualTo(200);
+            assertThat(s3.getObjectAsBytes(b -> b.bucket("raw-open").key("dropped")).asUtf8String()).isEqualTo("anon");
+            RawHttp.Response list = anonymous("GET", "/raw-open?list-type=2", null);
+            assertThat(list.status()).as(list.body()).isEqualTo(200);
+            assertThat(list.body()).contains("<Key>dropped</Key>");
+            assertThat(anonymous("HEAD", "/raw-open", null).status()).isEqualTo(200);
+            assertError(anonymous("GET", "/raw-open/dropped", null), 403, "AccessDenied");
+            assertError(anonymous("PUT", "/raw-open", null), 403, "AccessDenied");
+            assertThat(anonymous("DELETE", "/raw-open/dropped", null).status()).isEqualTo(204);
+            assertThat(s3.listObjectsV2(b -> b.bucket("raw-open")).contents()).isEmpty();
+        } finally {
+            s3.listObjectsV2(b -> b.bucket("raw-open")).contents()
+                    .forEach(o -> s3.deleteObject(b -> b.bucket("raw-open").key(o.key())));
+            s3.deleteBucket(b -> b.bucket("raw-open"));
         }
     }
 
@@ -717,7 +772,7 @@ public abstract class RawHttpSuite {
 
     @Test
     void unimplementedAndDisallowedOperations() throws Exception {
-        assertError(signed("GET", "/raw", "acl", SigV4.EMPTY_SHA256, null), 501, "NotImplemented");
+        assertError(signed("GET", "/raw", "cors", SigV4.EMPTY_SHA256, null), 501, "NotImplemented");
         assertError(signed("GET", "/raw", "object-lock", SigV4.EMPTY_SHA256, null), 404,
                 "ObjectLockConfigurationNotFoundError");
         assertError(signed("PUT", "/raw", "object-lock", SigV4.EMPTY_SHA256, new byte[0]), 400, "MalformedXML");

@@ -18,8 +18,30 @@ public class DelegatingObjectStore implements ObjectStore {
     }
 
     @Override
-    public CompletableFuture<BucketInfo> createBucket(Caller caller, String bucket, String region, boolean objectLockEnabled) {
-        return delegate.createBucket(caller, bucket, region, objectLockEnabled);
+    public CompletableFuture<BucketInfo> createBucket(Caller caller, String bucket, String region, boolean objectLockEnabled,
+                                                      CannedAcl acl) {
+        return delegate.createBucket(caller, bucket, region, objectLockEnabled, acl);
+    }
+
+    @Override
+    public CompletableFuture<AccessControl> getBucketAcl(Caller caller, String bucket) {
+        return delegate.getBucketAcl(caller, bucket);
+    }
+
+    @Override
+    public CompletableFuture<Void> putBucketAcl(Caller caller, String bucket, CannedAcl acl) {
+        return delegate.putBucketAcl(caller, bucket, acl);
+    }
+
+    @Override
+    public CompletableFuture<AccessControl> getObjectAcl(Caller caller, String bucket, String key, String versionId) {
+        return delegate.getObjectAcl(caller, bucket, key, versionId);
+    }
+
+    @Override
+    public CompletableFuture<Void> putObjectAcl(Caller caller, String bucket, String key, String versionId,
+                                                CannedAcl acl) {
+        return delegate.putObjectAcl(caller, bucket, key, versionId, acl);
     }
 
     @Override

@@ -5,7 +5,9 @@ import io.netty.buffer.Unpooled;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.s3.BodyDigests;
 import io.shardvault.s3.BodySource;
+import io.shardvault.s3.AccessControl;
 import io.shardvault.s3.BucketInfo;
+import io.shardvault.s3.CannedAcl;
 import io.shardvault.s3.Caller;
 import io.shardvault.s3.Checksum;
 import io.shardvault.s3.ChecksumAlgorithm;
@@ -86,27 +88,34 @@ public final class InMemoryObjectStore implements ObjectStore {
         final BucketInfo info;
         final TreeMap<String, Stored> objects = new TreeMap<>();
         final TreeMap<String, Upload> uploads = new TreeMap<>();
+        CannedAcl acl;
 
-        Bucket(BucketInfo info) {
+        Bucket(BucketInfo info, CannedAcl acl) {
             this.info = info;
+            this.acl = acl;
         }
     }
 
-    /** A version and its bytes; {@code partSizes} are a multipart object's part sizes, in order (else empty). */
-    private record Stored(ObjectInfo info, byte[] data, List<Long> partSizes) {
-        Stored(ObjectInfo info, byte[] data) {
-            this(info, data, List.of());
+    /**
+     * A version, its bytes and its ACL; {@code partSizes} are a multipart object's part sizes, in order (else
+     * empty).
+     */
+    private record Stored(ObjectInfo info, byte[] data, List<Long> partSizes, CannedAcl acl) {
+        Stored(ObjectInfo info, byte[] data, CannedAcl acl) {
+            this(info, data, List.of(), acl);
         }
     }
 
     private static final class Upload {
         final UploadInfo info;
         final ObjectMetadata metadata;
+        final CannedAcl acl;
         final TreeMap<Integer, Part> parts = new TreeMap<>();
 
-        Upload(UploadInfo info, ObjectMetadata metadata) {
+        Upload(UploadInfo info, ObjectMetadata metadata, CannedAcl acl) {
             this.info = info;
             this.metadata = metadata;
+            this.acl = acl;
         }
     }
 
@@ -125,12 +134,30 @@ public final class InMemoryObjectStore implements ObjectStore {
         return new ObjectStoreException(code, message);
     }
 
+    /** The bucket, for its owner only. */
     private Bucket bucket(Caller caller, String name) throws ObjectStoreException {
+        return bucket(caller, name, false);
+    }
+
+    /** The bucket, for its owner or, with {@code asAcl}, for a caller its ACL lets read. */
+    private Bucket bucket(Caller caller, String name, boolean asAcl) throws ObjectStoreException {
         Bucket b = buckets.get(name);
         if (b == null) {
             throw error(ErrorCode.NO_SUCH_BUCKET, name);
         }
-        if (!b.info.owner().equals(caller.owner())) {
+        if (!b.info.owner().equals(caller.owner()) && !(asAcl && b.acl.grantsRead(caller, b.info.owner()))) {
+            throw error(ErrorCode.ACCESS_DENIED, "Access Denied");
+        }
+        return b;
+    }
+
+    /** The bucket, for a caller its ACL lets write objects. */
+    private Bucket writableBucket(Caller caller, String name) throws ObjectStoreException {
+        Bucket b = buckets.get(name);
+        if (b == null) {
+            throw error(ErrorCode.NO_SUCH_BUCKET, name);
+        }
+        if (!b.acl.grantsWrite(caller, b.info.owner())) {
             throw error(ErrorCode.ACCESS_DENIED, "Access Denied");
         }
         return b;
@@ -159,7 +186,7 @@ public final class InMemoryObjectStore implements ObjectStore {
 
     @Override
     public CompletableFuture<BucketInfo> createBucket(Caller caller, String bucket, String region,
-                                                      boolean objectLockEnabled) {
+                                                      boolean objectLockEnabled, CannedAcl acl) {
         if (objectLockEnabled) {
             return fail(ErrorCode.NOT_IMPLEMENTED, "Object Lock is not implemented by the in-memory store");
         }
@@ -170,7 +197,7 @@ public final class InMemoryObjectStore implements ObjectStore {
                         : ErrorCode.BUCKET_ALREADY_EXISTS, bucket);
             }
             BucketInfo info = new BucketInfo(bucket, caller.owner(), clock.instant(), region, false);
-            buckets.put(bucket, new Bucket(info));
+            buckets.put(bucket, new Bucket(info, acl));
             return info;
         });
     }
@@ -189,7 +216,39 @@ public final class InMemoryObjectStore implements ObjectStore {
 
     @Override
     public CompletableFuture<BucketInfo> headBucket(Caller caller, String bucket) {
-        return locked(() -> bucket(caller, bucket).info);
+        return locked(() -> bucket(caller, bucket, true).info);
+    }
+
+    @Override
+    public CompletableFuture<AccessControl> getBucketAcl(Caller caller, String bucket) {
+        return locked(() -> {
+            Bucket b = bucket(caller, bucket);
+            return new AccessControl(b.info.owner(), b.acl);
+        });
+    }
+
+    @Override
+    public CompletableFuture<Void> putBucketAcl(Caller caller, String bucket, CannedAcl acl) {
+        return locked(() -> {
+            bucket(caller, bucket).acl = acl;
+            return null;
+        });
+    }
+
+    @Override
+    public CompletableFuture<AccessControl> getObjectAcl(Caller caller, String bucket, String key, String versionId) {
+        return locked(() -> new AccessControl(bucket(caller, bucket).info.owner(),
+                resolve(caller, bucket, key, versionId).acl));
+    }
+
+    @Override
+    public CompletableFuture<Void> putObjectAcl(Caller caller, String bucket, String key, String versionId,
+                                                CannedAcl acl) {
+        return locked(() -> {
+            Stored s = resolve(caller, bucket, key, versionId);
+            bucket(caller, bucket).objects.put(key, new Stored(s.info, s.data, s.partSizes, acl));
+            return null;
+        });
     }
 
     /** Reads a body to its verified end. */
@@ -264,7 +323,7 @@ public final class InMemoryObjectStore implements ObjectStore {
             return fail(ErrorCode.NOT_IMPLEMENTED, "Object Lock is not implemented by the in-memory store");
         }
         CompletableFuture<Void> precheck = locked(() -> {
-            bucket(caller, request.bucket());
+            writableBucket(caller, request.bucket());
             return null;
         });
         if (precheck.isCompletedExceptionally()) {
@@ -272,20 +331,24 @@ public final class InMemoryObjectStore implements ObjectStore {
             return precheck.thenApply(v -> null);
         }
         return readAll(request.body()).thenCompose(data -> locked(() -> {
-            Bucket b = bucket(caller, request.bucket());
+            Bucket b = writableBucket(caller, request.bucket());
             checkCondition(b, request.key(), request.condition());
             BodyDigests d = request.body().digests();
             reserve(data.length);
             Instant now = clock.instant();
             ObjectInfo info = new ObjectInfo(request.key(), null, data.length, d.md5Hex(), now, request.metadata(),
                     d.checksum(), 0, ObjectLock.NONE, false);
-            replace(b, request.key(), new Stored(info, data));
+            replace(b, request.key(), new Stored(info, data, request.acl()));
             return new WriteResult(info.etag(), null, now, info.checksum(), data.length);
         }));
     }
 
     private Stored resolve(Caller caller, String bucket, String key, String versionId) throws ObjectStoreException {
-        Bucket b = bucket(caller, bucket);
+        return resolve(bucket(caller, bucket), key, versionId);
+    }
+
+    private static Stored resolve(Bucket b, String key, String versionId)
+            throws ObjectStoreException {
         Stored s = b.objects.get(key);
         if (versionId != null && !versionId.equals("null")) {
             throw error(ErrorCode.NO_SUCH_VERSION, versionId);
@@ -296,10 +359,35 @@ public final class InMemoryObjectStore implements ObjectStore {
         return s;
     }
 
+    /**
+     * A version for GET or HEAD: the bucket's owner reads any; anyone else one whose ACL lets them, and learns
+     * that a key is missing only when the bucket's ACL lets them list it (else {@code ACCESS_DENIED}, as S3).
+     */
+    private Stored readable(Caller caller, String bucket, String key, String versionId) throws ObjectStoreException {
+        Bucket b = buckets.get(bucket);
+        if (b == null) {
+            throw error(ErrorCode.NO_SUCH_BUCKET, bucket);
+        }
+        String owner = b.info.owner();
+        Stored s;
+        try {
+            s = resolve(b, key, versionId);
+        } catch (ObjectStoreException e) {
+            if (owner.equals(caller.owner()) || b.acl.grantsRead(caller, owner)) {
+                throw e;
+            }
+            throw error(ErrorCode.ACCESS_DENIED, "Access Denied");
+        }
+        if (!s.acl.grantsRead(caller, owner)) {
+            throw error(ErrorCode.ACCESS_DENIED, "Access Denied");
+        }
+        return s;
+    }
+
     @Override
     public CompletableFuture<StoredObject> getObject(Caller caller, String bucket, String key, String versionId) {
         return locked(() -> {
-            Stored s = resolve(caller, bucket, key, versionId);
+            Stored s = readable(caller, bucket, key, versionId);
             return new StoredObject() {
                 @Override
                 public ObjectInfo info() {
@@ -356,13 +444,13 @@ public final class InMemoryObjectStore implements ObjectStore {
 
     @Override
     public CompletableFuture<ObjectInfo> headObject(Caller caller, String bucket, String key, String versionId) {
-        return locked(() -> resolve(caller, bucket, key, versionId).info);
+        return locked(() -> readable(caller, bucket, key, versionId).info);
     }
 
     @Override
     public CompletableFuture<DeleteResult> deleteObject(Caller caller, String bucket, String key, String versionId,
                                                         boolean bypassGovernance) {
-        return locked(() -> deleteLocked(bucket(caller, bucket), key, versionId));
+        return locked(() -> deleteLocked(writableBucket(caller, bucket), key, versionId));
     }
 
     private DeleteResult deleteLocked(Bucket b, String key, String versionId) throws ObjectStoreException {
@@ -410,7 +498,7 @@ public final class InMemoryObjectStore implements ObjectStore {
                     : src.info.metadata();
             ObjectInfo info = new ObjectInfo(request.key(), null, src.data.length, src.info.etag(), now, metadata,
                     src.info.checksum(), src.info.partsCount(), ObjectLock.NONE, false);
-            replace(dst, request.key(), new Stored(info, src.data, src.partSizes));
+            replace(dst, request.key(), new Stored(info, src.data, src.partSizes, request.acl()));
             return new CopyResult(new WriteResult(info.etag(), null, now, info.checksum(), info.size()), null);
         });
     }
@@ -418,7 +506,7 @@ public final class InMemoryObjectStore implements ObjectStore {
     @Override
     public CompletableFuture<ListObjectsPage> listObjects(Caller caller, ListObjectsRequest request) {
         return locked(() -> {
-            Bucket b = bucket(caller, request.bucket());
+            Bucket b = bucket(caller, request.bucket(), true);
             List<ObjectSummary> objects = new ArrayList<>();
             List<String> prefixes = new ArrayList<>();
             String after = request.after();
@@ -474,7 +562,7 @@ public final class InMemoryObjectStore implements ObjectStore {
             String id = UUID.randomUUID().toString().replace("-", "");
             UploadInfo info = new UploadInfo(request.bucket(), request.key(), id, clock.instant(), caller.owner(),
                     request.checksumAlgorithm(), request.checksumType());
-            b.uploads.put(id, new Upload(info, request.metadata()));
+            b.uploads.put(id, new Upload(info, request.metadata(), request.acl()));
             return info;
         });
     }
@@ -600,7 +688,8 @@ public final class InMemoryObjectStore implements ObjectStore {
             }
             b.uploads.remove(request.uploadId());
             reserve(data.length);
-            replace(b, request.key(), new Stored(info, data, parts.stream().map(p -> (long) p.data.length).toList()));
+            replace(b, request.key(), new Stored(info, data, parts.stream().map(p -> (long) p.data.length).toList(),
+                    u.acl));
             return new WriteResult(etag, null, now, checksum, data.length);
         });
     }

@@ -28,6 +28,7 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.BucketCannedACL;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.ChecksumMode;
 import software.amazon.awssdk.services.s3.model.ChecksumType;
@@ -37,7 +38,10 @@ import software.amazon.awssdk.services.s3.model.CopyObjectResponse;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.DeleteObjectsResponse;
 import software.amazon.awssdk.services.s3.model.EncodingType;
+import software.amazon.awssdk.services.s3.model.GetBucketAclResponse;
+import software.amazon.awssdk.services.s3.model.GetObjectAclResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.Grant;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListBucketsResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsResponse;
@@ -46,9 +50,12 @@ import software.amazon.awssdk.services.s3.model.MetadataDirective;
 import software.amazon.awssdk.services.s3.model.NoSuchBucketException;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.NoSuchUploadException;
+import software.amazon.awssdk.services.s3.model.ObjectCannedACL;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
+import software.amazon.awssdk.services.s3.model.Permission;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
+import software.amazon.awssdk.services.s3.model.Type;
 import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
@@ -695,6 +702,175 @@ public abstract class SdkSyncSuite {
             assertThatThrownBy(unknown::listBuckets).isInstanceOfSatisfying(S3Exception.class,
                     e -> assertThat(e.awsErrorDetails().errorCode()).isEqualTo("InvalidAccessKeyId"));
         }
+    }
+
+    // ---- ACLs (issue #17)
+
+    private static final String ALL_USERS = "http://acs.amazonaws.com/groups/global/AllUsers";
+    private static final String AUTHENTICATED_USERS = "http://acs.amazonaws.com/groups/global/AuthenticatedUsers";
+
+    /** The grants as "ID:permission" (canonical users) or "URI:permission" (groups), in order. */
+    private static List<String> grants(List<Grant> grants) {
+        return grants.stream().map(g -> (g.grantee().type() == Type.GROUP ? g.grantee().uri()
+                : g.grantee().type() + "/" + g.grantee().id()) + ":" + g.permissionAsString()).toList();
+    }
+
+    private List<String> ownerOnly() {
+        return List.of("CanonicalUser/" + fixture.owner() + ":FULL_CONTROL");
+    }
+
+    private Grant ownerFullControl() {
+        return Grant.builder().grantee(g -> g.type(Type.CANONICAL_USER).id(fixture.owner()))
+                .permission(Permission.FULL_CONTROL).build();
+    }
+
+    private static Grant group(String uri, Permission permission) {
+        return Grant.builder().grantee(g -> g.type(Type.GROUP).uri(uri)).permission(permission).build();
+    }
+
+    @Test
+    void bucketAclsAreCannedAndReadBack() {
+        bucket("acl-bucket");
+        GetBucketAclResponse initial = s3.getBucketAcl(b -> b.bucket("acl-bucket"));
+        assertThat(initial.owner().id()).isEqualTo(fixture.owner());
+        assertThat(initial.owner().displayName()).isNotBlank();
+        assertThat(grants(initial.grants())).isEqualTo(ownerOnly());
+
+        s3.putBucketAcl(b -> b.bucket("acl-bucket").acl(BucketCannedACL.PUBLIC_READ_WRITE));
+        assertThat(grants(s3.getBucketAcl(b -> b.bucket("acl-bucket")).grants())).containsExactly(
+                "CanonicalUser/" + fixture.owner() + ":FULL_CONTROL", ALL_USERS + ":READ", ALL_USERS + ":WRITE");
+
+        // The same thing spelled out as a policy body: the owner's FULL_CONTROL plus a group grant.
+        s3.putBucketAcl(b -> b.bucket("acl-bucket").accessControlPolicy(p -> p.owner(o -> o.id(fixture.owner()))
+                .grants(ownerFullControl(), group(AUTHENTICATED_USERS, Permission.READ))));
+        assertThat(grants(s3.getBucketAcl(b -> b.bucket("acl-bucket")).grants())).containsExactly(
+                "CanonicalUser/" + fixture.owner() + ":FULL_CONTROL", AUTHENTICATED_USERS + ":READ");
+
+        s3.putBucketAcl(b -> b.bucket("acl-bucket").acl(BucketCannedACL.PRIVATE));
+        assertThat(grants(s3.getBucketAcl(b -> b.bucket("acl-bucket")).grants())).isEqualTo(ownerOnly());
+
+        // x-amz-acl on CreateBucket.
+        s3.createBucket(b -> b.bucket("acl-created-public").acl(BucketCannedACL.PUBLIC_READ));
+        assertThat(grants(s3.getBucketAcl(b -> b.bucket("acl-created-public")).grants()))
+                .contains(ALL_USERS + ":READ");
+
+        // Grants to anyone but the owner and the canned groups are refused, naming the grantee.
+        assertThatThrownBy(() -> s3.putBucketAcl(b -> b.bucket("acl-bucket").grantRead("id=\"someone-else\"")))
+                .isInstanceOfSatisfying(S3Exception.class, e -> {
+                    assertThat(e.statusCode()).isEqualTo(400);
+                    assertThat(e.awsErrorDetails().errorCode()).isEqualTo("InvalidArgument");
+                    assertThat(e.awsErrorDetails().errorMessage()).contains("Invalid id");
+                });
+        assertThatThrownBy(() -> s3.putBucketAcl(b -> b.bucket("acl-bucket").accessControlPolicy(p -> p
+                .owner(o -> o.id(fixture.owner())).grants(ownerFullControl(), Grant.builder()
+                        .grantee(g -> g.type(Type.AMAZON_CUSTOMER_BY_EMAIL).emailAddress("x@example.com"))
+                        .permission(Permission.READ).build()))))
+                .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(400));
+        assertThatThrownBy(() -> s3.putBucketAcl(b -> b.bucket("acl-bucket").accessControlPolicy(p -> p
+                .owner(o -> o.id(fixture.owner())).grants(ownerFullControl(), group(ALL_USERS, Permission.WRITE)))))
+                .isInstanceOfSatisfying(S3Exception.class, e -> {
+                    assertThat(e.statusCode()).isEqualTo(400);
+                    assertThat(e.awsErrorDetails().errorMessage()).contains(ALL_USERS);
+                });
+        // A body and x-amz-acl together.
+        assertThatThrownBy(() -> s3.putBucketAcl(b -> b.bucket("acl-bucket").acl(BucketCannedACL.PUBLIC_READ)
+                .accessControlPolicy(p -> p.owner(o -> o.id(fixture.owner())).grants(ownerFullControl()))))
+                .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(400));
+        assertThat(grants(s3.getBucketAcl(b -> b.bucket("acl-bucket")).grants())).isEqualTo(ownerOnly());
+
+        fixture.otherOwnerKey().ifPresent(key -> {
+            try (S3Client other = fixture.syncClient(key[0], key[1])) {
+                assertThatThrownBy(() -> other.getBucketAcl(b -> b.bucket("acl-bucket")))
+                        .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(403));
+                assertThatThrownBy(() -> other.putBucketAcl(b -> b.bucket("acl-bucket")
+                        .acl(BucketCannedACL.PUBLIC_READ_WRITE)))
+                        .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(403));
+            }
+        });
+        assertThatThrownBy(() -> s3.getBucketAcl(b -> b.bucket("acl-no-such-bucket")))
+                .isInstanceOf(NoSuchBucketException.class);
+    }
+
+    @Test
+    void objectAclsAreSetOnWritesAndChangedInPlace() throws Exception {
+        bucket("acl-objects");
+        byte[] data = bytes(3000);
+        s3.putObject(b -> b.bucket("acl-objects").key("plain"), RequestBody.fromBytes(data));
+        assertThat(grants(s3.getObjectAcl(b -> b.bucket("acl-objects").key("plain")).grants()))
+                .isEqualTo(ownerOnly());
+        s3.putObject(b -> b.bucket("acl-objects").key("public").acl(ObjectCannedACL.PUBLIC_READ),
+                RequestBody.fromBytes(data));
+        GetObjectAclResponse publicAcl = s3.getObjectAcl(b -> b.bucket("acl-objects").key("public"));
+        assertThat(publicAcl.owner().id()).isEqualTo(fixture.owner());
+        assertThat(grants(publicAcl.grants())).containsExactly("CanonicalUser/" + fixture.owner() + ":FULL_CONTROL",
+                ALL_USERS + ":READ");
+
+        // In place: the data and metadata stay.
+        s3.putObjectAcl(b -> b.bucket("acl-objects").key("public").acl(ObjectCannedACL.AUTHENTICATED_READ));
+        assertThat(grants(s3.getObjectAcl(b -> b.bucket("acl-objects").key("public")).grants()))
+                .contains(AUTHENTICATED_USERS + ":READ");
+        s3.putObjectAcl(b -> b.bucket("acl-objects").key("public").accessControlPolicy(p -> p
+                .owner(o -> o.id(fixture.owner())).grants(ownerFullControl())));
+        assertThat(grants(s3.getObjectAcl(b -> b.bucket("acl-objects").key("public")).grants()))
+                .isEqualTo(ownerOnly());
+        s3.putObjectAcl(b -> b.bucket("acl-objects").key("public").accessControlPolicy(p -> p
+                .owner(o -> o.id(fixture.owner())).grants(ownerFullControl(), group(ALL_USERS, Permission.READ))));
+        assertThat(grants(s3.getObjectAcl(b -> b.bucket("acl-objects").key("public")).grants()))
+                .contains(ALL_USERS + ":READ");
+        assertThat(s3.getObjectAsBytes(b -> b.bucket("acl-objects").key("public")).asByteArray()).isEqualTo(data);
+        assertThatThrownBy(() -> s3.putObjectAcl(b -> b.bucket("acl-objects").key("public")
+                .grantFullControl("id=\"another-account\"")))
+                .isInstanceOfSatisfying(S3Exception.class, e -> {
+                    assertThat(e.statusCode()).isEqualTo(400);
+                    assertThat(e.awsErrorDetails().errorMessage()).contains("Invalid id");
+                });
+        assertThatThrownBy(() -> s3.getObjectAcl(b -> b.bucket("acl-objects").key("absent")))
+                .isInstanceOf(NoSuchKeyException.class);
+
+        // CopyObject takes the ACL its request names, never the source's.
+        s3.copyObject(b -> b.sourceBucket("acl-objects").sourceKey("public").destinationBucket("acl-objects")
+                .destinationKey("copied-public").acl(ObjectCannedACL.PUBLIC_READ_WRITE));
+        assertThat(grants(s3.getObjectAcl(b -> b.bucket("acl-objects").key("copied-public")).grants()))
+                .contains(ALL_USERS + ":READ", ALL_USERS + ":WRITE");
+        s3.copyObject(b -> b.sourceBucket("acl-objects").sourceKey("public").destinationBucket("acl-objects")
+                .destinationKey("copied-private"));
+        assertThat(grants(s3.getObjectAcl(b -> b.bucket("acl-objects").key("copied-private")).grants()))
+                .isEqualTo(ownerOnly());
+
+        // A multipart upload's ACL applies to the completed object.
+        CreateMultipartUploadResponse mpu = s3.createMultipartUpload(b -> b.bucket("acl-objects").key("multi")
+                .acl(ObjectCannedACL.PUBLIC_READ));
+        UploadPartResponse part = s3.uploadPart(b -> b.bucket("acl-objects").key("multi").uploadId(mpu.uploadId())
+                .partNumber(1), RequestBody.fromBytes(data));
+        s3.completeMultipartUpload(b -> b.bucket("acl-objects").key("multi").uploadId(mpu.uploadId())
+                .multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(1).eTag(part.eTag()).build())));
+        assertThat(grants(s3.getObjectAcl(b -> b.bucket("acl-objects").key("multi")).grants()))
+                .contains(ALL_USERS + ":READ");
+
+        fixture.otherOwnerKey().ifPresent(key -> {
+            try (S3Client other = fixture.syncClient(key[0], key[1])) {
+                // READ lets another owner's key GET and HEAD the object, nothing more.
+                assertThat(other.getObjectAsBytes(b -> b.bucket("acl-objects").key("multi")).asByteArray())
+                        .isEqualTo(data);
+                assertThatThrownBy(() -> other.getObjectAcl(b -> b.bucket("acl-objects").key("multi")))
+                        .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(403));
+                assertThatThrownBy(() -> other.getObject(b -> b.bucket("acl-objects").key("plain")))
+                        .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(403));
+                assertThatThrownBy(() -> other.listObjectsV2(b -> b.bucket("acl-objects")))
+                        .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(403));
+                assertThatThrownBy(() -> other.putObject(b -> b.bucket("acl-objects").key("intruder"),
+                        RequestBody.fromString("no")))
+                        .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(403));
+                // authenticated-read on the bucket lets any valid key list it, and still not write.
+                s3.putBucketAcl(b -> b.bucket("acl-objects").acl(BucketCannedACL.AUTHENTICATED_READ));
+                assertThat(other.listObjectsV2(b -> b.bucket("acl-objects")).contents()).extracting(S3Object::key)
+                        .contains("plain", "multi");
+                assertThatThrownBy(() -> other.deleteObject(b -> b.bucket("acl-objects").key("plain")))
+                        .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(403));
+                assertThatThrownBy(() -> other.getObject(b -> b.bucket("acl-objects").key("plain")))
+                        .isInstanceOfSatisfying(S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(403));
+            }
+        });
     }
 
     private static String md5hexOfMd5s(List<byte[]> parts) throws Exception {

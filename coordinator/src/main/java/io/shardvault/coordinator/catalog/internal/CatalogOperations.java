@@ -92,7 +92,8 @@ final class CatalogOperations {
         e.txn().put(Table.BUCKETS, Keys.utf8(b.name()), w.toByteArray());
     }
 
-    static Bucket createBucket(Entry e, String name, String owner, boolean lock) throws CatalogException {
+    static Bucket createBucket(Entry e, String name, String owner, boolean lock, String cannedAcl)
+            throws CatalogException {
         if (!BUCKET_NAME.matcher(name).matches() || name.contains("..")) {
             throw fail(ErrorCode.INVALID_ARGUMENT, "bad bucket name '" + name + "'");
         }
@@ -106,6 +107,7 @@ final class CatalogOperations {
         Bucket b = new Bucket(name, id, owner, e.time(), lock ? VersioningState.ENABLED : VersioningState.UNVERSIONED,
                 lock, Optional.empty(), 0);
         putBucket(e, b);
+        AclCommands.setBucketAcl(e, b, cannedAcl);
         return b;
     }
 
@@ -125,6 +127,7 @@ final class CatalogOperations {
         e.txn().delete(Table.COUNTERS, bucketBytes(b.id()));
         e.txn().delete(Table.COUNTERS, bucketVersions(b.id()));
         e.txn().delete(Table.COUNTERS, bucketQuota(b.id()));
+        AclCommands.forget(e, b);
     }
 
     /** Sets (or, with 0, removes) a bucket's quota; it is kept in the counters table, keyed by bucket id. */
@@ -181,7 +184,7 @@ final class CatalogOperations {
 
     // ---- versions ----
 
-    private static byte[] keyBytes(String key) throws CatalogException {
+    static byte[] keyBytes(String key) throws CatalogException {
         byte[] k = Keys.utf8(key);
         if (k.length == 0 || k.length > MAX_KEY_BYTES || key.indexOf('\0') >= 0) {
             throw fail(ErrorCode.INVALID_ARGUMENT, "key must be 1.." + MAX_KEY_BYTES + " UTF-8 bytes without U+0000");
@@ -190,7 +193,7 @@ final class CatalogOperations {
     }
 
     /** The key's newest version, or null. */
-    private static StoredVersion latest(RocksCatalogStore.Reads r, int bucketId, byte[] key) {
+    static StoredVersion latest(RocksCatalogStore.Reads r, int bucketId, byte[] key) {
         byte[] prefix = Keys.itemPrefix(bucketId, key);
         try (RocksIterator it = r.iterator(Table.VERSIONS)) {
             it.seek(prefix);
@@ -213,7 +216,7 @@ final class CatalogOperations {
     }
 
     /** The named version, or null when absent; a malformed id is INVALID_ARGUMENT. */
-    private static StoredVersion version(RocksCatalogStore.Reads r, int bucketId, byte[] key, String versionId)
+    static StoredVersion version(RocksCatalogStore.Reads r, int bucketId, byte[] key, String versionId)
             throws CatalogException {
         if (ObjectVersion.NULL_VERSION_ID.equals(versionId)) {
             return nullVersion(r, bucketId, key);
@@ -277,7 +280,7 @@ final class CatalogOperations {
         }
     }
 
-    private static void putVersion(Entry e, int bucketId, byte[] key, StoredVersion v) {
+    static void putVersion(Entry e, int bucketId, byte[] key, StoredVersion v) {
         e.txn().put(Table.VERSIONS, Keys.versionKey(bucketId, key, v.seq()), v.encode());
     }
 

@@ -36,7 +36,16 @@ final class CommandDispatcher {
         Wire.Writer out = new Wire.Writer().u8(0);
         try {
             switch (op) {
-                case CREATE_BUCKET -> Codec.bucket(out, CatalogOperations.createBucket(e, in.str(), in.str(), in.bool()));
+                // CREATE_BUCKET ends with the canned ACL: entries logged before it existed end early (private).
+                case CREATE_BUCKET -> Codec.bucket(out, CatalogOperations.createBucket(e, in.str(), in.str(), in.bool(),
+                        in.atEnd() ? Catalog.PRIVATE_ACL : in.str()));
+                case SET_BUCKET_ACL -> AclCommands.setBucketAcl(e, in.str(), in.str());
+                case SET_OBJECT_ACL -> {
+                    String b = in.str();
+                    String k = in.str();
+                    Optional<String> v = optional(in);
+                    Codec.objectVersion(out, AclCommands.setObjectAcl(e, b, k, v, in.str()));
+                }
                 case DELETE_BUCKET -> CatalogOperations.deleteBucket(e, in.str());
                 case SET_VERSIONING -> Codec.bucket(out,
                         CatalogOperations.setVersioning(e, in.str(), VersioningState.values()[in.u8()]));
@@ -136,6 +145,7 @@ final class CommandDispatcher {
         try {
             switch (op) {
                 case GET_BUCKET -> Codec.bucket(out, CatalogOperations.bucket(r, in.str()));
+                case GET_BUCKET_ACL -> out.str(AclCommands.bucketAcl(r, in.str()));
                 case LIST_BUCKETS -> Codec.list(out, CatalogOperations.listBuckets(r), Codec::bucket);
                 case GET_OBJECT -> Codec.objectVersion(out,
                         CatalogOperations.getObject(r, in.str(), in.str(), optional(in)));

@@ -27,6 +27,8 @@ enum Op {
     DELETE_OBJECTS(20, true),
     SET_POD_STATE(21, true),
     SET_BUCKET_QUOTA(22, true),
+    SET_BUCKET_ACL(23, true),
+    SET_OBJECT_ACL(24, true),
 
     GET_BUCKET(64, false),
     LIST_BUCKETS(65, false),
@@ -43,7 +45,8 @@ enum Op {
     /** Diagnostics: the applied index and a checksum over every table, taken from one RocksDB snapshot. */
     STATE_CHECKSUM(76, false),
     USAGE(77, false),
-    LIST_POD_STATES(78, false);
+    LIST_POD_STATES(78, false),
+    GET_BUCKET_ACL(79, false);
 
     private static final Op[] BY_CODE = new Op[128];
 

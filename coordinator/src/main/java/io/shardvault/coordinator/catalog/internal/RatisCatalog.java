@@ -200,10 +200,37 @@ final class RatisCatalog implements Catalog {
     }
 
     @Override
-    public CompletableFuture<Bucket> createBucket(String name, String ownerAccessKeyId, boolean objectLockEnabled) {
+    public CompletableFuture<Bucket> createBucket(String name, String ownerAccessKeyId, boolean objectLockEnabled,
+                                                  String cannedAcl) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(ownerAccessKeyId, "ownerAccessKeyId");
-        return write(Op.CREATE_BUCKET, w -> w.str(name).str(ownerAccessKeyId).bool(objectLockEnabled), Codec::bucket);
+        Objects.requireNonNull(cannedAcl, "cannedAcl");
+        return write(Op.CREATE_BUCKET, w -> w.str(name).str(ownerAccessKeyId).bool(objectLockEnabled).str(cannedAcl),
+                Codec::bucket);
+    }
+
+    @Override
+    public CompletableFuture<String> getBucketAcl(String bucket) {
+        Objects.requireNonNull(bucket, "bucket");
+        return read(Op.GET_BUCKET_ACL, w -> w.str(bucket), Wire.Reader::str);
+    }
+
+    @Override
+    public CompletableFuture<Void> setBucketAcl(String bucket, String cannedAcl) {
+        Objects.requireNonNull(bucket, "bucket");
+        Objects.requireNonNull(cannedAcl, "cannedAcl");
+        return write(Op.SET_BUCKET_ACL, w -> w.str(bucket).str(cannedAcl), RatisCatalog::none);
+    }
+
+    @Override
+    public CompletableFuture<ObjectVersion> setObjectAcl(String bucket, String key, Optional<String> versionId,
+                                                         String cannedAcl) {
+        Objects.requireNonNull(cannedAcl, "cannedAcl");
+        return write(Op.SET_OBJECT_ACL, w -> {
+            w.str(bucket).str(key);
+            CommandDispatcher.optional(w, versionId);
+            w.str(cannedAcl);
+        }, Codec::objectVersion);
     }
 
     @Override

@@ -32,6 +32,11 @@ record StoredVersion(long seq, boolean nullVersion, boolean deleteMarker, long s
                 parts, retention, legalHold);
     }
 
+    StoredVersion withMetadata(ObjectMetadata newMetadata) {
+        return new StoredVersion(seq, nullVersion, deleteMarker, size, etag, lastModified, newMetadata, parts,
+                retention, legalHold);
+    }
+
     StoredVersion withLock(Optional<Retention> newRetention, boolean newLegalHold) {
         return new StoredVersion(seq, nullVersion, deleteMarker, size, etag, lastModified, metadata, parts,
                 newRetention, newLegalHold);

@@ -29,7 +29,10 @@ enum Table {
     FILES("files"),
     /** u64 deletion seq → FileRef. */
     DELETIONS("deletions"),
-    /** counter name → u64 (bucket ids, file ids per vault, deletion seq, last applied term/index). */
+    /**
+     * counter name → u64 (bucket ids, file ids per vault, deletion seq, last applied term/index), and the
+     * per-bucket settings: {@code bucketQuota/<id>} → u64, {@code bucketAcl/<id>} → UTF-8 canned ACL name.
+     */
     COUNTERS("counters"),
     /** 16-byte request id (u64 client millis | u64 random) → the result bytes of the write. */
     REQUESTS("requests");

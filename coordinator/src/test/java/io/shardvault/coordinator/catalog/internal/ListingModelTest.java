@@ -61,7 +61,7 @@ class ListingModelTest {
         LOG.info("ListingModelTest seed {} (rerun with -Dcatalog.test.seed={})", seed, seed);
         Random rnd = new Random(seed);
         try (RocksCatalogStore store = RocksCatalogStore.open(dir.resolve("db"))) {
-            write(store, e -> CatalogOperations.createBucket(e, "bkt", "AK", false));
+            write(store, e -> CatalogOperations.createBucket(e, "bkt", "AK", false, "private"));
             int checks = 0;
             for (int op = 0; op < 600; op++) {
                 applyRandom(store, rnd);

@@ -26,8 +26,9 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Verifies the SigV4 signature of a request, from its Authorization header or its presigned-URL
  * query, against the key from the {@link CredentialStore}; hands SigV2 requests to the
- * {@link SigV2Verifier} when it is enabled (400 InvalidRequest when not). Refuses unsigned requests,
- * expired or too-long presigned URLs, and timestamps more than the allowed skew from the server's
+ * {@link SigV2Verifier} when it is enabled (400 InvalidRequest when not). A request with no credentials
+ * at all is anonymous ({@link SigningContext#ANONYMOUS}): the operations decide what it may do (issue #17).
+ * Refuses expired or too-long presigned URLs, and timestamps more than the allowed skew from the server's
  * clock. Thread-safe.
  */
 public final class SigV4Verifier {
@@ -66,7 +67,7 @@ public final class SigV4Verifier {
             } else if (req.hasParam("Signature") && req.hasParam("AWSAccessKeyId")) {
                 return sigV2().verifyPresigned(req);
             } else {
-                throw S3Error.accessDenied("Anonymous access is not allowed; sign the request with SigV4.");
+                return CompletableFuture.completedFuture(SigningContext.ANONYMOUS);
             }
             return keys.find(parsed.accessKeyId).thenApply(credential -> check(req, parsed, credential));
         } catch (S3Error e) {

@@ -8,6 +8,8 @@ import io.shardvault.s3.Credential;
  * chain (its body is unsigned, as with UNSIGNED-PAYLOAD): its context carries the credential alone.
  * Immutable.
  *
+ * <p>An unsigned request has {@link #ANONYMOUS}: every field null (no key, nothing to verify a chunk with).
+ *
  * @param credential the key that signed
  * @param signingKey the derived signing key, or null for SigV2
  * @param amzDate the request's timestamp, {@code yyyyMMdd'T'HHmmss'Z'}, or null for SigV2
@@ -17,6 +19,13 @@ import io.shardvault.s3.Credential;
  */
 public record SigningContext(Credential credential, byte[] signingKey, String amzDate, String scope,
                              String seedSignature, boolean presigned) {
+    /** The context of a request that carried no credentials at all. */
+    public static final SigningContext ANONYMOUS = new SigningContext(null, null, null, null, null, false);
+
+    /** Whether the request was unsigned. */
+    public boolean anonymous() {
+        return credential == null;
+    }
 
     /** The context of a SigV2 request: no chain for aws-chunked signatures. */
     static SigningContext sigV2(Credential credential, boolean presigned) {

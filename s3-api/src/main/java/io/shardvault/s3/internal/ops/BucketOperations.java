@@ -5,6 +5,7 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.s3.BucketInfo;
+import io.shardvault.s3.CannedAcl;
 import io.shardvault.s3.ObjectStoreException;
 import io.shardvault.s3.VersioningStatus;
 import io.shardvault.s3.internal.ErrorMapper;
@@ -89,6 +90,7 @@ final class BucketOperations {
         String lockHeader = op.req().header("x-amz-bucket-object-lock-enabled");
         boolean lock = lockHeader != null && lockHeader.equalsIgnoreCase("true");
         String region = op.config().region();
+        CannedAcl acl = AclOperations.fromHeaders(op.req(), op.caller().owner());
         return op.readXml(false).thenCompose(xml -> {
             if (xml != null) {
                 if (!xml.name().equals("CreateBucketConfiguration")) {
@@ -101,7 +103,8 @@ final class BucketOperations {
                             + "was sent to.");
                 }
             }
-            return op.store().createBucket(op.caller(), op.req().bucket(), region, lock).thenApply(b -> b.name());
+            return op.store().createBucket(op.caller(), op.req().bucket(), region, lock, acl)
+                    .thenApply(b -> b.name());
         }).exceptionally(failure -> {
             Throwable cause = ErrorMapper.unwrap(failure);
             if (region.equals(LEGACY_REGION) && cause instanceof ObjectStoreException e
@@ -131,6 +134,10 @@ final class BucketOperations {
 
     static CompletableFuture<Void> getLocation(Op op) {
         return op.store().headBucket(op.caller(), op.req().bucket()).thenAccept(b -> {
+            // HeadBucket also answers callers a bucket's ACL lets read; the location is the owner's.
+            if (!b.owner().equals(op.caller().owner())) {
+                throw S3Error.accessDenied("Access Denied");
+            }
             XmlWriter xml = XmlWriter.document("LocationConstraint");
             // us-east-1 is reported as an empty constraint, as S3 does.
             if (!b.region().equals(LEGACY_REGION)) {

@@ -67,7 +67,8 @@ final class MultipartOperations {
                     + "algorithm.", "x-amz-checksum-type", typeHeader);
         }
         CreateMultipartUploadRequest request = new CreateMultipartUploadRequest(r.bucket(), r.key(),
-                S3Headers.metadata(r), algorithm, type, S3Headers.lock(r));
+                S3Headers.metadata(r), algorithm, type, S3Headers.lock(r),
+                AclOperations.fromHeaders(r, op.caller().owner()));
         return op.store().createMultipartUpload(op.caller(), request).thenAccept(upload -> {
             HttpHeaders h = new DefaultHttpHeaders();
             if (upload.checksumAlgorithm() != null) {

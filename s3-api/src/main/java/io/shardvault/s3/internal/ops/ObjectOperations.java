@@ -45,9 +45,10 @@ final class ObjectOperations {
         ObjectMetadata metadata = S3Headers.metadata(r);
         var condition = S3Headers.writeCondition(r);
         var lock = S3Headers.lock(r);
+        var acl = AclOperations.fromHeaders(r, op.caller().owner());
         VerifyingBodySource body = op.openBody(true);
         return op.store().putObject(op.caller(), new PutObjectRequest(r.bucket(), r.key(), metadata, body, condition,
-                lock)).thenAccept(result -> {
+                lock, acl)).thenAccept(result -> {
                     if (!body.completed()) {
                         throw S3Error.internal("the store committed before reading the whole body");
                     }
@@ -364,7 +365,7 @@ final class ObjectOperations {
         }
         ObjectMetadata metadata = directive == MetadataDirective.REPLACE ? S3Headers.metadata(r) : ObjectMetadata.EMPTY;
         CopyObjectRequest request = new CopyObjectRequest(source, r.bucket(), r.key(), directive, metadata,
-                S3Headers.writeCondition(r), S3Headers.lock(r));
+                S3Headers.writeCondition(r), S3Headers.lock(r), AclOperations.fromHeaders(r, op.caller().owner()));
         return op.store().copyObject(op.caller(), request).thenAccept(result -> {
             HttpHeaders h = new DefaultHttpHeaders();
             S3Headers.setIf(h, "x-amz-version-id", result.result().versionId());

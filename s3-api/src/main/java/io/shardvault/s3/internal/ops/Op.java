@@ -113,6 +113,9 @@ public final class Op {
             // Presigned URLs and SigV2 sign no payload; SigV4 header-signed requests always carry the header.
             sha = "UNSIGNED-PAYLOAD";
         }
+        if (signing.anonymous() && sha.startsWith("STREAMING-AWS4-")) {
+            throw S3Error.accessDenied("A signed streaming payload needs a signed request.");
+        }
         if (sha.startsWith("STREAMING-AWS4-HMAC-SHA256-") && !signing.chainsChunks()) {
             throw S3Error.badRequest("InvalidRequest", "Signed aws-chunked bodies (" + sha
                     + ") need a request signed with AWS4-HMAC-SHA256.");

@@ -12,7 +12,7 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class Router {
     /** Sub-resources S3 defines that this server does not implement yet. */
-    private static final Set<String> UNSUPPORTED = Set.of("accelerate", "acl", "analytics", "cors", "encryption",
+    private static final Set<String> UNSUPPORTED = Set.of("accelerate", "analytics", "cors", "encryption",
             "intelligent-tiering", "inventory", "lifecycle", "logging", "metrics", "notification",
             "ownershipControls", "policy", "policyStatus", "publicAccessBlock", "replication", "requestPayment",
             "tagging", "website", "torrent", "restore", "select",
@@ -27,8 +27,40 @@ public final class Router {
         CompletableFuture<Void> handle(Op op);
     }
 
+    /**
+     * The operations an unsigned request may attempt (issue #17); the store then lets it in only as far
+     * as the bucket's or the object's canned ACL grants everyone.
+     */
+    private static final Set<String> ANONYMOUS_OPERATIONS = Set.of("GetObject", "HeadObject", "HeadBucket",
+            "ListObjects", "ListObjectsV2", "ListObjectVersions", "PutObject", "DeleteObject");
+
     /** A routed operation. */
     public record Route(String name, Handler handler) {
+        /** The handler for an unsigned request: this route's own when anyone may try it, else a refusal. */
+        public Handler anonymousHandler() {
+            if (ANONYMOUS_OPERATIONS.contains(name)) {
+                return handler;
+            }
+            return name.equals("CreateBucket") ? op -> CompletableFuture.failedFuture(anonymousDenied())
+                    : Router::refuseAnonymous;
+        }
+    }
+
+    private static S3Error anonymousDenied() {
+        return S3Error.accessDenied("Access Denied");
+    }
+
+    /**
+     * {@code AccessDenied} for an unsigned request, except that a bucket that does not exist is
+     * {@code NoSuchBucket}, as S3 answers anyone.
+     */
+    private static CompletableFuture<Void> refuseAnonymous(Op op) {
+        S3Error denied = anonymousDenied();
+        if (op.req().bucket() == null) {
+            return CompletableFuture.failedFuture(denied);
+        }
+        return op.store().headBucket(op.caller(), op.req().bucket())
+                .thenCompose(b -> CompletableFuture.failedFuture(denied));
     }
 
     public static Route route(S3Request r) {
@@ -61,6 +93,19 @@ public final class Router {
         }
         if (r.hasParam("object-lock") || r.hasParam("retention") || r.hasParam("legal-hold")) {
             return methodNotAllowed();
+        }
+        if (r.hasParam("acl")) {
+            if (r.bucket() == null) {
+                return methodNotAllowed();
+            }
+            boolean object = r.key() != null;
+            return switch (method) {
+                case "GET" -> object ? new Route("GetObjectAcl", AclOperations::getObjectAcl)
+                        : new Route("GetBucketAcl", AclOperations::getBucketAcl);
+                case "PUT" -> object ? new Route("PutObjectAcl", AclOperations::putObjectAcl)
+                        : new Route("PutBucketAcl", AclOperations::putBucketAcl);
+                default -> methodNotAllowed();
+            };
         }
         for (String sub : UNSUPPORTED) {
             if (r.hasParam(sub)) {

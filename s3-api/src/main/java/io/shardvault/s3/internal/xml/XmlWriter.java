@@ -37,6 +37,22 @@ public final class XmlWriter {
         return this;
     }
 
+    /** Opens an element with attributes, given as name, value pairs (values are escaped). */
+    public XmlWriter startWithAttributes(String name, String... attributes) {
+        if (attributes.length % 2 != 0) {
+            throw new IllegalArgumentException("attributes come in name, value pairs: " + attributes.length);
+        }
+        sb.append('<').append(name);
+        for (int i = 0; i < attributes.length; i += 2) {
+            sb.append(' ').append(attributes[i]).append("=\"");
+            escape(attributes[i + 1]);
+            sb.append('"');
+        }
+        sb.append('>');
+        open.push(name);
+        return this;
+    }
+
     public XmlWriter end() {
         sb.append("</").append(open.pop()).append('>');
         return this;
