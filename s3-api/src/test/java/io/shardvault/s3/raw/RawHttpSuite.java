@@ -628,6 +628,26 @@ public abstract class RawHttpSuite {
         assertThat(head.header("content-encoding")).isEqualTo("deflate, deflate");
     }
 
+    @Test
+    void writesAskingForEncryptionTagsOrAnotherStorageClassAreRefusedNotIgnored() throws Exception {
+        String[][] refused = {
+            {"x-amz-server-side-encryption", "AES256", "501", "NotImplemented"},
+            {"x-amz-server-side-encryption-customer-algorithm", "AES256", "501", "NotImplemented"},
+            {"x-amz-tagging", "a=b", "501", "NotImplemented"},
+            {"x-amz-storage-class", "GLACIER", "400", "InvalidStorageClass"},
+        };
+        for (String[] h : refused) {
+            assertError(signed("PUT", "/raw/unserved", "", "UNSIGNED-PAYLOAD", bytes(10), h[0], h[1]),
+                    Integer.parseInt(h[2]), h[3]);
+            assertError(signed("POST", "/raw/unserved", "uploads=", SigV4.EMPTY_SHA256, null, h[0], h[1]),
+                    Integer.parseInt(h[2]), h[3]);
+        }
+        assertError(signed("GET", "/raw/unserved", "", SigV4.EMPTY_SHA256, null), 404, "NoSuchKey");
+        RawHttp.Response standard = signed("PUT", "/raw/standard", "", "UNSIGNED-PAYLOAD", bytes(10),
+                "x-amz-storage-class", "STANDARD");
+        assertThat(standard.status()).as(standard.body()).isEqualTo(200);
+    }
+
     // ---- listings
 
     @Test

@@ -33,6 +33,7 @@ final class MultipartOperations {
 
     static CompletableFuture<Void> create(Op op) {
         S3Request r = op.req();
+        S3Headers.refuseUnsupportedWriteHeaders(r);
         String alg = r.header("x-amz-checksum-algorithm");
         ChecksumAlgorithm algorithm = null;
         if (alg != null) {

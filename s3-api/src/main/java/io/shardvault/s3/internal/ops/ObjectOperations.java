@@ -42,6 +42,7 @@ final class ObjectOperations {
 
     static CompletableFuture<Void> putObject(Op op) {
         S3Request r = op.req();
+        S3Headers.refuseUnsupportedWriteHeaders(r);
         ObjectMetadata metadata = S3Headers.metadata(r);
         var condition = S3Headers.writeCondition(r);
         var lock = S3Headers.lock(r);
@@ -344,6 +345,7 @@ final class ObjectOperations {
 
     static CompletableFuture<Void> copyObject(Op op) {
         S3Request r = op.req();
+        S3Headers.refuseUnsupportedWriteHeaders(r);
         CopySource source = copySource(r);
         String directiveHeader = r.header("x-amz-metadata-directive");
         MetadataDirective directive;

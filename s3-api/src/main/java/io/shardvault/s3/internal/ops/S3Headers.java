@@ -30,6 +30,28 @@ final class S3Headers {
     private S3Headers() {
     }
 
+    /**
+     * Refuses write headers that ask for what this store does not do, rather than storing the object without
+     * it and answering success: server-side encryption (SSE-S3, SSE-KMS, SSE-C), object tags, and any storage
+     * class but STANDARD. For PutObject, CopyObject and CreateMultipartUpload.
+     */
+    static void refuseUnsupportedWriteHeaders(S3Request r) {
+        for (String name : r.headers().names()) {
+            String lower = name.toLowerCase(Locale.ROOT);
+            if (lower.startsWith("x-amz-server-side-encryption")) {
+                throw S3Error.notImplemented("server-side encryption (" + lower + ")");
+            }
+            if (lower.equals("x-amz-tagging")) {
+                throw S3Error.notImplemented("object tagging (x-amz-tagging)");
+            }
+        }
+        String storageClass = r.header("x-amz-storage-class");
+        if (storageClass != null && !storageClass.trim().equals("STANDARD")) {
+            throw S3Error.badRequest("InvalidStorageClass", "The storage class you specified is not valid: only "
+                    + "STANDARD is served.").with("StorageClassRequested", storageClass.trim());
+        }
+    }
+
     static ObjectMetadata metadata(S3Request r) {
         Map<String, String> user = new TreeMap<>();
         int size = 0;
