@@ -16,11 +16,13 @@ import java.util.Random;
 import static io.shardvault.coordinator.data.DataPathTesting.randomBytes;
 import static io.shardvault.coordinator.data.DataPathTesting.read;
 import static io.shardvault.coordinator.data.DataPathTesting.write;
+import static io.shardvault.coordinator.data.DataPathTesting.writeUnknownLength;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A pod killed right after acknowledging buffered writes, restarted with those writes lost, restores
- * them from the stash: every object reads back exact even when that pod's shards are needed.
+ * them from the stash: every object reads back exact even when that pod's shards are needed. Half the
+ * bodies are of unknown length (chunked uploads), whose stash-or-durable choice is made at their end.
  */
 @Timeout(300)
 class PodCrashRecoveryTest {
@@ -40,8 +42,12 @@ class PodCrashRecoveryTest {
             List<byte[]> data = new ArrayList<>();
             List<StoredFile> files = new ArrayList<>();
             for (int i = 0; i < 25; i++) {
-                byte[] d = randomBytes(random, 1 + random.nextInt(1 << 20));
-                StoredFile f = write(cluster.dataPath(), d);
+                // Every other body is of unknown length (a chunked upload): stashed when it ends within its
+                // first stripe, so below 1 MiB.
+                boolean unknownLength = i % 2 == 1;
+                byte[] d = randomBytes(random, 1 + random.nextInt((1 << 20) - (unknownLength ? 1 : 0)));
+                StoredFile f = unknownLength ? writeUnknownLength(cluster.dataPath(), d)
+                        : write(cluster.dataPath(), d);
                 assertThat(f.stashed()).isTrue();
                 assertThat(f.missingShards()).isEmpty();
                 data.add(d);
