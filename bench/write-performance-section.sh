@@ -61,16 +61,6 @@ if [ -n "${READING_FILE:-}" ] && [ -f "$READING_FILE" ]; then
   echo >>"$section"
 fi
 
-python3 - "$doc" "$section" <<'PY'
-import re, sys
-doc, section = sys.argv[1], open(sys.argv[2]).read()
-text = open(doc).read()
-m = re.search(r'^## The stash, end to end\n.*?(?=^## |\Z)', text, flags=re.S | re.M)
-if m:
-    text = text[:m.start()] + section + text[m.end():]
-else:
-    text = text.rstrip('\n') + '\n\n' + section
-open(doc, 'w').write(text)
-PY
+"$root/bench/replace-doc-section.py" "$doc" "$section"
 rm -f "$section"
 echo "updated $doc"

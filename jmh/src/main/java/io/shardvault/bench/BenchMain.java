@@ -22,7 +22,7 @@ public final class BenchMain implements Callable<Integer> {
 
     /** Runs the command line and returns the exit code (tests call this instead of {@link #main}). */
     public static int run(String... args) {
-        CommandLine cl = new CommandLine(new BenchMain());
+        CommandLine cl = new CommandLine(new BenchMain()).setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExecutionStrategy(parse -> {
             List<CommandLine> parsed = parse.asCommandLineList();
             CommandLine last = parsed.get(parsed.size() - 1);

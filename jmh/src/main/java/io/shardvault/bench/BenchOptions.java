@@ -23,6 +23,10 @@ public final class BenchOptions {
     @Option(names = "--prefix", defaultValue = "bench", description = "Key prefix (default: ${DEFAULT-VALUE})")
     String prefix;
 
+    @Option(names = "--run-id", paramLabel = "ID", description = "Key directory under --prefix; give the same ID to "
+            + "invocations that share objects (default: a fresh one per invocation)")
+    String runId;
+
     @Option(names = "--seed", defaultValue = "11", description = "Payload seed (default: ${DEFAULT-VALUE})")
     long seed;
 

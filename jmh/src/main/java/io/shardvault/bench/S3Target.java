@@ -32,7 +32,8 @@ final class S3Target implements AutoCloseable {
             System.setProperty("http.maxConnections", Integer.toString(Math.max(5, connections)));
         }
         this.bucket = options.bucket;
-        this.prefix = options.prefix + "/" + Long.toHexString(System.nanoTime()) + "/";
+        this.prefix = options.prefix + "/"
+                + (options.runId != null ? options.runId : Long.toHexString(System.nanoTime())) + "/";
         this.client = S3Client.builder()
                 .endpointOverride(URI.create(options.endpoint))
                 .region(Region.of(options.region))

@@ -76,6 +76,24 @@ class BenchMainTest {
     }
 
     @Test
+    void ttfbReadsObjectsAnEarlierUploadLeftUnderTheSameRunIdWithManyClients() throws Exception {
+        assertThat(BenchMain.run(common("ttfb", "gets", "--sizes", "256KiB", "--objects", "5", "--clients", "3",
+                "--run-id", "shared", "--only", "upload"))).isZero();
+        assertThat(Report.readTsv(dir.resolve("results.tsv"))).isEmpty();
+        assertThat(BenchMain.run(common("ttfb", "gets", "--sizes", "256KiB", "--objects", "5", "--clients", "3",
+                "--run-id", "shared", "--only", "read", "--count", "10", "--warmup", "0"))).isZero();
+
+        List<Result> rows = Report.readTsv(dir.resolve("results.tsv"));
+        assertThat(rows).extracting(Result::key).containsExactly("TTFB 256KiB x3", "GET 256KiB x3");
+        assertThat(rows).allSatisfy(r -> assertThat(r.latency().count()).isEqualTo(10));
+        assertThat(rows.get(0).latency().p50Ms()).isPositive().isLessThanOrEqualTo(rows.get(1).latency().p50Ms());
+        assertThat(rows.get(1).objectsPerSecond()).isPositive();
+        // A read alone uploads nothing: under another run id there is nothing to read.
+        assertThat(BenchMain.run(common("ttfb", "gets", "--sizes", "256KiB", "--run-id", "never-uploaded",
+                "--only", "read", "--count", "1"))).isNotZero();
+    }
+
+    @Test
     void badArgumentsFail() {
         assertThat(BenchMain.run("latency", "--endpoint", "http://127.0.0.1:1", "--sizes", "lots")).isNotZero();
         assertThat(BenchMain.run("nonsense")).isNotZero();
