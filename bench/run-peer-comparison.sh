@@ -26,7 +26,7 @@
 #   WARMUP (1500)  SEQ_COUNT (100)  SEQ_SIZES (256KiB,1MiB)  PAUSE_MS (10)  TP_CLIENTS (16)  TP_COUNT (400)
 #   TP_SIZE (1MiB)  GET_OBJECTS (200)  GET_READS (2)  GET_CLIENTS (16)  GET_SIZE (1MiB)  GET_WARMUP (400)
 #   CP (1)  CP_MB (400)  CP_COUNT (2)  RUNS (1)  MINIO_PORT (9100)  WRITE_DOC (1; 0 leaves the docs alone)
-#   OUT_DIR (bench/results/peer-<UTC time>)
+#   OUT_DIR (bench/results/peer-<UTC time>)  SETTLE_LOAD (1.5)  SETTLE_SECONDS (240): wait before each system
 # A test of the script itself, in a few minutes (its figures mean nothing; keep them out of the docs):
 #   WARMUP=20 SEQ_COUNT=10 TP_CLIENTS=2 TP_COUNT=10 GET_OBJECTS=5 GET_READS=2 GET_CLIENTS=2 GET_WARMUP=4 \
 #     CP_MB=20 CP_COUNT=1 WRITE_DOC=0 bench/run-peer-comparison.sh
@@ -181,11 +181,22 @@ start_shardvault() {
 }
 
 # measure SYSTEM: starts it on a fresh data directory, runs every phase, stops it and deletes its data.
+# Waits (at most SETTLE_SECONDS, default 240) for the 1-minute load average to fall below SETTLE_LOAD (1.5):
+# the previous system's load decays over minutes, and the table shows the load each system started under.
+settle() {
+  local limit="${SETTLE_SECONDS:-240}" threshold="${SETTLE_LOAD:-1.5}"
+  for _ in $(seq 1 "$((limit / 5))"); do
+    awk -v t="$threshold" '{ exit !($1 < t) }' /proc/loadavg && return 0
+    sleep 5
+  done
+}
+
 measure() {
   sys="$1"
   local tag="$sys-run$run" data="$work/$1-run$run" size n
   local raw="$out/$tag"
   mkdir -p "$raw"
+  settle
   echo "$tag: load average before the start $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/load.txt"
   figure load "$(cut -d' ' -f1 /proc/loadavg)"
   case "$sys" in
