@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Where the CPU of a request goes (issue #18): starts `bin/shardvault dev` on a fresh data directory, warms it
+# up, attaches async-profiler (tools.profiler:async-profiler from Maven Central, fetched by the Maven wrapper)
+# to each of its four JVMs (coordinator, pod process, two stash servers), runs one load with the profiler on,
+# and writes into OUT_DIR:
+#   <process>-<pid>.collapsed / .html   CPU profile per process, stacks with thread names (flame graph in .html)
+#   cpu.txt                              CPU ticks of each process over the load, from /proc/PID/stat
+#   components.md                        bench/profile-components.py: CPU us per request by component
+#   load.txt                             the bench tool's output
+# With EVENT=alloc it profiles allocations instead (flame graphs only).
+#
+#   OP (PUT; GET reads GET_OBJECTS objects uploaded first)  SIZE (1MiB)  CLIENTS (16)  COUNT (400)
+#   WARMUP (1500 sequential PUTs, half 256 KiB, half 1 MiB, then 2 loads of the profiled kind)
+#   GET_OBJECTS (200)  INTERVAL (1000000 ns of CPU per sample)  EVENT (cpu)  OUT_DIR (bench/results/profile-<UTC>)
+#   SHARDVAULT_JVM_OPTS (passed to every JVM, as bin/shardvault dev does)
+# Compare two profiles: bench/profile-components.py COUNT DIR_BEFORE DIR_AFTER
+# Never run it beside a build or a test suite: the profile is of this machine's two cores.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+op="${OP:-PUT}"
+size="${SIZE:-1MiB}"
+clients="${CLIENTS:-16}"
+count="${COUNT:-400}"
+warmup="${WARMUP:-1500}"
+get_objects="${GET_OBJECTS:-200}"
+interval="${INTERVAL:-1000000}"
+event="${EVENT:-cpu}"
+ap_version="4.2"
+out="${OUT_DIR:-$root/bench/results/profile-$(date -u +%Y%m%dT%H%M%SZ)}"
+work="$(mktemp -d)"
+endpoint="http://127.0.0.1:9000" access=shardvault-dev secret=shardvault-dev-secret
+
+die() {
+  echo "profile-cluster: $*" >&2
+  exit 2
+}
+
+case "$op" in PUT | GET) ;; *) die "OP must be PUT or GET" ;; esac
+if pgrep -f 'bin/shardvault dev' >/dev/null; then
+  die "another 'bin/shardvault dev' is running; stop it first"
+fi
+command -v jcmd >/dev/null || die "jcmd (from the JDK) is not on the PATH"
+
+# async-profiler's agent, from the Maven Central artifact (its jar carries the native libraries).
+ap_jar="$HOME/.m2/repository/tools/profiler/async-profiler/$ap_version/async-profiler-$ap_version.jar"
+if [ ! -f "$ap_jar" ]; then
+  "$root/mvnw" -B -q -f "$root/pom.xml" dependency:get -Dartifact="tools.profiler:async-profiler:$ap_version" \
+    -Dtransitive=false || die "could not fetch async-profiler $ap_version from Maven Central"
+fi
+unzip -q -o -j "$ap_jar" "linux-$(uname -m | sed 's/x86_64/x64/; s/aarch64/arm64/')/libasyncProfiler.so" -d "$work"
+agent="$work/libasyncProfiler.so"
+
+cluster_pid=""
+stop_cluster() {
+  if [ -n "$cluster_pid" ] && kill -0 "$cluster_pid" 2>/dev/null; then
+    kill -TERM "$cluster_pid"
+    wait "$cluster_pid" || true
+  fi
+}
+trap 'stop_cluster; rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
+
+mkdir -p "$out"
+SHARDVAULT_ACCESS_KEY="$access" SHARDVAULT_SECRET_KEY="$secret" \
+  "$root/bin/shardvault" dev --data "$work/data" >"$out/cluster.log" 2>&1 &
+cluster_pid=$!
+for _ in $(seq 1 240); do
+  grep -q 'S3 endpoint ready at' "$out/cluster.log" && break
+  kill -0 "$cluster_pid" 2>/dev/null || { tail -n 20 "$out/cluster.log" >&2; die "the dev cluster exited"; }
+  sleep 0.5
+done
+grep -q 'S3 endpoint ready at' "$out/cluster.log" || die "the dev cluster did not become ready"
+
+bench() {
+  "$root/bin/shardvault" bench "$@" --endpoint "$endpoint" --access-key "$access" --secret-key "$secret" \
+    --bucket profile --no-progress
+}
+
+# jcmd's argument parser splits on '=' and ',', so the agent's options go in as one quoted word.
+agent_command() {
+  jcmd "$1" JVMTI.agent_load "$agent" "\"$2\"" >/dev/null
+}
+
+load() {
+  if [ "$op" = PUT ]; then
+    bench throughput --clients "$clients" --sizes "$size" --count "$count" --ops PUT
+  else
+    bench ttfb --sizes "$size" --objects "$get_objects" --clients "$clients" --run-id profile --only read \
+      --count "$count" --warmup 0
+  fi
+}
+
+echo "profile-cluster: warm-up ($warmup sequential PUTs, then two loads)"
+bench latency --count "$((warmup / 2))" --warmup 0 --pause-ms 0 --sizes 256KiB,1MiB >/dev/null
+if [ "$op" = GET ]; then
+  bench ttfb --sizes "$size" --objects "$get_objects" --clients "$clients" --run-id profile --only upload >/dev/null
+fi
+load >/dev/null
+load >/dev/null
+
+pids=""
+for p in $(pgrep -P "$cluster_pid"); do
+  [ "$(cat "/proc/$p/comm")" = java ] || continue
+  args="$(tr '\0' ' ' <"/proc/$p/cmdline")"
+  name="$(grep -o 'shardvault-[a-z]*-' <<<"$args" | head -1 | sed 's/shardvault-//; s/-$//')"
+  port="$(grep -o -- '--bind 127.0.0.1:[0-9]*' <<<"$args" | sed 's/.*://' || true)"
+  pids="$pids $p:$name$port"
+done
+[ -n "$pids" ] || die "found no JVMs under the dev cluster"
+
+echo "$interval" >"$out/interval"
+for entry in $pids; do
+  if [ "$event" = alloc ]; then
+    agent_command "${entry%%:*}" "start,event=alloc,threads"
+  else
+    agent_command "${entry%%:*}" "start,event=cpu,interval=$interval,threads"
+  fi
+done
+ticks() { for entry in $pids; do sed 's/^.*) //' "/proc/${entry%%:*}/stat" | awk '{print $12 + $13}'; done; }
+before="$(ticks)"
+echo "profile-cluster: profiling $count ${op}s of $size from $clients clients"
+load | tee "$out/load.txt"
+after="$(ticks)"
+for entry in $pids; do
+  file="$out/${entry#*:}-${entry%%:*}"
+  agent_command "${entry%%:*}" "dump,file=$file.collapsed,collapsed"
+  agent_command "${entry%%:*}" "stop,file=$file.html"
+done
+paste <(tr ' ' '\n' <<<"${pids# }") <(echo "$before") <(echo "$after") |
+  awk -v hz="$(getconf CLK_TCK)" -v n="$count" '{split($1, a, ":"); ms = ($3 - $2) * 1000 / hz;
+    printf "%-12s %8.0f ms CPU  %6.2f ms per request\n", a[2], ms, ms / n}' | tee "$out/cpu.txt"
+if [ "$event" = cpu ]; then
+  "$root/bench/profile-components.py" "$count" "$out" | tee "$out/components.md"
+fi
+echo "profile-cluster: wrote $out"
