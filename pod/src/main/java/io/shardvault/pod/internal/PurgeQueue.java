@@ -17,6 +17,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -159,7 +160,7 @@ public final class PurgeQueue implements Closeable {
     }
 
     private Path segmentPath(long seq) {
-        return directory.resolve(String.format("purge-%016x.log", seq));
+        return directory.resolve("purge-" + HexFormat.of().toHexDigits(seq) + ".log");
     }
 
     private void createSegment(long seq) throws IOException {
