@@ -143,10 +143,12 @@ public final class FaultTomeIo implements TomeIo {
     }
 
     private void powerLoss(Random tear) throws IOException {
+        // Off before the held syncs are released, so that they fail as holdSyncs promises rather
+        // than race the cut and complete.
+        off = true;
         powerCut.countDown();
         power.writeLock().lock();
         try {
-            off = true;
             synchronized (tracked) {
                 for (Map.Entry<Path, Tracked> e : tracked.entrySet()) {
                     Path p = e.getKey();
