@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -82,8 +83,8 @@ public final class DirectTomeIo implements TomeIo {
     }
 
     @Override
-    public long usableSpace(Path path) throws IOException {
-        return Files.getFileStore(path).getUsableSpace();
+    public FileStore fileStore(Path path) throws IOException {
+        return Files.getFileStore(path);
     }
 
     private static final class ChannelFile implements TomeFile {
@@ -112,10 +113,19 @@ public final class DirectTomeIo implements TomeIo {
         }
 
         @Override
-        public void write(ByteBuffer src, long position) throws IOException {
-            long at = position;
-            while (src.hasRemaining()) {
-                at += channel.write(src, at);
+        public void write(ByteBuffer[] srcs, long position) throws IOException {
+            // FileChannel has no positional gathering write: set the position (this file has one
+            // owner at a time) and let writev(2) take every buffer in one call.
+            channel.position(position);
+            int first = 0;
+            while (true) {
+                while (first < srcs.length && !srcs[first].hasRemaining()) {
+                    first++;
+                }
+                if (first == srcs.length) {
+                    return;
+                }
+                channel.write(srcs, first, srcs.length - first);
             }
         }
 
@@ -126,6 +136,10 @@ public final class DirectTomeIo implements TomeIo {
 
         @Override
         public void sync(long bytesHint) throws IOException {
+            // force(false) is fdatasync(2): it flushes the data and the metadata needed to read it
+            // back (the file size, the block map), skipping only timestamps, so a synced append is
+            // durable with its new length. A new file's directory entry is not inode metadata:
+            // callers sync the directory for that (TomeIo#syncDirectory).
             channel.force(false);
         }
 

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -101,14 +102,21 @@ public final class Flusher implements Closeable {
 
     private void flushTome(Tome tome, List<FlushQueue.Pending> entries) {
         long start = System.nanoTime();
+        Map<FlushQueue.Pending, Path> newFileDirs = new HashMap<>();
         List<FlushQueue.Pending> synced = new ArrayList<>();
+        // New files' directories, in the order first seen; each is synced once per batch.
         Set<Path> directories = new LinkedHashSet<>();
         for (FlushQueue.Pending p : entries) {
             try {
+                // An fdatasync (TomeFile#sync), not a full fsync: what a shard file needs back after
+                // a crash is its data and its size and block map, which fdatasync flushes too; only
+                // timestamps are left. A new file's name is the directory's, synced below.
                 store.sync(p.id(), p.bytes(), false);
                 synced.add(p);
                 if (p.newFile()) {
-                    directories.add(store.pathOf(p.id()).getParent());
+                    Path dir = store.pathOf(p.id()).getParent();
+                    newFileDirs.put(p, dir);
+                    directories.add(dir);
                 }
             } catch (IOException e) {
                 metrics.flushError();
@@ -118,8 +126,7 @@ public final class Flusher implements Closeable {
         }
         List<FlushQueue.Pending> durable = new ArrayList<>();
         for (FlushQueue.Pending p : synced) {
-            Path dir = store.pathOf(p.id()).getParent();
-            if (!p.newFile() || syncDirectory(tome, dir, directories)) {
+            if (!p.newFile() || syncDirectory(tome, newFileDirs.get(p), directories)) {
                 durable.add(p);
             } else {
                 pending.retryLater(p);

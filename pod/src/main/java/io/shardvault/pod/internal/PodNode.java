@@ -178,7 +178,7 @@ public final class PodNode implements AutoCloseable {
     public PodStats stats() throws IOException {
         long usable = 0;
         for (Tome t : tomes) {
-            usable += t.io().usableSpace(t.directory());
+            usable += t.usableSpace();
         }
         return new PodStats(flushQueue.unflushedBytes(), flushQueue.size(), purgeQueue.depth(),
                 purgeQueue.oldestAgeMillis(), tomes.size(), usable);

@@ -17,6 +17,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -93,6 +94,9 @@ public final class PurgeQueue implements Closeable {
     private final TreeMap<Long, Long> segments = new TreeMap<>();
     private final AtomicLong depth = new AtomicLong();
     private volatile long oldestEnqueuedAtMillis = -1;
+    /** Depth at which an append wakes {@link #awaitBatch}: its batch size. Guarded by {@code lock}. */
+    private long wakeDepth = 1;
+    private final AtomicLong peeks = new AtomicLong();
     private FileChannel active;
     private long activeSegment;
     private Position consumed;
@@ -159,7 +163,7 @@ public final class PurgeQueue implements Closeable {
     }
 
     private Path segmentPath(long seq) {
-        return directory.resolve(String.format("purge-%016x.log", seq));
+        return directory.resolve("purge-" + HexFormat.of().toHexDigits(seq) + ".log");
     }
 
     private void createSegment(long seq) throws IOException {
@@ -286,10 +290,13 @@ public final class PurgeQueue implements Closeable {
             }
             active.force(false);
             segments.put(activeSegment, at);
-            if (depth.getAndAdd(ids.size()) == 0) {
+            long before = depth.getAndAdd(ids.size());
+            if (before == 0) {
                 oldestEnqueuedAtMillis = now;
             }
-            appended.signalAll();
+            if (before == 0 || before + ids.size() >= wakeDepth) {
+                appended.signalAll();
+            }
         } finally {
             lock.unlock();
         }
@@ -300,6 +307,7 @@ public final class PurgeQueue implements Closeable {
      * Returns an empty batch when there is nothing to deliver.
      */
     public Batch peek(int max) throws IOException {
+        peeks.incrementAndGet();
         Position from;
         TreeMap<Long, Long> ends;
         lock.lock();
@@ -345,12 +353,38 @@ public final class PurgeQueue implements Closeable {
         return new Batch(events, end);
     }
 
-    /** Waits up to {@code nanos} for an append when the queue is empty. */
-    public void awaitEvents(long nanos) throws InterruptedException {
+    /**
+     * Waits until a batch is worth delivering: {@code batchSize} events wait, or the oldest has
+     * waited {@code lingerMillis} (capped at the linger, so a wall clock stepping back cannot stall
+     * it); or until {@code idleNanos} pass with nothing queued (a backstop), or the queue closes.
+     * No polling: an append wakes the waiter only when it makes a batch due sooner (the first event
+     * of an empty queue starts the linger, a batch filling up ends it).
+     */
+    public void awaitBatch(int batchSize, long lingerMillis, long idleNanos) throws InterruptedException {
         lock.lock();
         try {
-            if (depth.get() == 0 && !closed) {
-                appended.await(nanos, TimeUnit.NANOSECONDS);
+            wakeDepth = batchSize;
+            long idleDeadline = System.nanoTime() + idleNanos;
+            while (!closed) {
+                long waiting = depth.get();
+                long nanos;
+                if (waiting >= batchSize) {
+                    return;
+                }
+                if (waiting > 0) {
+                    long age = clock.millis() - oldestEnqueuedAtMillis;
+                    long left = Math.min(lingerMillis, lingerMillis - age);
+                    if (left <= 0) {
+                        return;
+                    }
+                    nanos = TimeUnit.MILLISECONDS.toNanos(left);
+                } else {
+                    nanos = idleDeadline - System.nanoTime();
+                    if (nanos <= 0) {
+                        return;
+                    }
+                }
+                appended.awaitNanos(nanos);
             }
         } finally {
             lock.unlock();
@@ -404,9 +438,15 @@ public final class PurgeQueue implements Closeable {
         syncDirectory();
     }
 
+    /** Under the lock, so that an append racing a commit cannot leave a queued event without its age. */
     private void refreshOldest() throws IOException {
-        Batch head = peek(1);
-        oldestEnqueuedAtMillis = head.events().isEmpty() ? -1 : head.events().get(0).enqueuedAtMillis();
+        lock.lock();
+        try {
+            Batch head = peek(1);
+            oldestEnqueuedAtMillis = head.events().isEmpty() ? -1 : head.events().get(0).enqueuedAtMillis();
+        } finally {
+            lock.unlock();
+        }
     }
 
     private void syncDirectory() throws IOException {
@@ -424,6 +464,11 @@ public final class PurgeQueue implements Closeable {
     public long oldestAgeMillis() {
         long oldest = oldestEnqueuedAtMillis;
         return oldest < 0 ? 0 : Math.max(0, clock.millis() - oldest);
+    }
+
+    /** {@link #peek} calls so far, reads of the queue from disk (for tests that the sender does not poll). */
+    long peekCount() {
+        return peeks.get();
     }
 
     /** Segment files on disk (for tests of rollover and trimming). */

@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Delivers the purge queue's events to the stash: reads a batch from the checkpoint, groups it by
@@ -27,12 +28,23 @@ import java.util.concurrent.TimeUnit;
  * harmless. A server that stays away holds back the events behind its own (head-of-line), which
  * keeps memory bounded to one batch. A partial batch waits up to the linger for more events, so
  * that one delivery (one stash commit, one checkpoint) covers many flushed shards; delaying a purge
- * only keeps the stash copy of an already durable shard longer.
+ * only keeps the stash copy of an already durable shard longer. (One delivery per flushed shard
+ * cost each PUT 20 purge RPCs, 20 stash commits and 40 checkpoint syncs, issue #11.)
+ *
+ * <p>The thread sleeps until there is something to send: it blocks in
+ * {@link PurgeQueue#awaitBatch}, which an append wakes, and in a back-off, which
+ * {@link #retryNow()} ends. It never polls (issue #18: twenty pods' senders waking every 50-200 ms
+ * cost measurable CPU per PUT).
  *
  * <p>One thread, owned by this object. Thread-safe to close from any thread.
  */
 public final class PurgeSender implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(PurgeSender.class);
+    /**
+     * How long an idle sender waits before it reads the queue anyway. Appends wake it, so this
+     * is only a backstop; it is not a poll interval.
+     */
+    private static final long IDLE_BACKSTOP_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     private final PurgeQueue queue;
     private final StashAccess stash;
@@ -73,17 +85,12 @@ public final class PurgeSender implements Closeable {
         while (running) {
             try {
                 if (current == null) {
+                    // Blocks until a full batch or the linger's end; reads the queue only then.
+                    queue.awaitBatch(batchSize, lingerMillis, IDLE_BACKSTOP_NANOS);
                     current = queue.peek(batchSize);
                     deliveredInBatch.clear();
                     if (current.events().isEmpty()) {
                         current = null;
-                        queue.awaitEvents(TimeUnit.MILLISECONDS.toNanos(200));
-                        continue;
-                    }
-                    long wait = lingerLeftMillis(current);
-                    if (wait > 0) {
-                        current = null;
-                        sleepQuietly(TimeUnit.MILLISECONDS.toNanos(wait));
                         continue;
                     }
                 }
@@ -118,7 +125,7 @@ public final class PurgeSender implements Closeable {
                     long sleep = backoffNanos / 2 + jitter.nextLong(backoffNanos / 2 + 1);
                     LOG.warn("purge delivery failed, retrying in {} ms: {}", TimeUnit.NANOSECONDS.toMillis(sleep),
                             RpcException.from(failure).getMessage());
-                    sleepQuietly(sleep);
+                    pause(sleep);
                     backoffNanos = retryRequested ? minBackoff.toNanos()
                             : Math.min(maxBackoff.toNanos(), backoffNanos * 2);
                     retryRequested = false;
@@ -129,7 +136,7 @@ public final class PurgeSender implements Closeable {
             } catch (Exception e) {
                 if (running) {
                     LOG.error("purge sender failed; retrying", e);
-                    sleepQuietly(backoffNanos);
+                    pause(backoffNanos);
                     backoffNanos = Math.min(maxBackoff.toNanos(), backoffNanos * 2);
                     current = null;
                 }
@@ -137,27 +144,13 @@ public final class PurgeSender implements Closeable {
         }
     }
 
-    /**
-     * How much longer a partial batch should wait for company. One delivery per flushed shard cost
-     * each PUT 20 purge RPCs, 20 stash commits and 40 checkpoint syncs, most of the pods' CPU in the
-     * stash benchmark (issue #11). Capped at the linger, so a wall clock stepping back cannot stall it.
-     */
-    private long lingerLeftMillis(PurgeQueue.Batch batch) {
-        if (batch.events().size() >= batchSize) {
-            return 0;
-        }
-        long age = System.currentTimeMillis() - batch.events().get(0).enqueuedAtMillis();
-        return Math.min(lingerMillis, lingerMillis - age);
-    }
-
-    private void sleepQuietly(long nanos) {
+    /** Waits out a back-off; {@link #retryNow()} and {@link #close()} end it early. */
+    private void pause(long nanos) {
         long deadline = System.nanoTime() + nanos;
         long left;
         while (running && !retryRequested && (left = deadline - System.nanoTime()) > 0) {
-            try {
-                TimeUnit.NANOSECONDS.sleep(Math.min(left, TimeUnit.MILLISECONDS.toNanos(50)));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+            LockSupport.parkNanos(this, left);
+            if (Thread.currentThread().isInterrupted()) {
                 return;
             }
         }
@@ -166,6 +159,7 @@ public final class PurgeSender implements Closeable {
     /** Ends the current back-off now: the next delivery attempt starts at once. */
     public void retryNow() {
         retryRequested = true;
+        LockSupport.unpark(thread);
     }
 
     @Override

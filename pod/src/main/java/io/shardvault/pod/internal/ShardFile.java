@@ -14,6 +14,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.zip.CRC32C;
 
 /**
  * The on-disk format of one shard file: a header naming the shard, then one record per chunk in
@@ -87,15 +88,23 @@ public final class ShardFile {
         }
     }
 
-    /** Writes the file header of a new, empty file. */
-    public static void writeHeader(TomeFile file, ShardId id) throws IOException {
-        ByteBuffer header = ByteBuffer.allocate(FILE_HEADER_BYTES);
-        header.putInt(FILE_MAGIC).putShort((short) CURRENT_VERSION).putShort((short) 0);
-        header.put(id.encode());
-        header.position(28);
-        header.putInt(Crc32c.of(header.array(), 0, 28));
-        header.flip();
-        file.write(header, 0);
+    /**
+     * Writes a new, empty file's header and its first chunk record in one gathering write: one
+     * syscall for the new file. A crash may keep any prefix of it; a prefix shorter than the
+     * header is a bad header (recovery restores the shard from the stash), a longer one is a
+     * header and a torn record, which {@link #scan} reads as "no record".
+     *
+     * @param data the chunk, as the buffers of {@link ByteBuf#nioBuffers()}; they are consumed
+     * @return the bytes written, headers included
+     */
+    public static long create(TomeFile file, ShardId id, long offsetInShard, int crc32c, ByteBuffer[] data)
+            throws IOException {
+        ByteBuffer headers = ByteBuffer.allocate(FILE_HEADER_BYTES + RECORD_HEADER_BYTES);
+        headers.putInt(FILE_MAGIC).putShort((short) CURRENT_VERSION).putShort((short) 0);
+        headers.put(id.encode());
+        headers.position(28);
+        headers.putInt(Crc32c.of(headers.array(), 0, 28));
+        return writeRecord(file, 0, headers, offsetInShard, crc32c, data);
     }
 
     /** Reads the header and every record header; fails if the file header is unreadable. */
@@ -144,28 +153,57 @@ public final class ShardFile {
     }
 
     /**
-     * Appends a chunk after the valid records, truncating a torn tail first.
+     * Appends a chunk after the valid records, truncating a torn tail first. The record header and
+     * the data go to the kernel in one gathering write.
      *
+     * @param data the chunk, as the buffers of {@link ByteBuf#nioBuffers()}; they are consumed
      * @return the bytes written, header included
      */
-    public static long append(TomeFile file, Layout layout, long offsetInShard, int crc32c, ByteBuf data)
+    public static long append(TomeFile file, Layout layout, long offsetInShard, int crc32c, ByteBuffer[] data)
             throws IOException {
         if (layout.fileSize() > layout.validEnd()) {
             file.truncate(layout.validEnd());
         }
-        int length = data.readableBytes();
-        ByteBuffer rec = ByteBuffer.allocate(RECORD_HEADER_BYTES);
-        rec.putInt(RECORD_MAGIC).putLong(offsetInShard).putInt(length).putInt(crc32c).putInt(0);
-        rec.putInt(Crc32c.of(rec.array(), 0, 24));
-        rec.flip();
-        file.write(rec, layout.validEnd());
-        long at = layout.validEnd() + RECORD_HEADER_BYTES;
-        for (ByteBuffer part : data.nioBuffers(data.readerIndex(), length)) {
-            int n = part.remaining();
-            file.write(part, at);
-            at += n;
+        return writeRecord(file, layout.validEnd(), ByteBuffer.allocate(RECORD_HEADER_BYTES), offsetInShard,
+                crc32c, data);
+    }
+
+    /**
+     * Finishes {@code headers} (positioned where the record header goes, with room for exactly it)
+     * and writes them and the data at {@code position} in one call.
+     */
+    private static long writeRecord(TomeFile file, long position, ByteBuffer headers, long offsetInShard,
+                                    int crc32c, ByteBuffer[] data) throws IOException {
+        long length = 0;
+        for (ByteBuffer part : data) {
+            length += part.remaining();
         }
-        return RECORD_HEADER_BYTES + (long) length;
+        if (length > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("a chunk is at most 2 GiB: " + length);
+        }
+        int rec = headers.position();
+        headers.putInt(RECORD_MAGIC).putLong(offsetInShard).putInt((int) length).putInt(crc32c).putInt(0);
+        headers.putInt(Crc32c.of(headers.array(), rec, 24));
+        headers.flip();
+        ByteBuffer[] all = new ByteBuffer[data.length + 1];
+        all[0] = headers;
+        System.arraycopy(data, 0, all, 1, data.length);
+        long written = headers.remaining() + length;
+        file.write(all, position);
+        return written;
+    }
+
+    /**
+     * The CRC32C of a chunk held as several buffers (a composite {@link ByteBuf}'s
+     * {@code nioBuffers}), without moving them: the store takes those buffers once and both checks
+     * and writes them.
+     */
+    public static int crcOf(ByteBuffer[] data) {
+        CRC32C crc = new CRC32C();
+        for (ByteBuffer part : data) {
+            crc.update(part.duplicate());
+        }
+        return (int) crc.getValue();
     }
 
     /**

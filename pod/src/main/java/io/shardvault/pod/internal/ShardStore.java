@@ -12,6 +12,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -37,6 +38,7 @@ public final class ShardStore {
     private static final String TMP_SUFFIX = ".shard.tmp";
     private static final int LOCK_STRIPES = 1024;
     private static final int FANOUT_SHIFT = 12;
+    private static final HexFormat HEX = HexFormat.of();
 
     private final List<Tome> tomes;
     private final ReentrantLock[] locks = new ReentrantLock[LOCK_STRIPES];
@@ -69,10 +71,19 @@ public final class ShardStore {
         return tomes.get((int) Math.floorMod(h, (long) tomes.size()));
     }
 
+    /** Where a shard's file is; the one place its name is built (the writer, the flusher and recovery all ask here). */
     public Path pathOf(ShardId id) {
-        return tomeFor(id).directory().resolve("v" + id.vaultId()).resolve("s" + id.shardIndex())
-                .resolve(String.format("%02x", id.fileId() >>> FANOUT_SHIFT & 0xFF))
-                .resolve(String.format("%016x", id.fileId()) + SUFFIX);
+        return tomeFor(id).directory().resolve(relativePath(id, SUFFIX));
+    }
+
+    /**
+     * {@code v<vault>/s<shard>/<xx>/<fileId as 16 hex digits><suffix>}, built by hand: a
+     * {@code String.format} per path was measurable CPU on every write and every flush (issue #18).
+     */
+    static String relativePath(ShardId id, String suffix) {
+        return new StringBuilder(48).append('v').append(id.vaultId()).append("/s").append(id.shardIndex())
+                .append('/').append(HEX.toHexDigits((byte) (id.fileId() >>> FANOUT_SHIFT)))
+                .append('/').append(HEX.toHexDigits(id.fileId())).append(suffix).toString();
     }
 
     private ReentrantLock lockFor(ShardId id) {
@@ -88,7 +99,10 @@ public final class ShardStore {
      */
     public WriteOutcome write(ShardId id, long offsetInShard, int crc32c, ByteBuf data, boolean durable)
             throws IOException {
-        int actual = Crc32c.of(data);
+        // One nioBuffers call serves the CRC check and the gathering write (on a composite buffer
+        // each call allocates its array).
+        ByteBuffer[] parts = data.nioBuffers(data.readerIndex(), data.readableBytes());
+        int actual = ShardFile.crcOf(parts);
         if (actual != crc32c) {
             throw new ShardStoreException(ErrorCode.CHECKSUM_MISMATCH, "chunk at " + offsetInShard + " of shard " + id
                     + " has CRC " + Crc32c.format(actual) + ", the request says " + Crc32c.format(crc32c));
@@ -112,21 +126,14 @@ public final class ShardStore {
                 newFile = false;
             }
             try (TomeFile f = file) {
-                ShardFile.Layout layout;
+                boolean duplicate = false;
+                long written;
                 if (newFile) {
-                    ShardFile.writeHeader(f, id);
-                    layout = new ShardFile.Layout(id, List.of(), ShardFile.FILE_HEADER_BYTES,
-                            ShardFile.FILE_HEADER_BYTES);
+                    written = ShardFile.create(f, id, offsetInShard, crc32c, parts);
                 } else {
-                    layout = ShardFile.scan(f, path);
-                }
-                boolean duplicate = ShardFile.checkNewChunk(layout, offsetInShard, data.readableBytes(), crc32c);
-                long written = 0;
-                if (!duplicate) {
-                    written = ShardFile.append(f, layout, offsetInShard, crc32c, data);
-                }
-                if (newFile) {
-                    written += ShardFile.FILE_HEADER_BYTES;
+                    ShardFile.Layout layout = ShardFile.scan(f, path);
+                    duplicate = ShardFile.checkNewChunk(layout, offsetInShard, data.readableBytes(), crc32c);
+                    written = duplicate ? 0 : ShardFile.append(f, layout, offsetInShard, crc32c, parts);
                 }
                 if (durable) {
                     f.sync(written);
@@ -243,7 +250,7 @@ public final class ShardStore {
         }
         Tome tome = tomeFor(id);
         Path path = pathOf(id);
-        Path tmp = path.resolveSibling(String.format("%016x", id.fileId()) + TMP_SUFFIX);
+        Path tmp = tome.directory().resolve(relativePath(id, TMP_SUFFIX));
         long end = offsetInShard + data.readableBytes();
         ReentrantLock lock = lockFor(id);
         lock.lock();
@@ -251,16 +258,13 @@ public final class ShardStore {
             ensureDirectories(tome, path.getParent());
             tome.io().deleteIfExists(tmp);
             try (TomeFile out = tome.io().open(tmp, TomeIo.OpenMode.CREATE_NEW)) {
-                ShardFile.writeHeader(out, id);
-                ShardFile.Layout written = new ShardFile.Layout(id, List.of(), ShardFile.FILE_HEADER_BYTES,
-                        ShardFile.FILE_HEADER_BYTES);
-                long position = ShardFile.FILE_HEADER_BYTES;
+                long position = ShardFile.create(out, id, offsetInShard, crc32c,
+                        data.nioBuffers(data.readerIndex(), data.readableBytes()));
                 for (ShardFile.Chunk kept : keptChunks(tome, path, offsetInShard, end)) {
+                    ShardFile.Layout written = new ShardFile.Layout(id, List.of(), position, position);
                     position += ShardFile.append(out, written, kept.offsetInShard(), kept.crc32c(),
-                            io.netty.buffer.Unpooled.wrappedBuffer(readChunk(tome, path, kept)));
-                    written = new ShardFile.Layout(id, List.of(), position, position);
+                            new ByteBuffer[] {readChunk(tome, path, kept)});
                 }
-                position += ShardFile.append(out, written, offsetInShard, crc32c, data);
                 out.sync(position);
             }
             tome.io().replace(tmp, path);

@@ -2,6 +2,7 @@ package io.shardvault.pod.internal;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.FileStore;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -81,8 +82,8 @@ public final class SimulatedHddTomeIo implements TomeIo {
             }
 
             @Override
-            public void write(ByteBuffer src, long position) throws IOException {
-                file.write(src, position);
+            public void write(ByteBuffer[] srcs, long position) throws IOException {
+                file.write(srcs, position);
             }
 
             @Override
@@ -133,7 +134,7 @@ public final class SimulatedHddTomeIo implements TomeIo {
     }
 
     @Override
-    public long usableSpace(Path path) throws IOException {
-        return delegate.usableSpace(path);
+    public FileStore fileStore(Path path) throws IOException {
+        return delegate.fileStore(path);
     }
 }

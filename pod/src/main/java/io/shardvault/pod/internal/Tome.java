@@ -3,6 +3,8 @@ package io.shardvault.pod.internal;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
 import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.FileStore;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -19,6 +21,8 @@ public final class Tome implements Closeable {
     private final Path directory;
     private final TomeIo io;
     private final ExecutorService lane;
+    /** Looked up on first use and kept: Files.getFileStore per stats call was measurable CPU (issue #18). */
+    private FileStore fileStore;
 
     public Tome(int index, Path directory, TomeIo io) {
         this.index = index;
@@ -37,6 +41,18 @@ public final class Tome implements Closeable {
 
     public TomeIo io() {
         return io;
+    }
+
+    /** Bytes free on the tome's file system. */
+    public long usableSpace() throws IOException {
+        FileStore store;
+        synchronized (this) {
+            if (fileStore == null) {
+                fileStore = io.fileStore(directory);
+            }
+            store = fileStore;
+        }
+        return store.getUsableSpace();
     }
 
     /** The tome's sync lane: one thread, so fsyncs on a tome never overlap. */

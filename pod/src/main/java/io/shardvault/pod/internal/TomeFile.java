@@ -16,13 +16,23 @@ public interface TomeFile extends Closeable {
     /** Reads until {@code dst} is full or the file ends; returns the bytes read. */
     int read(ByteBuffer dst, long position) throws IOException;
 
+    /**
+     * Writes all of {@code srcs}, one after the other, from {@code position}: one gathering write
+     * ({@code pwritev}-like), so a record's header and its data reach the kernel in one call. Not
+     * atomic and not durable until {@link #sync}: a crash may keep any prefix of it.
+     */
+    void write(ByteBuffer[] srcs, long position) throws IOException;
+
     /** Writes all of {@code src} at {@code position}. Not durable until {@link #sync}. */
-    void write(ByteBuffer src, long position) throws IOException;
+    default void write(ByteBuffer src, long position) throws IOException {
+        write(new ByteBuffer[] {src}, position);
+    }
 
     void truncate(long size) throws IOException;
 
     /**
-     * Makes the file's content durable (fdatasync; the file size is included).
+     * Makes the file's content durable: fdatasync, which also flushes the metadata needed to read
+     * the data back (the file size and block map), but not timestamps.
      *
      * @param bytesHint bytes written since the last sync, for disk models that charge by size
      */

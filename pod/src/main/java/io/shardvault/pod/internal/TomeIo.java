@@ -1,6 +1,7 @@
 package io.shardvault.pod.internal;
 
 import java.io.IOException;
+import java.nio.file.FileStore;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -44,6 +45,9 @@ public interface TomeIo {
     /** Whether a file or directory exists. */
     boolean exists(Path path);
 
-    /** Bytes free on the file system under {@code path}. */
-    long usableSpace(Path path) throws IOException;
+    /**
+     * The file system holding {@code path}. A {@link Tome} looks it up once and asks it for free
+     * space on every stats call (a {@code statvfs} of the path it was looked up for).
+     */
+    FileStore fileStore(Path path) throws IOException;
 }

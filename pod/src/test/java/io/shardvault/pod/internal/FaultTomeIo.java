@@ -3,13 +3,17 @@ package io.shardvault.pod.internal;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
@@ -42,6 +46,18 @@ public final class FaultTomeIo implements TomeIo {
     private volatile boolean off;
     private final java.util.concurrent.CountDownLatch powerCut = new java.util.concurrent.CountDownLatch(1);
     private volatile boolean syncsHeld;
+    private final AtomicLong writeCalls = new AtomicLong();
+    private final AtomicLong fileStoreLookups = new AtomicLong();
+
+    /** File writes passed to the disk so far: one per {@link TomeFile#write} call, gathering or not. */
+    public long writeCalls() {
+        return writeCalls.get();
+    }
+
+    /** {@link #fileStore} calls so far. */
+    public long fileStoreLookups() {
+        return fileStoreLookups.get();
+    }
 
     private void on() throws IOException {
         if (off) {
@@ -112,14 +128,34 @@ public final class FaultTomeIo implements TomeIo {
 
     /** Cuts the power: no more I/O, and the tome is left as a crash would leave it. */
     public void powerLoss() throws IOException {
+        powerLoss(null);
+    }
+
+    /**
+     * Cuts the power in the middle of the writes since the last syncs: a file that was only
+     * appended to since its last sync (or created, with its entry synced) keeps, besides what a
+     * crash keeps, a random prefix of the unsynced tail, as a write(2)/writev(2) cut short leaves
+     * it. The worst case for the shard format: a header without its record, a record header
+     * without all of its data.
+     */
+    public void tornPowerLoss(Random random) throws IOException {
+        powerLoss(random);
+    }
+
+    private void powerLoss(Random tear) throws IOException {
+        // Off before the held syncs are released, so that they fail as holdSyncs promises rather
+        // than race the cut and complete.
+        off = true;
         powerCut.countDown();
         power.writeLock().lock();
         try {
-            off = true;
             synchronized (tracked) {
                 for (Map.Entry<Path, Tracked> e : tracked.entrySet()) {
                     Path p = e.getKey();
                     byte[] image = e.getValue().image;
+                    if (tear != null && image != null) {
+                        image = tornImage(image, contentOrNull(p), tear);
+                    }
                     if (image == null) {
                         Files.deleteIfExists(p);
                     } else {
@@ -132,6 +168,15 @@ public final class FaultTomeIo implements TomeIo {
         } finally {
             power.writeLock().unlock();
         }
+    }
+
+    /** {@code image} plus a random prefix of what {@code now} appended to it, if {@code now} only appended. */
+    private static byte[] tornImage(byte[] image, byte[] now, Random tear) {
+        if (now == null || now.length <= image.length
+                || !Arrays.equals(now, 0, image.length, image, 0, image.length)) {
+            return image;
+        }
+        return Arrays.copyOf(now, image.length + tear.nextInt(now.length - image.length + 1));
     }
 
     @Override
@@ -185,12 +230,13 @@ public final class FaultTomeIo implements TomeIo {
         }
 
         @Override
-        public void write(ByteBuffer src, long position) throws IOException {
+        public void write(ByteBuffer[] srcs, long position) throws IOException {
             power.readLock().lock();
             try {
                 on();
                 track(path);
-                file.write(src, position);
+                writeCalls.incrementAndGet();
+                file.write(srcs, position);
             } finally {
                 power.readLock().unlock();
             }
@@ -322,7 +368,8 @@ public final class FaultTomeIo implements TomeIo {
     }
 
     @Override
-    public long usableSpace(Path path) throws IOException {
-        return disk.usableSpace(path);
+    public FileStore fileStore(Path path) throws IOException {
+        fileStoreLookups.incrementAndGet();
+        return disk.fileStore(path);
     }
 }

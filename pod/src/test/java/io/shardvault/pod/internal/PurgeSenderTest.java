@@ -94,4 +94,59 @@ class PurgeSenderTest {
             assertThat(stash.deliveries.get()).isEqualTo(1);
         }
     }
+
+    @Test
+    void aBatchThatFillsUpDuringTheLingerGoesAtOnce(@TempDir Path dir) throws Exception {
+        CountingStash stash = new CountingStash();
+        try (PurgeQueue queue = PurgeQueue.open(dir, 1 << 20, Clock.systemUTC());
+             PurgeSender sender = sender(queue, stash, 4, Duration.ofMinutes(5))) {
+            sender.start();
+            queue.append(List.of(new ShardId(1, 1, 0), new ShardId(1, 2, 0)));
+            Thread.sleep(300); // the sender is lingering on a partial batch now
+            assertThat(stash.deliveries.get()).isZero();
+            queue.append(List.of(new ShardId(1, 3, 0), new ShardId(1, 4, 0)));
+            awaitPurged(stash, 4); // bounded at 20 s, far inside the 5 minute linger
+            assertThat(stash.deliveries.get()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void anIdleOrLingeringSenderDoesNotReadTheQueue(@TempDir Path dir) throws Exception {
+        CountingStash stash = new CountingStash();
+        try (PurgeQueue queue = PurgeQueue.open(dir, 1 << 20, Clock.systemUTC());
+             PurgeSender sender = sender(queue, stash, 512, Duration.ofMillis(1500))) {
+            sender.start();
+            Thread.sleep(200);
+            long idle = queue.peekCount();
+            Thread.sleep(1000);
+            assertThat(queue.peekCount()).as("reads of an empty queue in a second").isEqualTo(idle);
+            queue.append(List.of(new ShardId(1, 1, 0)));
+            Thread.sleep(1000);
+            assertThat(queue.peekCount()).as("reads while a partial batch lingers").isEqualTo(idle);
+            awaitPurged(stash, 1);
+            assertThat(stash.deliveries.get()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void eventsQueuedBeforeARestartAreDeliveredPromptlyAfterItAndTheCheckpointHolds(@TempDir Path dir)
+            throws Exception {
+        try (PurgeQueue queue = PurgeQueue.open(dir, 1 << 20, Clock.systemUTC())) {
+            queue.append(List.of(new ShardId(2, 1, 0), new ShardId(2, 2, 0), new ShardId(2, 3, 0)));
+        }
+        CountingStash stash = new CountingStash();
+        try (PurgeQueue queue = PurgeQueue.open(dir, 1 << 20, Clock.systemUTC());
+             PurgeSender sender = sender(queue, stash, 512, Duration.ofSeconds(2))) {
+            assertThat(queue.depth()).isEqualTo(3);
+            sender.start();
+            awaitPurged(stash, 3);
+            for (int i = 0; i < 2_000 && queue.depth() > 0; i++) {
+                Thread.sleep(10);
+            }
+            assertThat(queue.depth()).isZero();
+        }
+        try (PurgeQueue queue = PurgeQueue.open(dir, 1 << 20, Clock.systemUTC())) {
+            assertThat(queue.depth()).as("delivered events stay delivered after another restart").isZero();
+        }
+    }
 }

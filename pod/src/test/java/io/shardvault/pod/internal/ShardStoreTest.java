@@ -221,4 +221,95 @@ class ShardStoreTest {
         assertThat(seen).containsExactlyElementsOf(expected);
         assertThat(tomes).allSatisfy(t -> assertThat(Files.exists(t.directory().resolve("v0"))).isTrue());
     }
+
+    @Test
+    void aNewShardIsOneWriteCallHeaderRecordAndDataAndAnAppendIsOneMore() throws IOException {
+        FaultTomeIo io = new FaultTomeIo();
+        Tome tome = new Tome(0, dir.resolve("counted"), io);
+        tomes.add(tome);
+        Files.createDirectories(tome.directory());
+        ShardStore counted = new ShardStore(List.of(tome));
+        ShardId id = new ShardId(4, 0x2abcL, 5);
+        byte[] a = bytes(5000);
+        byte[] b = bytes(3000);
+        // As chunks arrive from the network: a composite of a heap and a direct component.
+        ByteBuf direct = Unpooled.directBuffer(2000).writeBytes(a, 3000, 2000);
+        ByteBuf composite = Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(a, 0, 3000), direct);
+        long before = io.writeCalls();
+        ShardStore.WriteOutcome first = counted.write(id, 0, Crc32c.of(a), composite, false);
+        composite.release();
+        assertThat(io.writeCalls() - before).as("file header, record header and data in one gathering write")
+                .isEqualTo(1);
+        assertThat(first.newFile()).isTrue();
+        assertThat(first.bytesWritten())
+                .isEqualTo(ShardFile.FILE_HEADER_BYTES + ShardFile.RECORD_HEADER_BYTES + a.length);
+        counted.write(id, a.length, Crc32c.of(b), Unpooled.wrappedBuffer(b), false);
+        assertThat(io.writeCalls() - before).as("an append's record header and data in one write").isEqualTo(2);
+        ByteBuf back = counted.read(id, 0, a.length + b.length, ALLOC);
+        try {
+            assertThat(ByteBufUtil.getBytes(back)).isEqualTo(concat(a, b));
+        } finally {
+            back.release();
+        }
+    }
+
+    @Test
+    void shardPathsFollowTheDocumentedLayout() {
+        ShardId id = new ShardId(17, 0x0123_4567_89ab_cdefL, 9);
+        Path expected = store.tomeFor(id).directory().resolve("v17").resolve("s9").resolve("bc")
+                .resolve("0123456789abcdef.shard");
+        assertThat(store.pathOf(id)).isEqualTo(expected);
+        assertThat(store.pathOf(new ShardId(0, 1, 0)).getFileName().toString()).isEqualTo("0000000000000001.shard");
+        assertThat(store.pathOf(new ShardId(0, 1, 0)).getParent().getFileName().toString()).isEqualTo("00");
+    }
+
+    /**
+     * A crash may keep any prefix of the one gathered write of a new shard (or of an append): cut
+     * the file at every byte of it. A cut inside the header is a bad header (CORRUPT: recovery
+     * restores the shard from the stash); a cut after it is "no record", and the retried write
+     * goes in cleanly. An append cut anywhere leaves every earlier chunk readable.
+     */
+    @Test
+    void everyPrefixOfAGatheredWriteReadsAsNoRecordAndTheRetrySucceeds() throws IOException {
+        byte[] a = bytes(97);
+        byte[] b = bytes(61);
+        ShardId probe = new ShardId(5, 1, 0);
+        write(probe, 0, a, true);
+        byte[] created = Files.readAllBytes(store.pathOf(probe));
+        write(probe, a.length, b, true);
+        byte[] appended = Files.readAllBytes(store.pathOf(probe));
+        assertThat(created).hasSize(ShardFile.FILE_HEADER_BYTES + ShardFile.RECORD_HEADER_BYTES + a.length);
+
+        for (int cut = 0; cut < created.length; cut++) {
+            ShardId id = new ShardId(5, 1000 + cut, 0);
+            Path file = store.pathOf(id);
+            Files.createDirectories(file.getParent());
+            Files.write(file, java.util.Arrays.copyOf(created, cut));
+            if (cut < ShardFile.FILE_HEADER_BYTES) {
+                assertThat(store.check(id, 0, a.length, Crc32c.of(a))).as("cut at %d", cut)
+                        .isEqualTo(ShardStore.ChunkState.CORRUPT);
+                continue;
+            }
+            // The header names the probe shard; rewrite it for this id the way a create would.
+            Files.delete(file);
+            write(id, 0, a, false);
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                ch.truncate(cut);
+            }
+            assertThat(store.check(id, 0, a.length, Crc32c.of(a))).as("cut at %d", cut)
+                    .isEqualTo(ShardStore.ChunkState.MISSING);
+            assertThat(store.length(id)).as("cut at %d", cut).contains(0L);
+            write(id, 0, a, false);
+            assertThat(read(id, 0, a.length)).as("cut at %d", cut).isEqualTo(a);
+        }
+        for (int cut = created.length; cut < appended.length; cut++) {
+            Path file = store.pathOf(probe);
+            Files.write(file, java.util.Arrays.copyOf(appended, cut));
+            assertThat(read(probe, 0, a.length)).as("cut at %d", cut).isEqualTo(a);
+            assertThat(store.check(probe, a.length, b.length, Crc32c.of(b))).as("cut at %d", cut)
+                    .isEqualTo(ShardStore.ChunkState.MISSING);
+            write(probe, a.length, b, false);
+            assertThat(read(probe, 0, a.length + b.length)).as("cut at %d", cut).isEqualTo(concat(a, b));
+        }
+    }
 }
