@@ -42,11 +42,20 @@ public final class CatalogConfigKeys {
     public static final ConfigKey<Duration> DEDUP_WINDOW = ConfigKey.ofDuration("catalog.dedupWindow",
             Duration.ofMinutes(10), Duration.ofSeconds(10), Duration.ofDays(1),
             "How long the results of applied writes are kept by request id, so a retried write is answered, not applied twice.");
+    public static final ConfigKey<Long> MEMTABLE_BYTES = ConfigKey.ofBytes("catalog.rocksdb.memtableBytes", 64L << 20,
+            1L << 20, 1L << 34,
+            "Memtable memory of the catalog's RocksDB over all its tables: when their memtables hold this much, the"
+                    + " largest is flushed. Catalog entries are small, so memtables fill slowly; a large budget only"
+                    + " pins memory and lengthens the WAL replay after a crash.");
+    public static final ConfigKey<Long> BLOCK_CACHE_BYTES = ConfigKey.ofBytes("catalog.rocksdb.blockCacheBytes",
+            32L << 20, 1L << 20, 1L << 40,
+            "Block cache shared by the catalog's tables (uncompressed blocks); beyond it reads come from the page"
+                    + " cache. Raise it for a catalog whose hot keys (recent versions, open uploads) outgrow it.");
 
     /** Every key above, for {@link io.shardvault.common.config.Settings#rejectUnknown}. */
     public static List<ConfigKey<?>> all() {
         return List.of(PEER_ID, PEERS, GROUP_ID, DATA_DIR, SNAPSHOT_EVERY, SNAPSHOTS_RETAINED, LOG_SEGMENT_BYTES,
                 ELECTION_TIMEOUT_MIN, ELECTION_TIMEOUT_MAX, REQUEST_TIMEOUT, MAX_OUTSTANDING, READ_THREADS,
-                DEDUP_WINDOW);
+                DEDUP_WINDOW, MEMTABLE_BYTES, BLOCK_CACHE_BYTES);
     }
 }

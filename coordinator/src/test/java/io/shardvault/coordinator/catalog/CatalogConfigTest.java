@@ -31,4 +31,17 @@ class CatalogConfigTest {
         assertThatThrownBy(() -> CatalogConfig.from(Settings.of(Map.of("catalog.peers", "c1=h:1,c1=h:2"))))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("duplicate");
     }
+
+    @Test
+    void storeMemoryDefaultsAndOverrides() {
+        CatalogStoreOptions defaults = CatalogConfig.defaults().store();
+        assertThat(defaults.memtableBytes()).isEqualTo(64L << 20);
+        assertThat(defaults.blockCacheBytes()).isEqualTo(32L << 20);
+        assertThat(defaults.tableMemtableBytes()).isEqualTo(16L << 20);
+        CatalogStoreOptions set = CatalogConfig.from(Settings.of(Map.of("catalog.rocksdb.memtableBytes", "8MiB",
+                "catalog.rocksdb.blockCacheBytes", "4MiB"))).store();
+        assertThat(set).isEqualTo(new CatalogStoreOptions(8L << 20, 4L << 20));
+        assertThatThrownBy(() -> CatalogConfig.from(Settings.of(Map.of("catalog.rocksdb.memtableBytes", "1KiB"))))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("catalog.rocksdb.memtableBytes");
+    }
 }

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.shardvault.common.ErrorCode;
+import io.shardvault.coordinator.catalog.CatalogStoreOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,6 +58,7 @@ final class CatalogStateMachine extends BaseStateMachine {
     private static final Logger LOG = LoggerFactory.getLogger(CatalogStateMachine.class);
 
     private final Path dbDir;
+    private final CatalogStoreOptions storeOptions;
     private final CheckpointSnapshotStorage snapshots = new CheckpointSnapshotStorage();
     private final ExecutorService readExecutor;
     private final Clock clock;
@@ -72,11 +74,13 @@ final class CatalogStateMachine extends BaseStateMachine {
     private volatile long replayed = -1;
 
     CatalogStateMachine(Path dbDir, ExecutorService readExecutor, Clock clock, MeterRegistry registry) {
-        this(dbDir, readExecutor, clock, registry, "peer");
+        this(dbDir, CatalogStoreOptions.defaults(), readExecutor, clock, registry, "peer");
     }
 
-    CatalogStateMachine(Path dbDir, ExecutorService readExecutor, Clock clock, MeterRegistry registry, String peerId) {
+    CatalogStateMachine(Path dbDir, CatalogStoreOptions storeOptions, ExecutorService readExecutor, Clock clock,
+                        MeterRegistry registry, String peerId) {
         this.dbDir = dbDir;
+        this.storeOptions = storeOptions;
         this.readExecutor = readExecutor;
         this.clock = clock;
         // Time from log entry to applied state, per entry.
@@ -122,14 +126,14 @@ final class CatalogStateMachine extends BaseStateMachine {
 
     /** Opens the live DB, restoring it from the latest snapshot when that is ahead of it. */
     private void openStore() throws IOException {
-        RocksCatalogStore s = RocksCatalogStore.open(dbDir);
+        RocksCatalogStore s = RocksCatalogStore.open(dbDir, storeOptions);
         long[] applied = s.lastApplied();
         var snap = snapshots.getLatestSnapshot();
         if (snap != null && applied[1] < snap.getIndex()) {
             LOG.info("catalog DB at index {} is behind snapshot {}: restoring from it", applied[1], snap.getTermIndex());
             s.close();
             restoreFrom(snapshots.latestDir());
-            s = RocksCatalogStore.open(dbDir);
+            s = RocksCatalogStore.open(dbDir, storeOptions);
             applied = s.lastApplied();
         }
         store = s;

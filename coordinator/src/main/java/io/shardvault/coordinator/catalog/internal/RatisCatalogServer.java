@@ -84,8 +84,8 @@ public final class RatisCatalogServer implements CatalogServer {
             t.setDaemon(true);
             return t;
         });
-        CatalogStateMachine sm = new CatalogStateMachine(dataDir.resolve("db"), readExecutor, Clock.systemUTC(),
-                registry, config.peerId());
+        CatalogStateMachine sm = new CatalogStateMachine(dataDir.resolve("db"), config.store(), readExecutor,
+                Clock.systemUTC(), registry, config.peerId());
         RaftServer server = RaftServer.newBuilder().setServerId(RaftPeerId.valueOf(config.peerId()))
                 .setStateMachine(sm).setProperties(props).setGroup(group)
                 .setOption(RaftStorage.StartupOption.RECOVER).build();

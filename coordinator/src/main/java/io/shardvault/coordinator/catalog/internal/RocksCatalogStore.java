@@ -1,5 +1,6 @@
 package io.shardvault.coordinator.catalog.internal;
 
+import io.shardvault.coordinator.catalog.CatalogStoreOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,11 +9,14 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.CRC32C;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.Cache;
 import org.rocksdb.Checkpoint;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
+import org.rocksdb.LRUCache;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -30,6 +34,11 @@ import org.rocksdb.WriteOptions;
  * each batch also stores the log index it applies ({@link #lastApplied}), so after a crash the
  * entries the DB lost are applied again from the log and the ones it kept are skipped.
  *
+ * <p>Memory: the memtables of all tables together stay near {@link CatalogStoreOptions#memtableBytes()}
+ * (RocksDB flushes the largest one beyond it), and one block cache of
+ * {@link CatalogStoreOptions#blockCacheBytes()} serves every table. Without them, each of the ~14
+ * column families could hold 6 memtables of 128 MiB ({@code optimizeLevelStyleCompaction}'s).
+ *
  * <p>Thread-safe for one writer (the apply thread) and many readers. Not usable after {@link #close}.
  */
 final class RocksCatalogStore implements AutoCloseable {
@@ -42,16 +51,18 @@ final class RocksCatalogStore implements AutoCloseable {
     private final Path dir;
     private final DBOptions dbOptions;
     private final ColumnFamilyOptions cfOptions;
+    private final Cache blockCache;
     private final RocksDB db;
     private final List<ColumnFamilyHandle> handles;
     private final Map<Table, ColumnFamilyHandle> byTable = new EnumMap<>(Table.class);
     private final WriteOptions writeOptions = new WriteOptions();
 
-    private RocksCatalogStore(Path dir, DBOptions dbOptions, ColumnFamilyOptions cfOptions, RocksDB db,
-                              List<ColumnFamilyHandle> handles) {
+    private RocksCatalogStore(Path dir, DBOptions dbOptions, ColumnFamilyOptions cfOptions, Cache blockCache,
+                              RocksDB db, List<ColumnFamilyHandle> handles) {
         this.dir = dir;
         this.dbOptions = dbOptions;
         this.cfOptions = cfOptions;
+        this.blockCache = blockCache;
         this.db = db;
         this.handles = handles;
         for (Table t : Table.values()) {
@@ -59,12 +70,22 @@ final class RocksCatalogStore implements AutoCloseable {
         }
     }
 
-    /** Opens (creating when absent) the store in {@code dir}. */
+    /** Opens (creating when absent) the store in {@code dir}, with the default options. */
     static RocksCatalogStore open(Path dir) throws IOException {
+        return open(dir, CatalogStoreOptions.defaults());
+    }
+
+    /** Opens (creating when absent) the store in {@code dir}. */
+    static RocksCatalogStore open(Path dir, CatalogStoreOptions options) throws IOException {
         Files.createDirectories(dir);
         DBOptions dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
-                .setMaxBackgroundJobs(2);
-        ColumnFamilyOptions cfOptions = new ColumnFamilyOptions().optimizeLevelStyleCompaction();
+                .setMaxBackgroundJobs(2)
+                .setDbWriteBufferSize(options.memtableBytes());
+        Cache blockCache = new LRUCache(options.blockCacheBytes());
+        ColumnFamilyOptions cfOptions = new ColumnFamilyOptions().optimizeLevelStyleCompaction()
+                .setWriteBufferSize(options.tableMemtableBytes())
+                .setMaxWriteBufferNumber(CatalogStoreOptions.MEMTABLES_PER_TABLE)
+                .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(blockCache));
         List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
         descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
         for (Table t : Table.values()) {
@@ -73,10 +94,11 @@ final class RocksCatalogStore implements AutoCloseable {
         List<ColumnFamilyHandle> handles = new ArrayList<>();
         try {
             RocksDB db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
-            return new RocksCatalogStore(dir, dbOptions, cfOptions, db, handles);
+            return new RocksCatalogStore(dir, dbOptions, cfOptions, blockCache, db, handles);
         } catch (RocksDBException e) {
             dbOptions.close();
             cfOptions.close();
+            blockCache.close();
             throw new IOException("open catalog RocksDB in " + dir + ": " + e.getMessage(), e);
         }
     }
@@ -100,6 +122,15 @@ final class RocksCatalogStore implements AutoCloseable {
             return new long[] {r.i64(), r.i64()};
         } catch (RocksDBException e) {
             throw new IOException("read lastApplied: " + e.getMessage(), e);
+        }
+    }
+
+    /** Bytes held by the memtables of every table, active and immutable (RocksDB's own count). */
+    long memtableBytes() throws IOException {
+        try {
+            return db.getAggregatedLongProperty("rocksdb.cur-size-all-mem-tables");
+        } catch (RocksDBException e) {
+            throw new IOException("read the memtable size: " + e.getMessage(), e);
         }
     }
 
@@ -149,6 +180,7 @@ final class RocksCatalogStore implements AutoCloseable {
         db.close();
         dbOptions.close();
         cfOptions.close();
+        blockCache.close();
     }
 
     /** Reads shared by transactions and views. */
