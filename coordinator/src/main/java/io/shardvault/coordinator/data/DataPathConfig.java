@@ -86,9 +86,4 @@ public record DataPathConfig(long stashThreshold, int writeQuorum, Duration rpcT
                 readAheadStripes, hedgeMin, hedgeMax, stashBackoff, attempts, retryMin,
                 bufferPoolBytes);
     }
-
-    public DataPathConfig withBufferPoolBytes(long bytes) {
-        return new DataPathConfig(stashThreshold, writeQuorum, rpcTimeout, maxInFlightStripes, stragglerGrace,
-                readAheadStripes, hedgeMin, hedgeMax, stashBackoff, deleteAttempts, deleteRetryMin, bytes);
-    }
 }
