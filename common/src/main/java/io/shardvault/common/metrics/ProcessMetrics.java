@@ -25,6 +25,12 @@ import java.util.Objects;
  * {@code shardvault.*} publish percentile histograms, so latency quantiles can be aggregated across
  * nodes in Prometheus ({@code histogram_quantile}); timers elsewhere keep what their builder asked for.
  *
+ * <p>Timers, distribution summaries and long task timers are Prometheus-only: the JMX registry is
+ * backed by Dropwizard, whose timers put every sample into a decaying reservoir (a skip-list
+ * insert per {@code record}), and that cost about a millisecond of CPU per PUT across a cluster's
+ * processes (issue #18) for numbers nobody read over JMX. Counters, gauges and function meters
+ * stay on both sides; the admin CLI and JConsole read only those.
+ *
  * <p>Thread-safe. Meters are in memory only: nothing survives the process. After {@link #close()}
  * the MBeans are unregistered and the registry no longer records.
  */
@@ -64,6 +70,7 @@ public final class ProcessMetrics implements AutoCloseable {
                 return JMX_DOMAIN;
             }
         }, Clock.SYSTEM);
+        jmx.config().meterFilter(noDistributionsOverJmx());
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         CompositeMeterRegistry composite = new CompositeMeterRegistry(Clock.SYSTEM);
         // Filters go on the composite before any meter exists: the children receive the filtered id
@@ -94,6 +101,13 @@ public final class ProcessMetrics implements AutoCloseable {
         composite.close();
         jmx.close();
         prometheus.close();
+    }
+
+    /** Keeps timers and distribution summaries off the JMX registry (see the class comment). */
+    static MeterFilter noDistributionsOverJmx() {
+        return MeterFilter.deny(id -> id.getType() == Meter.Type.TIMER
+                || id.getType() == Meter.Type.DISTRIBUTION_SUMMARY
+                || id.getType() == Meter.Type.LONG_TASK_TIMER);
     }
 
     static MeterFilter histogramsForShardvaultTimers() {

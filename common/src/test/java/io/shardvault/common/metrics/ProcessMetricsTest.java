@@ -3,6 +3,9 @@ package io.shardvault.common.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.LongTaskTimer;
 import io.micrometer.core.instrument.Timer;
 import io.shardvault.common.admin.PrometheusText;
 import java.lang.management.ManagementFactory;
@@ -53,5 +56,36 @@ class ProcessMetricsTest {
             assertThat(((Number) server.getAttribute(probe, "Count")).longValue()).isEqualTo(7);
         }
         assertThat(server.queryNames(query, null)).noneMatch(n -> n.toString().contains("shardvaultJmxProbe"));
+    }
+
+    @Test
+    void timersAndSummariesArePrometheusOnlyWhileCountersAndGaugesStayOnJmx() throws Exception {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        ObjectName query = new ObjectName(ProcessMetrics.JMX_DOMAIN + ":*");
+        try (ProcessMetrics metrics = ProcessMetrics.create("coordinator", "node-c")) {
+            Timer timer = Timer.builder("shardvault.jmxless.latency").register(metrics.registry());
+            DistributionSummary summary = DistributionSummary.builder("shardvault.jmxless.sizes")
+                    .register(metrics.registry());
+            LongTaskTimer.builder("shardvault.jmxless.tasks").register(metrics.registry());
+            Counter.builder("shardvault.jmxless.things").register(metrics.registry()).increment(2);
+            Gauge.builder("shardvault.jmxless.depth", () -> 3).register(metrics.registry());
+            timer.record(Duration.ofMillis(4));
+            summary.record(42);
+
+            Set<ObjectName> names = server.queryNames(query, null);
+            assertThat(names).noneMatch(n -> n.toString().contains("shardvaultJmxlessLatency")
+                    || n.toString().contains("shardvaultJmxlessSizes")
+                    || n.toString().contains("shardvaultJmxlessTasks"));
+            ObjectName gauge = names.stream().filter(n -> n.toString().contains("shardvaultJmxlessDepth"))
+                    .findFirst().orElseThrow(() -> new AssertionError("no gauge MBean among " + names));
+            assertThat(((Number) server.getAttribute(gauge, "Value")).intValue()).isEqualTo(3);
+            assertThat(names).anyMatch(n -> n.toString().contains("shardvaultJmxlessThings"));
+
+            PrometheusText text = PrometheusText.parse(metrics.scrape());
+            assertThat(text.sum("shardvault_jmxless_latency_seconds_count", "node", "node-c")).contains(1.0);
+            assertThat(text.find("shardvault_jmxless_latency_seconds_bucket")).hasSizeGreaterThan(10);
+            assertThat(text.sum("shardvault_jmxless_sizes_sum", "node", "node-c")).contains(42.0);
+            assertThat(text.sum("shardvault_jmxless_things_total", "node", "node-c")).contains(2.0);
+        }
     }
 }

@@ -20,11 +20,13 @@ import java.util.Objects;
  *   <tr><td>hedgeMin / hedgeMax</td><td>20 ms / 2 s</td></tr>
  *   <tr><td>stashBackoff</td><td>10 s</td></tr>
  *   <tr><td>deleteAttempts / deleteRetryMin</td><td>20 / 100 ms</td></tr>
+ *   <tr><td>bufferPoolBytes</td><td>64 MiB</td></tr>
  * </table>
  */
 public record DataPathConfig(long stashThreshold, int writeQuorum, Duration rpcTimeout, int maxInFlightStripes,
                              Duration stragglerGrace, int readAheadStripes, Duration hedgeMin, Duration hedgeMax,
-                             Duration stashBackoff, int deleteAttempts, Duration deleteRetryMin) {
+                             Duration stashBackoff, int deleteAttempts, Duration deleteRetryMin,
+                             long bufferPoolBytes) {
 
     public DataPathConfig {
         Objects.requireNonNull(rpcTimeout, "rpcTimeout");
@@ -44,7 +46,7 @@ public record DataPathConfig(long stashThreshold, int writeQuorum, Duration rpcT
                 s.get(DataPathConfigKeys.STRAGGLER_GRACE), s.get(DataPathConfigKeys.READ_AHEAD_STRIPES),
                 s.get(DataPathConfigKeys.HEDGE_MIN), s.get(DataPathConfigKeys.HEDGE_MAX),
                 s.get(DataPathConfigKeys.STASH_BACKOFF), s.get(DataPathConfigKeys.DELETE_ATTEMPTS),
-                s.get(DataPathConfigKeys.DELETE_RETRY_MIN));
+                s.get(DataPathConfigKeys.DELETE_RETRY_MIN), s.get(DataPathConfigKeys.BUFFER_POOL_BYTES));
     }
 
     public static DataPathConfig defaults() {
@@ -63,21 +65,25 @@ public record DataPathConfig(long stashThreshold, int writeQuorum, Duration rpcT
 
     public DataPathConfig withStashThreshold(long bytes) {
         return new DataPathConfig(bytes, writeQuorum, rpcTimeout, maxInFlightStripes, stragglerGrace,
-                readAheadStripes, hedgeMin, hedgeMax, stashBackoff, deleteAttempts, deleteRetryMin);
+                readAheadStripes, hedgeMin, hedgeMax, stashBackoff, deleteAttempts, deleteRetryMin,
+                bufferPoolBytes);
     }
 
     public DataPathConfig withRpcTimeout(Duration timeout) {
         return new DataPathConfig(stashThreshold, writeQuorum, timeout, maxInFlightStripes, stragglerGrace,
-                readAheadStripes, hedgeMin, hedgeMax, stashBackoff, deleteAttempts, deleteRetryMin);
+                readAheadStripes, hedgeMin, hedgeMax, stashBackoff, deleteAttempts, deleteRetryMin,
+                bufferPoolBytes);
     }
 
     public DataPathConfig withStragglerGrace(Duration grace) {
         return new DataPathConfig(stashThreshold, writeQuorum, rpcTimeout, maxInFlightStripes, grace,
-                readAheadStripes, hedgeMin, hedgeMax, stashBackoff, deleteAttempts, deleteRetryMin);
+                readAheadStripes, hedgeMin, hedgeMax, stashBackoff, deleteAttempts, deleteRetryMin,
+                bufferPoolBytes);
     }
 
     public DataPathConfig withDeleteRetry(int attempts, Duration retryMin) {
         return new DataPathConfig(stashThreshold, writeQuorum, rpcTimeout, maxInFlightStripes, stragglerGrace,
-                readAheadStripes, hedgeMin, hedgeMax, stashBackoff, attempts, retryMin);
+                readAheadStripes, hedgeMin, hedgeMax, stashBackoff, attempts, retryMin,
+                bufferPoolBytes);
     }
 }

@@ -41,8 +41,12 @@ public final class DataPathConfigKeys {
             Duration.ofMillis(100), Duration.ofMillis(1), Duration.ofMinutes(10),
             "First delay between delete attempts; it doubles up to 30 s.");
 
+    public static final ConfigKey<Long> BUFFER_POOL_BYTES = ConfigKey.ofBytes("data.buffers.poolBytes", 64L << 20, 0,
+            1L << 40, "Free stripe buffers (aligned direct memory for encoding and decoding) kept for reuse;"
+                    + " 0 allocates every buffer afresh.");
+
     public static List<ConfigKey<?>> all() {
         return List.of(STASH_THRESHOLD, WRITE_QUORUM, RPC_TIMEOUT, MAX_IN_FLIGHT_STRIPES, STRAGGLER_GRACE,
-                READ_AHEAD_STRIPES, HEDGE_MIN, HEDGE_MAX, STASH_BACKOFF, DELETE_ATTEMPTS, DELETE_RETRY_MIN);
+                READ_AHEAD_STRIPES, HEDGE_MIN, HEDGE_MAX, STASH_BACKOFF, DELETE_ATTEMPTS, DELETE_RETRY_MIN, BUFFER_POOL_BYTES);
     }
 }

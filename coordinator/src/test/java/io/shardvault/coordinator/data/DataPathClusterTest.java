@@ -1,6 +1,11 @@
 package io.shardvault.coordinator.data;
 
+import io.netty.buffer.ByteBuf;
 import io.shardvault.common.ErrorCode;
+import io.shardvault.common.ShardId;
+import io.shardvault.common.rpc.RpcClient;
+import io.shardvault.common.rpc.RpcClientConfig;
+import io.shardvault.pod.PodClient;
 import io.shardvault.coordinator.testing.MiniCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -16,8 +21,14 @@ import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static io.shardvault.coordinator.data.DataPathTesting.randomBytes;
@@ -229,6 +240,85 @@ class DataPathClusterTest {
         path.delete(file).get();
         assertThat(shardFile(4, file.fileId())).doesNotExist();
         assertThatThrownBy(() -> read(path, file)).isInstanceOf(DataPathException.class);
+    }
+
+    /**
+     * Stripe buffers are pooled: one handed to a new stripe while a chunk RPC of an earlier one still
+     * read it would send another upload's bytes under this one's id. Four writers upload distinct
+     * bodies at once; every byte reads back, also when reads must decode (pooled decode buffers).
+     */
+    @Test
+    void concurrentUploadsOfDistinctBodiesReadBackByteForByte() throws Exception {
+        DataPath own = cluster.newDataPath(MiniCluster.Options.defaults().dataPath());
+        int[] sizes = {100 * 1024, MIB - 1000, MIB, 3 * MIB + 777, 1};
+        ExecutorService threads = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<List<Map.Entry<StoredFile, byte[]>>>> writers = new ArrayList<>();
+            for (int w = 0; w < 4; w++) {
+                Random mine = new Random(seed + 31 * w);
+                writers.add(threads.submit(() -> {
+                    List<Map.Entry<StoredFile, byte[]>> done = new ArrayList<>();
+                    for (int size : sizes) {
+                        byte[] data = randomBytes(mine, size);
+                        done.add(Map.entry(write(own, data), data));
+                    }
+                    return done;
+                }));
+            }
+            List<Map.Entry<StoredFile, byte[]>> written = new ArrayList<>();
+            for (Future<List<Map.Entry<StoredFile, byte[]>>> f : writers) {
+                written.addAll(f.get(DataPathTesting.WAIT.toSeconds(), TimeUnit.SECONDS));
+            }
+            readAllConcurrently(threads, own, written);
+            cluster.stopPod(0);
+            cluster.stopPod(9);
+            readAllConcurrently(threads, own, written);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    private static void readAllConcurrently(ExecutorService threads, DataPath path,
+                                            List<Map.Entry<StoredFile, byte[]>> written) throws Exception {
+        List<Future<?>> reads = new ArrayList<>();
+        for (Map.Entry<StoredFile, byte[]> e : written) {
+            reads.add(threads.submit(() -> {
+                assertThat(read(path, e.getKey())).as("file %d", e.getKey().fileId()).isEqualTo(e.getValue());
+                return null;
+            }));
+        }
+        for (Future<?> f : reads) {
+            f.get(DataPathTesting.WAIT.toSeconds(), TimeUnit.SECONDS);
+        }
+    }
+
+    /** A reused stripe buffer holds the last stripe's bytes: the padding after a short stripe must still be zeros. */
+    @Test
+    void theLastChunksPaddingIsZeroOnThePodAfterABufferWasReused() throws Exception {
+        DataPath own = cluster.newDataPath(MiniCluster.Options.defaults().dataPath());
+        int size = MIB - 1000;
+        try (RpcClient rpc = RpcClient.create(cluster.transport(), RpcClientConfig.defaults())) {
+            PodClient pods = new PodClient(rpc);
+            for (int round = 0; round < 3; round++) {
+                // Fills a stripe buffer of the same size class with random bytes, then frees it.
+                write(own, randomBytes(random, MIB));
+                StoredFile file = write(own, randomBytes(random, size));
+                VaultLayout layout = file.layout();
+                int chunk = layout.chunkLength(size, 0);
+                int last = layout.k() - 1;
+                int padding = layout.k() * chunk - size;
+                assertThat(padding).isPositive();
+                ByteBuf stored = pods.read(cluster.podAddress(last),
+                        new ShardId(file.vaultId(), file.fileId(), last), 0, chunk).get(60, TimeUnit.SECONDS);
+                try {
+                    byte[] tail = new byte[padding];
+                    stored.getBytes(stored.readerIndex() + chunk - padding, tail);
+                    assertThat(tail).as("round %d", round).containsOnly((byte) 0);
+                } finally {
+                    stored.release();
+                }
+            }
+        }
     }
 
     private static Path shardFile(int pod, long fileId) throws IOException {

@@ -4,7 +4,6 @@ import io.micrometer.core.instrument.Timer;
 import io.netty.buffer.ByteBuf;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.crc.Crc32c;
-import io.shardvault.common.erasure.AlignedBuffers;
 import io.shardvault.common.erasure.ErasureCodec;
 import io.shardvault.common.erasure.ErasureStripes;
 import io.shardvault.coordinator.data.ByteSource;
@@ -39,6 +38,11 @@ import java.util.concurrent.TimeUnit;
  * pods would acknowledge a repeated chunk without syncing it, so reusing the id could not make it
  * durable. The abandoned id's shards are deleted in the background.
  *
+ * <p>Stripe buffers come from {@link StripeBuffers}: the write owns one reference to the stripe being
+ * filled, each chunk RPC a retained slice, so a buffer is reused only after every RPC let go of it.
+ * The write keeps its own reference past the send only for a stash-mode stripe, which the durable
+ * retry may send again, until that stripe is decided or the write ends.
+ *
  * <p>All state is guarded by {@code this}; body and RPC callbacks hop to the worker pool.
  */
 final class FileWrite {
@@ -63,7 +67,7 @@ final class FileWrite {
 
     private long received;
     private long nextStripe;
-    private ByteBuffer block;
+    private ByteBuf block;
     private int blockLength;
     private int blockFilled;
     private ByteBuf pending;
@@ -71,9 +75,10 @@ final class FileWrite {
     private boolean sourceDone;
     private int inFlight;
     private boolean finished;
-    /** The last encoded stripe, kept for a durable retry of a small file the stash refused. */
-    private ByteBuffer[] lastChunks;
-    private int[] lastCrcs;
+    /** The encoded stripe of a small file in stash mode, kept for a durable retry if the stash refuses it. */
+    private ByteBuf retryBlock;
+    private int retryChunk;
+    private int[] retryCrcs;
 
     FileWrite(ShardDataPath ctx, Vault vault, ByteSource body) {
         this.ctx = ctx;
@@ -138,7 +143,7 @@ final class FileWrite {
                     newStripe();
                 }
                 int copy = Math.min(pending.readableBytes(), blockLength - blockFilled);
-                pending.readBytes(block.duplicate().position(blockFilled).limit(blockFilled + copy));
+                pending.readBytes(block, blockFilled, copy);
                 blockFilled += copy;
                 if (blockFilled == blockLength) {
                     dispatch();
@@ -227,7 +232,7 @@ final class FileWrite {
         blockLength = stripeLength;
         blockFilled = 0;
         // Data chunks back to back, zero padding after the stripe's bytes, then the parity chunks.
-        block = AlignedBuffers.allocate(layout.n() * chunk);
+        block = ctx.buffers.acquire(layout.n() * chunk);
     }
 
     private void dispatch() {
@@ -237,7 +242,9 @@ final class FileWrite {
         }
         // The bytes that arrived: the stripe's length, short only for the last stripe of an unknown length.
         int chunk = ErasureStripes.chunkLength(blockFilled, layout.k());
-        ByteBuffer[] chunks = ErasureStripes.slices(block, layout.n(), chunk);
+        // A reused buffer holds an earlier stripe: zero the padding; the body and the encode wrote the rest.
+        block.setZero(blockFilled, layout.k() * chunk - blockFilled);
+        ByteBuffer[] chunks = ErasureStripes.slices(block.nioBuffer(0, layout.n() * chunk), layout.n(), chunk);
         ByteBuffer[] data = new ByteBuffer[layout.k()];
         ByteBuffer[] parity = new ByteBuffer[layout.m()];
         System.arraycopy(chunks, 0, data, 0, layout.k());
@@ -247,10 +254,16 @@ final class FileWrite {
         for (int i = 0; i < chunks.length; i++) {
             crcs[i] = Crc32c.of(chunks[i]);
         }
+        ByteBuf encoded = block;
         block = null;
-        lastChunks = chunks;
-        lastCrcs = crcs;
-        send(stripe, chunks, crcs);
+        send(stripe, encoded, chunk, crcs);
+        if (stashMode) {
+            retryBlock = encoded;
+            retryChunk = chunk;
+            retryCrcs = crcs;
+        } else {
+            encoded.release();
+        }
     }
 
     /** Stash or durable, once the first stripe is full or the source ended. */
@@ -262,10 +275,12 @@ final class FileWrite {
         }
     }
 
-    private void send(long stripe, ByteBuffer[] chunks, int[] crcs) {
+    /** Sends the encoded stripe in {@code encoded} (chunks of {@code chunk} bytes); the caller keeps its reference. */
+    private void send(long stripe, ByteBuf encoded, int chunk, int[] crcs) {
         inFlight++;
         WriteMode mode = stashMode ? WriteMode.BUFFERED : WriteMode.DURABLE;
-        StripeFanOut fanOut = new StripeFanOut(ctx, vault, fileId, stripe, chunks, crcs, mode, stashMode, quorum)
+        StripeFanOut fanOut = new StripeFanOut(ctx, vault, fileId, stripe, encoded, chunk, crcs, mode, stashMode,
+                quorum)
                 .start(failed.clone(), failCauses.clone());
         long id = fileId;
         // The window slot is freed only after the outcome was taken in, so completion never races it.
@@ -288,6 +303,7 @@ final class FileWrite {
             decidedCount++;
             if (stashMode) {
                 stashOk = outcome.stashOk();
+                releaseRetryBlock();
             }
             for (int i = 0; i < failed.length; i++) {
                 if (!outcome.podOk()[i] && !failed[i]) {
@@ -325,8 +341,6 @@ final class FileWrite {
         Arrays.fill(failCauses, null);
         skipUnwritablePods();
         decidedCount = 0;
-        ByteBuffer[] chunks = lastChunks;
-        int[] crcs = lastCrcs;
         // The old fan-out's settle must not release the new one's window slot.
         inFlight = 0;
         fileId = -1;
@@ -337,15 +351,21 @@ final class FileWrite {
                 return;
             }
             synchronized (this) {
+                if (finished) {
+                    return;
+                }
                 fileId = id;
                 awaitingRetryId = false;
-                send(0, chunks, crcs);
+                send(0, retryBlock, retryChunk, retryCrcs);
+                // Durable now: no second retry, so the write needs its reference no longer.
+                releaseRetryBlock();
             }
         }, ctx.workers);
     }
 
     private void complete() {
         finished = true;
+        releaseRetryBlock();
         List<Integer> missing = new ArrayList<>();
         for (int i = 0; i < failed.length; i++) {
             // In stash mode a buffered pod copy without its stash copy is durable nowhere yet: repair it.
@@ -368,12 +388,25 @@ final class FileWrite {
             pending.release();
             pending = null;
         }
+        if (block != null) {
+            block.release();
+            block = null;
+        }
+        releaseRetryBlock();
         ctx.metrics.writeFailures.increment();
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                 ? failure.getCause() : failure;
         result.completeExceptionally(cause);
         if (nextStripe > 0 && fileId >= 0) {
             new ShardDeleter(ctx, vault, fileId, stashMode).start();
+        }
+    }
+
+    private void releaseRetryBlock() {
+        if (retryBlock != null) {
+            retryBlock.release();
+            retryBlock = null;
+            retryCrcs = null;
         }
     }
 

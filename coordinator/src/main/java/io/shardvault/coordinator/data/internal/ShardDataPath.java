@@ -35,8 +35,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The data paths over real pods and stash servers. Owns an RPC client (whose request timeout is
  * {@code data.rpc.timeout}, the per-RPC timeout of every chunk call), a small worker pool that
- * copies, encodes and decodes off the event loops, and one timer thread (hedges, straggler grace,
- * delete retries).
+ * copies, encodes and decodes off the event loops, one timer thread (hedges, straggler grace,
+ * delete retries) and the pool of stripe buffers ({@link StripeBuffers}).
  *
  * <p>Thread-safe. {@link #close()} stops the pools and the RPC client; the transport stays open.
  */
@@ -52,6 +52,7 @@ public final class ShardDataPath implements DataPath {
     final WritablePods writablePods;
     final LatencyTracker readLatency;
     final DataPathMetrics metrics;
+    final StripeBuffers buffers;
     final ExecutorService workers;
     final ScheduledExecutorService timer;
     private final RpcClient rpc;
@@ -75,6 +76,7 @@ public final class ShardDataPath implements DataPath {
         this.stashHealth = new StashHealth(placement, config.stashBackoff());
         this.readLatency = new LatencyTracker(config.hedgeMin(), config.hedgeMax());
         this.metrics = new DataPathMetrics(registry);
+        this.buffers = new StripeBuffers(config.bufferPoolBytes());
         AtomicInteger threads = new AtomicInteger();
         this.workers = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()), r -> {
             Thread t = new Thread(r, "data-path-" + threads.incrementAndGet());

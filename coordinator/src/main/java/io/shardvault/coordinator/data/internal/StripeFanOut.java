@@ -1,6 +1,6 @@
 package io.shardvault.coordinator.data.internal;
 
-import io.netty.buffer.Unpooled;
+import io.netty.buffer.ByteBuf;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.rpc.RpcException;
@@ -9,7 +9,6 @@ import io.shardvault.pod.WriteMode;
 import io.shardvault.stash.StashPut;
 
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,6 +24,9 @@ import java.util.concurrent.TimeUnit;
  * <em>settled</em> (every call answered, so its buffers are free and it leaves the upload's in-flight
  * window).
  *
+ * <p>Each call gets a retained slice of the stripe's buffer, released by the RPC layer once written
+ * (or failed): the buffer outlives the fan-out as long as any call may still read it.
+ *
  * <p>Thread-safe; callbacks may come from any thread.
  */
 final class StripeFanOut {
@@ -32,7 +34,8 @@ final class StripeFanOut {
     private final Vault vault;
     private final long fileId;
     private final long stripe;
-    private final ByteBuffer[] chunks;
+    private final ByteBuf encoded;
+    private final int chunk;
     private final int[] crcs;
     private final WriteMode mode;
     private final boolean toStash;
@@ -53,18 +56,23 @@ final class StripeFanOut {
     final CompletableFuture<StripeOutcome> decided = new CompletableFuture<>();
     final CompletableFuture<Void> settled = new CompletableFuture<>();
 
-    StripeFanOut(ShardDataPath ctx, Vault vault, long fileId, long stripe, ByteBuffer[] chunks, int[] crcs,
+    /**
+     * @param encoded the n chunks of {@code chunk} bytes back to back; not released here, and it
+     *                must stay referenced by the caller until {@link #start} returns
+     */
+    StripeFanOut(ShardDataPath ctx, Vault vault, long fileId, long stripe, ByteBuf encoded, int chunk, int[] crcs,
                  WriteMode mode, boolean toStash, int quorum) {
         this.ctx = ctx;
         this.vault = vault;
         this.fileId = fileId;
         this.stripe = stripe;
-        this.chunks = chunks;
+        this.encoded = encoded;
+        this.chunk = chunk;
         this.crcs = crcs;
         this.mode = mode;
         this.toStash = toStash;
         this.quorum = quorum;
-        this.n = chunks.length;
+        this.n = crcs.length;
         this.podOk = new boolean[n];
         this.stashOk = new boolean[n];
         this.causes = new String[n];
@@ -103,7 +111,7 @@ final class StripeFanOut {
                 List<StashPut> puts = new ArrayList<>(shards.size());
                 for (int shard : shards) {
                     puts.add(new StashPut(new ShardId(vault.vaultId(), fileId, shard), offset, crcs[shard],
-                            Unpooled.wrappedBuffer(chunks[shard].duplicate())));
+                            chunkSlice(shard)));
                 }
                 List<CompletableFuture<Void>> outcomes = ctx.stash.putAll(server, puts);
                 for (int j = 0; j < shards.size(); j++) {
@@ -116,12 +124,17 @@ final class StripeFanOut {
             if (!skip[i]) {
                 int shard = i;
                 ctx.pods.write(vault.pod(i), new ShardId(vault.vaultId(), fileId, i), offset, crcs[i], mode,
-                                Unpooled.wrappedBuffer(chunks[i].duplicate()))
+                                chunkSlice(i))
                         .whenComplete((ok, failure) -> onPod(shard, failure));
             }
         }
         check();
         return this;
+    }
+
+    /** Chunk {@code shard} of the stripe, for one call that takes ownership of it. */
+    private ByteBuf chunkSlice(int shard) {
+        return encoded.retainedSlice(shard * chunk, chunk);
     }
 
     private synchronized void onPod(int shard, Throwable failure) {

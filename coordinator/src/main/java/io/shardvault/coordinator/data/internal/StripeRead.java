@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
-import io.shardvault.common.erasure.AlignedBuffers;
 import io.shardvault.coordinator.data.DataPathException;
 import io.shardvault.coordinator.data.StoredFile;
 import io.shardvault.coordinator.data.Vault;
@@ -31,6 +30,10 @@ import java.util.concurrent.TimeUnit;
  * <p>Every chunk is checked against its stored CRC32C before it is used: pods verify each chunk
  * before answering (CORRUPT otherwise) and the stash client checks the stash's CRC on receipt.
  *
+ * <p>Chunks are kept as they arrived and the result is made of slices of them: no copy. Only a
+ * decode copies, the chunks present into one aligned buffer from {@link StripeBuffers} (the codec
+ * needs aligned direct memory), and the result is then made of slices of that buffer.
+ *
  * <p>Thread-safe; state guarded by {@code this}.
  */
 final class StripeRead {
@@ -52,7 +55,8 @@ final class StripeRead {
     private final long startNanos = System.nanoTime();
     private final CompletableFuture<ByteBuf> result = new CompletableFuture<>();
 
-    private final ByteBuffer[] chunks;
+    /** The chunks that arrived, owned here until the result takes them or the read ends. */
+    private final ByteBuf[] chunks;
     private final boolean[] present;
     private final boolean[] asked;
     private final Set<Integer> dead = new HashSet<>();
@@ -74,7 +78,7 @@ final class StripeRead {
         this.lastWanted = (to - 1) / chunk;
         this.stashable = file.stashed() && ctx.placement != null && layout.stripeCount(file.size()) == 1;
         int n = layout.n();
-        this.chunks = new ByteBuffer[n];
+        this.chunks = new ByteBuf[n];
         this.present = new boolean[n];
         this.asked = new boolean[n];
     }
@@ -169,13 +173,12 @@ final class StripeRead {
                 ctx.readLatency.record(System.nanoTime() - sentNanos);
             }
             if (!present[shard]) {
-                ByteBuffer copy = AlignedBuffers.allocate(chunk);
-                data.getBytes(data.readerIndex(), copy.duplicate());
-                chunks[shard] = copy;
+                chunks[shard] = data;
                 present[shard] = true;
                 presentCount++;
+            } else {
+                data.release();
             }
-            data.release();
         }
         check();
     }
@@ -232,15 +235,15 @@ final class StripeRead {
             allWanted &= present[i];
         }
         if (allWanted) {
-            finish();
+            finish(wanted(chunks));
             return;
         }
         if (presentCount >= layout.k()) {
-            decode();
-            finish();
+            finish(decode());
             return;
         }
         if (outstanding == 0 && backlog.isEmpty()) {
+            releaseChunks();
             result.completeExceptionally(new DataPathException(ErrorCode.UNAVAILABLE, "file " + vault.vaultId()
                     + "/" + file.fileId() + " stripe " + stripe + ": only " + presentCount + " of the "
                     + layout.k() + " chunks needed to decode (layout " + layout + ") could be read: "
@@ -248,24 +251,57 @@ final class StripeRead {
         }
     }
 
-    private void decode() {
+    /**
+     * Copies the chunks present into one aligned buffer, rebuilds the wanted ones missing, and returns
+     * the wanted bytes as slices of it (the buffer goes back to the pool once they are released).
+     */
+    private ByteBuf decode() {
         ctx.metrics.decodes.increment();
-        for (int i = firstWanted; i <= lastWanted; i++) {
-            if (!present[i]) {
-                chunks[i] = AlignedBuffers.allocate(chunk);
+        int n = layout.n();
+        ByteBuf block = ctx.buffers.acquire(n * chunk);
+        try {
+            ByteBuffer[] aligned = new ByteBuffer[n];
+            ByteBuf[] decoded = new ByteBuf[n];
+            for (int i = 0; i < n; i++) {
+                if (present[i] || (i >= firstWanted && i <= lastWanted)) {
+                    aligned[i] = block.nioBuffer(i * chunk, chunk);
+                    decoded[i] = block.slice(i * chunk, chunk);
+                }
+                if (present[i]) {
+                    chunks[i].getBytes(chunks[i].readerIndex(), aligned[i].duplicate());
+                }
             }
+            releaseChunks();
+            ctx.codecs.codec(layout.erasure()).decode(aligned, present.clone(), chunk);
+            return wanted(decoded);
+        } finally {
+            block.release();
         }
-        ctx.codecs.codec(layout.erasure()).decode(chunks, present.clone(), chunk);
     }
 
-    private void finish() {
-        ByteBuffer[] parts = new ByteBuffer[lastWanted - firstWanted + 1];
+    /** The bytes {@code [from, to)} as retained slices of the chunks in {@code source} (indexed by shard). */
+    private ByteBuf wanted(ByteBuf[] source) {
+        ByteBuf[] parts = new ByteBuf[lastWanted - firstWanted + 1];
         for (int j = firstWanted; j <= lastWanted; j++) {
             int start = Math.max(from, j * chunk) - j * chunk;
             int end = Math.min(to, (j + 1) * chunk) - j * chunk;
-            parts[j - firstWanted] = chunks[j].slice(start, end - start);
+            parts[j - firstWanted] = source[j].retainedSlice(source[j].readerIndex() + start, end - start);
         }
+        return Unpooled.wrappedBuffer(parts);
+    }
+
+    private void finish(ByteBuf bytes) {
+        releaseChunks();
         ctx.metrics.stripeRead.record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
-        result.complete(Unpooled.wrappedBuffer(parts));
+        result.complete(bytes);
+    }
+
+    private void releaseChunks() {
+        for (int i = 0; i < chunks.length; i++) {
+            if (chunks[i] != null) {
+                chunks[i].release();
+                chunks[i] = null;
+            }
+        }
     }
 }
