@@ -201,7 +201,7 @@ final class RatisCatalog implements Catalog {
         return info.isLeader() && info.isLeaderReady();
     }
 
-    /** "This peer does not lead": the local server refused the request without applying it. */
+    /** The local server says it does not lead (or not yet, or not for long): worth sending through the client. */
     private static boolean isNotLeader(Throwable problem) {
         for (Throwable t = problem; t != null; t = t.getCause()) {
             if (t instanceof NotLeaderException || t instanceof LeaderNotReadyException
