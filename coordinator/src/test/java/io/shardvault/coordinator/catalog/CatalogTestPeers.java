@@ -1,5 +1,7 @@
 package io.shardvault.coordinator.catalog;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.shardvault.common.config.Settings;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -53,5 +55,11 @@ final class CatalogTestPeers {
 
     static CatalogConfig config(String peerId, String peers, Path dataDir, int snapshotEvery) {
         return CatalogConfig.from(Settings.of(settings(peerId, peers, dataDir, snapshotEvery)));
+    }
+
+    /** How many catalog calls took {@code path} (local, remote, fallback) in {@code registry}. */
+    static double submissions(MeterRegistry registry, String path) {
+        Counter c = registry.find("shardvault.catalog.submissions").tag("path", path).counter();
+        return c == null ? 0 : c.count();
     }
 }

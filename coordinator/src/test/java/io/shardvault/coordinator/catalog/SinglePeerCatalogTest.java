@@ -289,6 +289,27 @@ class SinglePeerCatalogTest {
                 .isEqualTo(ErrorCode.NO_SUCH_VERSION);
     }
 
+    /** This coordinator's own peer leads: its calls go to it in-process, never through the Raft client. */
+    @Test
+    void callsGoInProcessToTheLocalLeader() {
+        join(catalog.createBucket("inproc", "AK1", false)); // applied: the peer leads and is ready
+        double local = CatalogTestPeers.submissions(REGISTRY, "local");
+        double remote = CatalogTestPeers.submissions(REGISTRY, "remote");
+        double fallback = CatalogTestPeers.submissions(REGISTRY, "fallback");
+        for (int i = 0; i < 5; i++) {
+            join(catalog.putObjectVersion(PutObjectVersion.of("inproc", "k" + i, "e" + i, ObjectMetadata.EMPTY,
+                    file(200 + i, 1))));
+            assertThat(join(catalog.getObjectVersion("inproc", "k" + i, Optional.empty())).etag()).isEqualTo("e" + i);
+        }
+        assertThat(codeOf(catalog.getBucket("inproc-nope"))).isEqualTo(ErrorCode.NO_SUCH_BUCKET);
+        assertThat(CatalogTestPeers.submissions(REGISTRY, "local") - local).isEqualTo(11);
+        assertThat(CatalogTestPeers.submissions(REGISTRY, "remote") - remote).isZero();
+        assertThat(CatalogTestPeers.submissions(REGISTRY, "fallback") - fallback).isZero();
+        assertThat(REGISTRY.find("shardvault.catalog.commit").tag("op", "PUT_OBJECT").timer().count())
+                .isGreaterThanOrEqualTo(5);
+        assertThat(REGISTRY.find("shardvault.catalog.read").tag("outcome", "no_such_bucket").timers()).isNotEmpty();
+    }
+
     @Test
     void usageFollowsVersionsAndFiles() {
         join(catalog.createBucket("usage", "AK1", false));

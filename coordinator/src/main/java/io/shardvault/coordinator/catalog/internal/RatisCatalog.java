@@ -1,5 +1,6 @@
 package io.shardvault.coordinator.catalog.internal;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.shardvault.common.ErrorCode;
@@ -45,27 +46,44 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
+import org.apache.ratis.protocol.exceptions.LeaderSteppingDownException;
 import org.apache.ratis.protocol.exceptions.NotLeaderException;
 import org.apache.ratis.protocol.exceptions.ReadIndexException;
 import org.apache.ratis.protocol.exceptions.TimeoutIOException;
+import org.apache.ratis.server.DivisionInfo;
+import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 
 /**
- * {@link Catalog} over a Ratis client: writes go through {@code async().send}, reads through
+ * {@link Catalog} over Ratis: writes go through {@code async().send}, reads through
  * {@code async().sendReadOnly}, which the group serves linearizably (ReadIndex).
  *
+ * <p>When this JVM hosts a catalog peer and that peer is the group's ready leader, requests skip
+ * the Raft client and its gRPC loopback hop and go straight to the local server
+ * ({@code submitClientRequestAsync}), which runs the same leader code a gRPC request would reach.
+ * A local answer of "not the leader" (not leader, leader not ready, stepping down) sends the same
+ * message through the Raft client instead, which finds the leader. The counter
+ * {@code shardvault.catalog.submissions} (tag {@code path}: {@code local}, {@code remote}, or
+ * {@code fallback} for a local attempt resent through the client) shows which way calls went.
+ *
  * <p>Every write carries a 16-byte request id (wall millis at first send, then 64 random bits),
- * kept across the Ratis client's own retries, so the state machine applies it at most once.
+ * kept across the Ratis client's own retries and across a local-to-client fallback (the same
+ * message is resent), so the state machine applies it at most once.
  *
  * <p>Thread-safe.
  */
@@ -76,14 +94,46 @@ final class RatisCatalog implements Catalog {
     /** How often a read retries while the group has no leader. */
     private static final Duration ELECTION_POLL = Duration.ofMillis(50);
 
+    /** The Raft client identity of this catalog's local calls, with their call ids (unique per call). */
+    private final ClientId localClientId = ClientId.randomId();
+    private final AtomicLong localCallIds = new AtomicLong();
+
     private final RaftClient client;
+    private final Optional<LocalPeer> local;
     private final Duration timeout;
     private final MeterRegistry registry;
+    private final Counter localCalls;
+    private final Counter remoteCalls;
+    private final Counter fallbackCalls;
 
-    RatisCatalog(RaftClient client, Duration timeout, MeterRegistry registry) {
+    /**
+     * This JVM's catalog peer: its Raft division, and the executor that completes the callers'
+     * futures of local calls (their continuations must not run on the peer's apply or query threads).
+     */
+    record LocalPeer(RaftServer.Division division, Executor replies) {
+        LocalPeer {
+            Objects.requireNonNull(division, "division");
+            Objects.requireNonNull(replies, "replies");
+        }
+    }
+
+    RatisCatalog(RaftClient client, Optional<LocalPeer> local, Duration timeout, MeterRegistry registry) {
         this.client = client;
+        this.local = local;
         this.timeout = timeout;
         this.registry = registry;
+        this.localCalls = submissions(registry, "local");
+        this.remoteCalls = submissions(registry, "remote");
+        this.fallbackCalls = submissions(registry, "fallback");
+    }
+
+    private static Counter submissions(MeterRegistry registry, String path) {
+        // shardvault.catalog.submissions: catalog calls by the way they reached the leader: local (to
+        // this JVM's leading peer, no RPC), remote (through the Raft client), fallback (a local
+        // attempt answered "not the leader", then resent through the Raft client).
+        return Counter.builder("shardvault.catalog.submissions").tag("path", path)
+                .description("Catalog calls by path: in-process to the local leader, or through the Raft client")
+                .register(registry);
     }
 
     private static Message message(Wire.Writer w) {
@@ -94,13 +144,72 @@ final class RatisCatalog implements Catalog {
         Wire.Writer w = new Wire.Writer(128).u8(op.code).i64(System.currentTimeMillis())
                 .i64(ThreadLocalRandom.current().nextLong() | 1L);
         body.accept(w);
-        return finish(op, true, client.async().send(message(w)), decode);
+        Message message = message(w);
+        return finish(op, true, submit(message, RaftClientRequest.writeRequestType(),
+                () -> client.async().send(message)), decode);
     }
 
     private <T> CompletableFuture<T> read(Op op, Consumer<Wire.Writer> body, Function<Wire.Reader, T> decode) {
         Wire.Writer w = new Wire.Writer(64).u8(op.code);
         body.accept(w);
-        return finish(op, false, sendReadOnlyOnceLed(message(w), System.nanoTime() + timeout.toNanos()), decode);
+        Message message = message(w);
+        long deadlineNanos = System.nanoTime() + timeout.toNanos();
+        return finish(op, false, submit(message, RaftClientRequest.readRequestType(),
+                () -> sendReadOnlyOnceLed(message, deadlineNanos)), decode);
+    }
+
+    /**
+     * Sends one request: to this JVM's peer when it is the ready leader, else (or when it answers
+     * that it does not lead after all) through the Raft client, {@code remote}.
+     *
+     * <p>A local write answered "not the leader" may still have been appended (a leader that steps
+     * down answers its pending entries so, and one of them may yet commit under the next leader);
+     * resending it is safe only because the resent message is the same bytes, with the same request
+     * id, which the state machine applies at most once. Any other local failure is the answer.
+     */
+    private CompletableFuture<RaftClientReply> submit(Message message, RaftClientRequest.Type type,
+                                                      Supplier<CompletableFuture<RaftClientReply>> remote) {
+        LocalPeer peer = local.filter(RatisCatalog::leads).orElse(null);
+        if (peer == null) {
+            remoteCalls.increment();
+            return remote.get();
+        }
+        localCalls.increment();
+        RaftServer.Division division = peer.division();
+        RaftClientRequest request = RaftClientRequest.newBuilder().setClientId(localClientId)
+                .setServerId(division.getId()).setGroupId(division.getMemberId().getGroupId())
+                .setCallId(localCallIds.incrementAndGet()).setMessage(message).setType(type).build();
+        CompletableFuture<RaftClientReply> sent;
+        try {
+            sent = division.getRaftServer().submitClientRequestAsync(request);
+        } catch (IOException | RuntimeException e) {
+            sent = CompletableFuture.failedFuture(e);
+        }
+        return sent.handleAsync((reply, failure) -> {
+            Throwable problem = failure != null ? failure : reply.isSuccess() ? null : reply.getException();
+            if (isNotLeader(problem)) {
+                fallbackCalls.increment();
+                return remote.get();
+            }
+            return failure != null ? CompletableFuture.<RaftClientReply>failedFuture(failure)
+                    : CompletableFuture.completedFuture(reply);
+        }, peer.replies()).thenCompose(next -> next);
+    }
+
+    private static boolean leads(LocalPeer peer) {
+        DivisionInfo info = peer.division().getInfo();
+        return info.isLeader() && info.isLeaderReady();
+    }
+
+    /** The local server says it does not lead (or not yet, or not for long): worth sending through the client. */
+    private static boolean isNotLeader(Throwable problem) {
+        for (Throwable t = problem; t != null; t = t.getCause()) {
+            if (t instanceof NotLeaderException || t instanceof LeaderNotReadyException
+                    || t instanceof LeaderSteppingDownException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
