@@ -29,6 +29,8 @@ public final class DelayingProxy implements AutoCloseable {
         return t;
     });
     private volatile long delayNanos;
+    /** The one op code delayed, or -1 for every op. */
+    private volatile int delayedOp = -1;
 
     public DelayingProxy(RpcTransport transport, InetSocketAddress target) throws IOException {
         this.client = RpcClient.create(transport, RpcClientConfig.defaults().withRequestTimeout(Duration.ofSeconds(60)));
@@ -38,13 +40,15 @@ public final class DelayingProxy implements AutoCloseable {
                     RpcMessage forward = new RpcMessage(request.op(), request.header().retainedDuplicate(),
                             request.payload().retainedDuplicate());
                     CompletableFuture<RpcMessage> answer = new CompletableFuture<>();
+                    int op = delayedOp;
+                    long delay = op == -1 || op == request.op() ? delayNanos : 0;
                     timer.schedule(() -> client.call(target, forward).whenComplete((response, failure) -> {
                         if (failure != null) {
                             answer.completeExceptionally(failure);
                         } else {
                             answer.complete(response);
                         }
-                    }), delayNanos, TimeUnit.NANOSECONDS);
+                    }), delay, TimeUnit.NANOSECONDS);
                     return answer;
                 });
     }
@@ -55,6 +59,11 @@ public final class DelayingProxy implements AutoCloseable {
 
     public void delay(Duration delay) {
         this.delayNanos = delay.toNanos();
+    }
+
+    /** Delays only requests of {@code op}; the others pass at once, so they can overtake the delayed ones. */
+    public void delayOnly(int op) {
+        this.delayedOp = op;
     }
 
     @Override

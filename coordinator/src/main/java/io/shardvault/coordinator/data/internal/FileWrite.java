@@ -74,6 +74,12 @@ final class FileWrite {
     private boolean reading;
     private boolean sourceDone;
     private int inFlight;
+    /**
+     * The current file id's fan-outs that have not settled. An abandoned id's shards are deleted only
+     * after these answered: a delete that overtook a shard write still on its way would leave that
+     * shard behind for good.
+     */
+    private final List<CompletableFuture<Void>> unsettled = new ArrayList<>();
     private boolean finished;
     /** The encoded stripe of a small file in stash mode, kept for a durable retry if the stash refuses it. */
     private ByteBuf retryBlock;
@@ -282,6 +288,8 @@ final class FileWrite {
         StripeFanOut fanOut = new StripeFanOut(ctx, vault, fileId, stripe, encoded, chunk, crcs, mode, stashMode,
                 quorum)
                 .start(failed.clone(), failCauses.clone());
+        unsettled.removeIf(CompletableFuture::isDone);
+        unsettled.add(fanOut.settled);
         long id = fileId;
         // The window slot is freed only after the outcome was taken in, so completion never races it.
         CompletableFuture<Void> handled = fanOut.decided.thenAcceptAsync(outcome -> onDecided(id, outcome),
@@ -334,8 +342,7 @@ final class FileWrite {
     private void fallBackToDurable(StripeOutcome outcome) {
         ctx.stashHealth.markDown();
         (outcome.stashFull() ? ctx.metrics.fallbackStashFull : ctx.metrics.fallbackStashUnreachable).increment();
-        long abandoned = fileId;
-        new ShardDeleter(ctx, vault, abandoned, true).start();
+        deleteWhenSettled(fileId, true);
         stashMode = false;
         Arrays.fill(failed, false);
         Arrays.fill(failCauses, null);
@@ -366,6 +373,8 @@ final class FileWrite {
     private void complete() {
         finished = true;
         releaseRetryBlock();
+        // Stragglers may still be writing: a delete of this file (a refused commit) waits for them.
+        ctx.unsettled.track(vault.vaultId(), fileId, unsettled.toArray(CompletableFuture[]::new));
         List<Integer> missing = new ArrayList<>();
         for (int i = 0; i < failed.length; i++) {
             // In stash mode a buffered pod copy without its stash copy is durable nowhere yet: repair it.
@@ -398,8 +407,16 @@ final class FileWrite {
                 ? failure.getCause() : failure;
         result.completeExceptionally(cause);
         if (nextStripe > 0 && fileId >= 0) {
-            new ShardDeleter(ctx, vault, fileId, stashMode).start();
+            deleteWhenSettled(fileId, stashMode);
         }
+    }
+
+    /** Deletes an abandoned id's shards once every fan-out sent under it has settled. */
+    private void deleteWhenSettled(long abandoned, boolean stashed) {
+        CompletableFuture<?>[] sent = unsettled.toArray(CompletableFuture[]::new);
+        unsettled.clear();
+        CompletableFuture.allOf(sent)
+                .whenComplete((v, e) -> new ShardDeleter(ctx, vault, abandoned, stashed).start());
     }
 
     private void releaseRetryBlock() {

@@ -53,6 +53,7 @@ public final class ShardDataPath implements DataPath {
     final LatencyTracker readLatency;
     final DataPathMetrics metrics;
     final StripeBuffers buffers;
+    final UnsettledWrites unsettled = new UnsettledWrites();
     final ExecutorService workers;
     final ScheduledExecutorService timer;
     private final RpcClient rpc;
@@ -155,7 +156,8 @@ public final class ShardDataPath implements DataPath {
         } catch (IllegalStateException e) {
             return CompletableFuture.failedFuture(e.getCause());
         }
-        return new ShardDeleter(this, vault, file.fileId(), file.stashed()).start();
+        return unsettled.settled(file.vaultId(), file.fileId())
+                .thenCompose(v -> new ShardDeleter(this, vault, file.fileId(), file.stashed()).start());
     }
 
     private Vault vault(int vaultId) {

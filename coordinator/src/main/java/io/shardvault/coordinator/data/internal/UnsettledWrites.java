@@ -1,0 +1,35 @@
+package io.shardvault.coordinator.data.internal;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Files whose write completed (a quorum acknowledged every stripe) while shard calls to stragglers
+ * were still on their way. A delete of such a file waits for them: a delete that overtook a shard
+ * write would leave that shard on its pod for good.
+ *
+ * <p>Thread-safe.
+ */
+final class UnsettledWrites {
+    private record FileKey(int vaultId, long fileId) {
+    }
+
+    private final ConcurrentHashMap<FileKey, CompletableFuture<Void>> files = new ConcurrentHashMap<>();
+
+    /** Remembers the file until every one of {@code calls} has settled. */
+    void track(int vaultId, long fileId, CompletableFuture<?>[] calls) {
+        CompletableFuture<Void> all = CompletableFuture.allOf(calls);
+        if (all.isDone()) {
+            return;
+        }
+        FileKey key = new FileKey(vaultId, fileId);
+        files.put(key, all);
+        all.whenComplete((v, e) -> files.remove(key, all));
+    }
+
+    /** Completes once the file's shard calls have settled: at once for a file not tracked. */
+    CompletableFuture<Void> settled(int vaultId, long fileId) {
+        CompletableFuture<Void> all = files.get(new FileKey(vaultId, fileId));
+        return all == null ? CompletableFuture.completedFuture(null) : all.handle((v, e) -> null);
+    }
+}
