@@ -23,13 +23,14 @@ import java.util.UUID;
  *   <tr><td>electionTimeoutMin/Max</td><td>1 s / 2 s</td><td>failure detection vs. spurious elections</td></tr>
  *   <tr><td>requestTimeout</td><td>15 s</td><td>a call's whole budget, retries included</td></tr>
  *   <tr><td>dedupWindow</td><td>10 min</td><td>how long a write's result is kept for its retries</td></tr>
+ *   <tr><td>leaderLease</td><td>true</td><td>reads under the leader's lease (docs/CATALOG.md)</td></tr>
  *   <tr><td>store</td><td>64 MiB memtables, 32 MiB block cache</td><td>the RocksDB memory ({@link CatalogStoreOptions})</td></tr>
  * </table>
  */
 public record CatalogConfig(String peerId, List<Peer> peers, UUID groupId, Path dataDir, int snapshotEveryEntries,
                             int snapshotsRetained, long logSegmentBytes, Duration electionTimeoutMin,
                             Duration electionTimeoutMax, Duration requestTimeout, int maxOutstanding,
-                            int readThreads, Duration dedupWindow, CatalogStoreOptions store) {
+                            int readThreads, Duration dedupWindow, boolean leaderLease, CatalogStoreOptions store) {
 
     /** One peer of the group. */
     public record Peer(String id, String host, int port) {
@@ -85,7 +86,7 @@ public record CatalogConfig(String peerId, List<Peer> peers, UUID groupId, Path 
                     settings.get(CatalogConfigKeys.ELECTION_TIMEOUT_MAX),
                     settings.get(CatalogConfigKeys.REQUEST_TIMEOUT), settings.get(CatalogConfigKeys.MAX_OUTSTANDING),
                     settings.get(CatalogConfigKeys.READ_THREADS), settings.get(CatalogConfigKeys.DEDUP_WINDOW),
-                    CatalogStoreOptions.from(settings));
+                    settings.get(CatalogConfigKeys.LEADER_LEASE), CatalogStoreOptions.from(settings));
         } catch (IllegalArgumentException e) {
             throw new ConfigException("catalog: " + e.getMessage());
         }

@@ -42,6 +42,10 @@ public final class CatalogConfigKeys {
     public static final ConfigKey<Duration> DEDUP_WINDOW = ConfigKey.ofDuration("catalog.dedupWindow",
             Duration.ofMinutes(10), Duration.ofSeconds(10), Duration.ofDays(1),
             "How long the results of applied writes are kept by request id, so a retried write is answered, not applied twice.");
+    public static final ConfigKey<Boolean> LEADER_LEASE = ConfigKey.ofBoolean("catalog.read.leaderLease", true,
+            "Linearizable reads on a leader whose lease holds skip the heartbeat round. Safe while clock rates agree"
+                    + " within 10%; turn it off where a process or VM can be frozen with its monotonic clock stopped"
+                    + " (docs/CATALOG.md, Leader lease).");
     public static final ConfigKey<Long> MEMTABLE_BYTES = ConfigKey.ofBytes("catalog.rocksdb.memtableBytes", 64L << 20,
             1L << 20, 1L << 34,
             "Memtable memory of the catalog's RocksDB over all its tables: when their memtables hold this much, the"
@@ -56,6 +60,6 @@ public final class CatalogConfigKeys {
     public static List<ConfigKey<?>> all() {
         return List.of(PEER_ID, PEERS, GROUP_ID, DATA_DIR, SNAPSHOT_EVERY, SNAPSHOTS_RETAINED, LOG_SEGMENT_BYTES,
                 ELECTION_TIMEOUT_MIN, ELECTION_TIMEOUT_MAX, REQUEST_TIMEOUT, MAX_OUTSTANDING, READ_THREADS,
-                DEDUP_WINDOW, MEMTABLE_BYTES, BLOCK_CACHE_BYTES);
+                DEDUP_WINDOW, LEADER_LEASE, MEMTABLE_BYTES, BLOCK_CACHE_BYTES);
     }
 }

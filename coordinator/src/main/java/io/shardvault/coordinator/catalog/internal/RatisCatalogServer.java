@@ -158,7 +158,7 @@ public final class RatisCatalogServer implements CatalogServer {
         // A leader whose lease is valid (a majority acknowledged a heartbeat it sent less than
         // 0.9 x the minimum election timeout ago) answers a ReadIndex without a heartbeat round.
         // Why that stays linearizable, and the clock assumption: docs/CATALOG.md, "Leader lease".
-        RaftServerConfigKeys.Read.setLeaderLeaseEnabled(props, true);
+        RaftServerConfigKeys.Read.setLeaderLeaseEnabled(props, config.leaderLease());
         RaftServerConfigKeys.Read.setLeaderLeaseTimeoutRatio(props, LEASE_RATIO);
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(props, true);
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(props, config.snapshotEveryEntries());
