@@ -57,10 +57,8 @@ public final class ShardDataPath implements DataPath {
     final ExecutorService workers;
     final ScheduledExecutorService timer;
     private final RpcClient rpc;
-    /** Pods a read recently had to hedge around, until when (nanoTime): new stripe reads skip them. */
-    private final java.util.concurrent.ConcurrentHashMap<InetSocketAddress, Long> slowUntil =
-            new java.util.concurrent.ConcurrentHashMap<>();
-    private static final long SLOW_POD_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+    /** Pods that hedges find late far more often than their peers: new stripe reads go around them. */
+    final SlowPods slowPods = new SlowPods();
 
     private ShardDataPath(DataPathConfig config, VaultDirectory vaults, FileIdSource fileIds, ErasureCodecs codecs,
                           RpcClient rpc, List<InetSocketAddress> stashServers, WritablePods writablePods,
@@ -163,23 +161,6 @@ public final class ShardDataPath implements DataPath {
     private Vault vault(int vaultId) {
         return vaults.vault(vaultId).orElseThrow(() -> new IllegalStateException(
                 new DataPathException(ErrorCode.NOT_FOUND, "vault " + vaultId + " is not in the cluster map")));
-    }
-
-    /** Remembers that reads had to hedge around {@code pod}: for a few seconds, reads go around it at once. */
-    void markSlow(InetSocketAddress pod) {
-        slowUntil.put(pod, System.nanoTime() + SLOW_POD_NANOS);
-    }
-
-    boolean recentlySlow(InetSocketAddress pod) {
-        Long until = slowUntil.get(pod);
-        if (until == null) {
-            return false;
-        }
-        if (System.nanoTime() - until >= 0) {
-            slowUntil.remove(pod, until);
-            return false;
-        }
-        return true;
     }
 
     /** The stash server for shard {@code shardIndex} of a vault; only when a stash is configured. */

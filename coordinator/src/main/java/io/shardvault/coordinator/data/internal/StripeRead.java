@@ -101,12 +101,13 @@ final class StripeRead {
                     backlog.add(new Source(i, false));
                 }
             }
+            boolean[] slow = ctx.slowPods.slowAmong(vault.pods());
             for (int i = firstWanted; i <= lastWanted; i++) {
                 if (file.missingShards().contains(i)) {
                     failures.add("shard " + i + ": recorded missing");
                     dead.add(i);
                     replace(i);
-                } else if (ctx.recentlySlow(vault.pod(i))) {
+                } else if (slow[i]) {
                     // Asked too, in case it recovered, but not waited for: enough others are read at once.
                     launch(new Source(i, false));
                     recentlySlow++;
@@ -219,7 +220,7 @@ final class StripeRead {
             ctx.metrics.hedges.increment();
             for (int i = firstWanted; i <= lastWanted; i++) {
                 if (!present[i] && !dead.contains(i)) {
-                    ctx.markSlow(vault.pod(i));
+                    ctx.slowPods.late(vault.pod(i));
                 }
             }
             expand(slow);

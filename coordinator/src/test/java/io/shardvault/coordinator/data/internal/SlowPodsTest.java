@@ -1,0 +1,78 @@
+package io.shardvault.coordinator.data.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(30)
+class SlowPodsTest {
+    private static final List<InetSocketAddress> PODS = pods(20);
+    private final AtomicLong now = new AtomicLong(1_000);
+    private final SlowPods slowPods = new SlowPods(now::get);
+
+    @Test
+    void aPodLateFarMoreOftenThanItsPeersIsGoneAround() {
+        assertThat(slowPods.slowAmong(PODS)).containsOnly(false);
+        late(7, SlowPods.MIN_LATE - 1);
+        assertThat(slowPods.slowAmong(PODS)[7]).as("late twice: the luck of the draw").isFalse();
+        late(7, 1);
+        boolean[] slow = slowPods.slowAmong(PODS);
+        assertThat(slow[7]).isTrue();
+        slow[7] = false;
+        assertThat(slow).containsOnly(false);
+    }
+
+    @Test
+    void everyPodLateNowAndThenIsNotSlow() {
+        // A loaded machine: each pod late a few times, one of them twice as often as the rest.
+        for (int i = 0; i < PODS.size(); i++) {
+            late(i, i == 3 ? 10 : 5);
+        }
+        assertThat(slowPods.slowAmong(PODS)).containsOnly(false);
+    }
+
+    @Test
+    void lateReadsAreForgottenAfterTwoWindows() {
+        late(2, 5);
+        now.addAndGet(TimeUnit.SECONDS.toNanos(6));
+        assertThat(slowPods.slowAmong(PODS)[2]).as("the previous window still counts").isTrue();
+        now.addAndGet(TimeUnit.SECONDS.toNanos(5));
+        assertThat(slowPods.slowAmong(PODS)[2]).isFalse();
+        late(2, 5);
+        now.addAndGet(TimeUnit.SECONDS.toNanos(11));
+        assertThat(slowPods.slowAmong(PODS)[2]).as("two windows at once").isFalse();
+    }
+
+    @Test
+    void slownessIsJudgedAmongTheVaultsOwnPods() {
+        List<InetSocketAddress> other = pods(40).subList(20, 40);
+        late(4, 3);
+        for (InetSocketAddress pod : other) {
+            for (int i = 0; i < 20; i++) {
+                slowPods.late(pod);
+            }
+        }
+        assertThat(slowPods.slowAmong(PODS)[4]).isTrue();
+        assertThat(slowPods.slowAmong(other)).containsOnly(false);
+    }
+
+    private void late(int pod, int times) {
+        for (int i = 0; i < times; i++) {
+            slowPods.late(PODS.get(pod));
+        }
+    }
+
+    private static List<InetSocketAddress> pods(int n) {
+        List<InetSocketAddress> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(InetSocketAddress.createUnresolved("pod" + i, 7500));
+        }
+        return out;
+    }
+}
