@@ -14,9 +14,12 @@
  * come from GetDirectBufferAddress. Matrices live in direct buffers owned (and cached) by the
  * Java side.
  *
- * Thread-safety: galois' default field for w = 8 is initialised lazily and without a lock,
- * so Jerasure4j.init() (called once, from the loader) initialises it before any coding call.
- * After that every function here is reentrant. Jerasure's statistics counters
+ * Thread-safety: galois initialises its default fields lazily and without a lock: a second
+ * thread can find the field's pointer set while the first still fills it, and jump through a
+ * null region function (a SIGSEGV at pc 0 that took a test JVM down). The coding calls use two
+ * fields: w = 8 for the multiplications, and w = 32, which galois_region_xor (the rows' 1
+ * entries) runs on. Jerasure4j.init() (called once, from the loader) initialises both before
+ * any coding call, and lazyFields() reports any left. After that every function here is reentrant. Jerasure's statistics counters
  * (jerasure_total_*_bytes) are updated racily by concurrent callers; we never read them.
  */
 #include <jni.h>
@@ -28,7 +31,7 @@
 #include <jerasure.h>
 #include <jerasure/reed_sol.h>
 
-#define J4J_ABI_VERSION 1
+#define J4J_ABI_VERSION 2
 #define J4J_W 8
 #define J4J_MAX_N 256
 #define J4J_ALIGN 16
@@ -134,14 +137,31 @@ static int resolve_chunks(JNIEnv *env, jobjectArray chunks, jintArray offsets, i
     return 1;
 }
 
+/* The galois word sizes the coding calls reach: w = 8, and w = 32 under galois_region_xor. */
+static const int J4J_FIELDS[] = {J4J_W, 32};
+#define J4J_FIELD_COUNT ((int) (sizeof J4J_FIELDS / sizeof J4J_FIELDS[0]))
+
 JNIEXPORT jint JNICALL
 Java_io_shardvault_common_erasure_internal_Jerasure4j_init(JNIEnv *env, jclass cls) {
     (void) env;
     (void) cls;
-    if (galois_init_default_field(J4J_W) != 0) {
-        return -1;
+    for (int i = 0; i < J4J_FIELD_COUNT; i++) {
+        if (galois_get_field_ptr(J4J_FIELDS[i]) == NULL && galois_init_default_field(J4J_FIELDS[i]) != 0) {
+            return -1;
+        }
     }
     return J4J_ABI_VERSION;
+}
+
+JNIEXPORT jint JNICALL
+Java_io_shardvault_common_erasure_internal_Jerasure4j_lazyFields(JNIEnv *env, jclass cls) {
+    (void) env;
+    (void) cls;
+    int missing = 0;
+    for (int i = 0; i < J4J_FIELD_COUNT; i++) {
+        missing += galois_get_field_ptr(J4J_FIELDS[i]) == NULL;
+    }
+    return missing;
 }
 
 JNIEXPORT void JNICALL

@@ -16,8 +16,15 @@ public final class Jerasure4j {
     private Jerasure4j() {
     }
 
-    /** Initialises gf-complete's w = 8 field; returns the shim's ABI version, or -1. */
+    /**
+     * Initialises the gf-complete fields the coding calls use (w = 8, and w = 32 for region XOR),
+     * which galois would otherwise set up lazily and racily on the first concurrent calls; returns
+     * the shim's ABI version, or -1.
+     */
     static native int init();
+
+    /** How many of those fields are not initialised (0 after {@link #init()}). */
+    static native int lazyFields();
 
     /** {@code reed_sol_vandermonde_coding_matrix(k, m, 8)} into {@code out} (m rows of k). */
     public static native void codingMatrix(int k, int m, int[] out);

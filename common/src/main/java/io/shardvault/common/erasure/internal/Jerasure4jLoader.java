@@ -27,7 +27,7 @@ public final class Jerasure4jLoader {
     public static final String WORKDIR_PROPERTY = "shardvault.erasure.native.workdir";
 
     /** The ABI version the shim reports from {@code init()}; bumped with any native signature change. */
-    static final int ABI_VERSION = 1;
+    static final int ABI_VERSION = 2;
 
     private static final String LIBRARY = "libjerasure4j.so";
 
@@ -82,7 +82,7 @@ public final class Jerasure4jLoader {
             int abi = Jerasure4j.init();
             if (abi != ABI_VERSION) {
                 return new UnsatisfiedLinkError("jerasure4j reports ABI " + abi + ", expected " + ABI_VERSION
-                        + (abi < 0 ? " (galois_init_default_field(8) failed)" : ""));
+                        + (abi < 0 ? " (galois_init_default_field failed)" : ""));
             }
             return null;
         } catch (IOException | LinkageError | SecurityException e) {
