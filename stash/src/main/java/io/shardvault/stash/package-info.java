@@ -4,7 +4,9 @@
  *
  * <p>Contracts: {@link io.shardvault.stash.StashClient} (the five ops, see
  * {@link io.shardvault.stash.StashOps} for their wire layouts), {@link io.shardvault.stash.StashPlacement}
- * (which server holds a pod slot's copies), {@link io.shardvault.stash.StashServer} and its
+ * (which server holds a pod slot's copies), the wire records and the codec they share with the server
+ * ({@code internal.StashWire}) ship in the stash-api module, which callers (the coordinator, pods)
+ * depend on instead of this server module; {@link io.shardvault.stash.StashServer} and its
  * {@link io.shardvault.stash.StashConfig}, and the {@link io.shardvault.stash.StashMain} program.
  * Implementations live in {@code io.shardvault.stash.internal}.
  */
