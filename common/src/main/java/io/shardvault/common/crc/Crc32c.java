@@ -38,6 +38,15 @@ public final class Crc32c {
         return (int) crc.getValue();
     }
 
+    /** CRC32C of the remaining bytes of {@code parts}, one after the other (a composite buffer's NIO views). */
+    public static int of(ByteBuffer[] parts) {
+        CRC32C crc = new CRC32C();
+        for (ByteBuffer part : parts) {
+            crc.update(part.duplicate());
+        }
+        return (int) crc.getValue();
+    }
+
     /** CRC32C of the buffer's readable bytes. */
     public static int of(ByteBuf buf) {
         return of(buf, buf.readerIndex(), buf.readableBytes());

@@ -45,6 +45,11 @@ class Crc32cTest {
         composite.addComponent(true, Unpooled.wrappedBuffer(bytes, 100, 10_000));
         composite.addComponent(true, Unpooled.directBuffer(50_000).writeBytes(bytes, 10_100, 50_000));
         assertThat(Crc32c.of(composite)).isEqualTo(expected);
+        ByteBuffer[] parts = composite.nioBuffers();
+        assertThat(parts).hasSize(2);
+        int firstPosition = parts[0].position();
+        assertThat(Crc32c.of(parts)).isEqualTo(expected);
+        assertThat(parts[0].position()).isEqualTo(firstPosition);
 
         directBuf.release();
         composite.release();

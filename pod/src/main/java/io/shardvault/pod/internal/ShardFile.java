@@ -14,7 +14,6 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.zip.CRC32C;
 
 /**
  * The on-disk format of one shard file: a header naming the shard, then one record per chunk in
@@ -191,19 +190,6 @@ public final class ShardFile {
         long written = headers.remaining() + length;
         file.write(all, position);
         return written;
-    }
-
-    /**
-     * The CRC32C of a chunk held as several buffers (a composite {@link ByteBuf}'s
-     * {@code nioBuffers}), without moving them: the store takes those buffers once and both checks
-     * and writes them.
-     */
-    public static int crcOf(ByteBuffer[] data) {
-        CRC32C crc = new CRC32C();
-        for (ByteBuffer part : data) {
-            crc.update(part.duplicate());
-        }
-        return (int) crc.getValue();
     }
 
     /**

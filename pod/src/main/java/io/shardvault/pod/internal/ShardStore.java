@@ -102,7 +102,7 @@ public final class ShardStore {
         // One nioBuffers call serves the CRC check and the gathering write (on a composite buffer
         // each call allocates its array).
         ByteBuffer[] parts = data.nioBuffers(data.readerIndex(), data.readableBytes());
-        int actual = ShardFile.crcOf(parts);
+        int actual = Crc32c.of(parts);
         if (actual != crc32c) {
             throw new ShardStoreException(ErrorCode.CHECKSUM_MISMATCH, "chunk at " + offsetInShard + " of shard " + id
                     + " has CRC " + Crc32c.format(actual) + ", the request says " + Crc32c.format(crc32c));
