@@ -75,9 +75,9 @@ final class FileWrite {
     private boolean sourceDone;
     private int inFlight;
     /**
-     * The current file id's fan-outs that have not settled. An abandoned id's shards are deleted only
-     * after these answered: a delete that overtook a shard write still on its way would leave that
-     * shard behind for good.
+     * The current file id's fan-outs that have not settled; handed to the data path's
+     * {@link UnsettledWrites} when the write ends or abandons the id, so no delete of its shards
+     * overtakes a shard write still on its way.
      */
     private final List<CompletableFuture<Void>> unsettled = new ArrayList<>();
     private boolean finished;
@@ -342,7 +342,8 @@ final class FileWrite {
     private void fallBackToDurable(StripeOutcome outcome) {
         ctx.stashHealth.markDown();
         (outcome.stashFull() ? ctx.metrics.fallbackStashFull : ctx.metrics.fallbackStashUnreachable).increment();
-        deleteWhenSettled(fileId, true);
+        handOverUnsettled();
+        ctx.deleteShards(vault, fileId, true);
         stashMode = false;
         Arrays.fill(failed, false);
         Arrays.fill(failCauses, null);
@@ -374,7 +375,7 @@ final class FileWrite {
         finished = true;
         releaseRetryBlock();
         // Stragglers may still be writing: a delete of this file (a refused commit) waits for them.
-        ctx.unsettled.track(vault.vaultId(), fileId, unsettled.toArray(CompletableFuture[]::new));
+        handOverUnsettled();
         List<Integer> missing = new ArrayList<>();
         for (int i = 0; i < failed.length; i++) {
             // In stash mode a buffered pod copy without its stash copy is durable nowhere yet: repair it.
@@ -407,16 +408,14 @@ final class FileWrite {
                 ? failure.getCause() : failure;
         result.completeExceptionally(cause);
         if (nextStripe > 0 && fileId >= 0) {
-            deleteWhenSettled(fileId, stashMode);
+            handOverUnsettled();
+            ctx.deleteShards(vault, fileId, stashMode);
         }
     }
 
-    /** Deletes an abandoned id's shards once every fan-out sent under it has settled. */
-    private void deleteWhenSettled(long abandoned, boolean stashed) {
-        CompletableFuture<?>[] sent = unsettled.toArray(CompletableFuture[]::new);
+    private void handOverUnsettled() {
+        ctx.unsettled.track(vault.vaultId(), fileId, unsettled.toArray(CompletableFuture[]::new));
         unsettled.clear();
-        CompletableFuture.allOf(sent)
-                .whenComplete((v, e) -> new ShardDeleter(ctx, vault, abandoned, stashed).start());
     }
 
     private void releaseRetryBlock() {

@@ -154,8 +154,16 @@ public final class ShardDataPath implements DataPath {
         } catch (IllegalStateException e) {
             return CompletableFuture.failedFuture(e.getCause());
         }
-        return unsettled.settled(file.vaultId(), file.fileId())
-                .thenCompose(v -> new ShardDeleter(this, vault, file.fileId(), file.stashed()).start());
+        return deleteShards(vault, file.fileId(), file.stashed());
+    }
+
+    /**
+     * Deletes every shard of a file once the shard writes sent for it have answered (see
+     * {@link UnsettledWrites}), on a worker: the last answer may come on an event loop.
+     */
+    CompletableFuture<Void> deleteShards(Vault vault, long fileId, boolean stashed) {
+        return unsettled.settled(vault.vaultId(), fileId)
+                .thenComposeAsync(v -> new ShardDeleter(this, vault, fileId, stashed).start(), workers);
     }
 
     private Vault vault(int vaultId) {

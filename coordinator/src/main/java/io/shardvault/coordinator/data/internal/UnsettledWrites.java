@@ -4,9 +4,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Files whose write completed (a quorum acknowledged every stripe) while shard calls to stragglers
- * were still on their way. A delete of such a file waits for them: a delete that overtook a shard
- * write would leave that shard on its pod for good.
+ * Files with shard calls still on their way: a write that completed on a quorum while stragglers
+ * were still writing, or one that failed or gave up its id with stripes in flight. Every delete
+ * of a file's shards ({@link ShardDataPath#deleteShards}) waits for them: a delete that overtook a
+ * shard write would leave that shard on its pod for good.
  *
  * <p>Thread-safe.
  */
