@@ -72,8 +72,9 @@ for _ in $(seq 1 240); do
 done
 grep -q 'S3 endpoint ready at' "$out/cluster.log" || die "the dev cluster did not become ready"
 
+# The secret reaches the bench tool through its environment, not its command line (ps shows that to all).
 bench() {
-  "$root/bin/shardvault" bench "$@" --endpoint "$endpoint" --access-key "$access" --secret-key "$secret" \
+  SHARDVAULT_SECRET_KEY="$secret" "$root/bin/shardvault" bench "$@" --endpoint "$endpoint" --access-key "$access" \
     --bucket profile --no-progress
 }
 

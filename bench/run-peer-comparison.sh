@@ -141,8 +141,9 @@ phase() {
   figure "wall-$name" "$(awk -v a="$w0" -v b="$w1" 'BEGIN {printf "%.3f", b - a}')"
 }
 
+# The secret reaches the bench tool through its environment, not its command line (ps shows that to all).
 bench() {
-  "$root/bin/shardvault" bench "$@" --endpoint "$endpoint" --access-key "$access" --secret-key "$secret" \
+  SHARDVAULT_SECRET_KEY="$secret" "$root/bin/shardvault" bench "$@" --endpoint "$endpoint" --access-key "$access" \
     --bucket "$bucket" --label "$sys" --no-progress
 }
 
