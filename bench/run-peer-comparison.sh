@@ -19,7 +19,10 @@
 # /proc/PID/stat, summed over every server process (MinIO: its process; shardvault: the four JVMs of the dev
 # cluster: coordinator, pod process, two stash servers), read before and after the phase, divided by the
 # phase's requests (per MB for aws s3 cp, whose requests are the CLI's parts). A phase's requests include
-# the bench client's one HeadBucket; idle timers during the pauses count, as they cost the server.
+# the bench client's one HeadBucket; idle timers during the pauses count, as they cost the server. The same
+# CPU without the JVMs' JIT compiler threads (/proc/PID/task/TID/stat of the threads named "C1/C2
+# CompilerThre") is a second figure: the JIT is a one-off per process start that a benchmark of a few
+# thousand requests after a restart still pays, a server running for weeks does not; MinIO has none.
 # RUNS=3 repeats the pair in alternating order (MinIO first, then shardvault first, ...) and reports the
 # median of each figure; every run's figures stay in figures.tsv.
 #
@@ -113,6 +116,20 @@ cpu_ticks() {
   echo "$total"
 }
 
+# utime + stime, in clock ticks, of the JIT compiler threads of the processes named in $pids.
+jit_ticks() {
+  local p t total=0
+  for p in $pids; do
+    for t in /proc/"$p"/task/*; do
+      case "$(cat "$t/comm" 2>/dev/null)" in
+        "C1 CompilerThre"* | "C2 CompilerThre"*)
+          total=$((total + $(sed 's/^.*) //' "$t/stat" 2>/dev/null | awk '{print $12 + $13}'))) ;;
+      esac
+    done
+  done
+  echo "$total"
+}
+
 # VmRSS in MB (10^6 bytes), summed over the processes named in $pids.
 rss_mb() {
   local p total=0
@@ -128,16 +145,23 @@ figure() {
 }
 
 # phase NAME UNITS COMMAND...: runs the command and records the servers' CPU over it per unit (request or
-# MB) as the figure cpu-NAME, in ms, plus its wall time in seconds as wall-NAME.
+# MB) as the figure cpu-NAME, in ms, the same without the JIT compiler threads as cpunojit-NAME, plus its
+# wall time in seconds as wall-NAME.
 phase() {
-  local name="$1" units="$2" t0 t1 w0 w1
+  local name="$1" units="$2" t0 t1 j0 j1 w0 w1
   shift 2
   t0="$(cpu_ticks)"
+  j0="$(jit_ticks)"
   w0="$(date +%s.%N)"
   "$@"
   w1="$(date +%s.%N)"
+  # The compiler threads are read inside the process's window (after it at the start, before it at the
+  # end), so JIT time between the two reads counts as the server's, never the other way round.
+  j1="$(jit_ticks)"
   t1="$(cpu_ticks)"
   figure "cpu-$name" "$(awk -v t="$((t1 - t0))" -v hz="$clk_tck" -v n="$units" 'BEGIN {printf "%.3f", t * 1000 / hz / n}')"
+  figure "cpunojit-$name" "$(awk -v t="$((t1 - t0 - (j1 - j0)))" -v hz="$clk_tck" -v n="$units" \
+    'BEGIN {printf "%.3f", t * 1000 / hz / n}')"
   figure "wall-$name" "$(awk -v a="$w0" -v b="$w1" 'BEGIN {printf "%.3f", b - a}')"
 }
 
@@ -313,6 +337,9 @@ if cp_on == '1':
     rows.append(('`aws s3 cp` of %s MB down (MB/s)' % cp_mb, 'cp-down', 1))
     rows.append(('server CPU per MB, `aws s3 cp` up (ms)', 'cpu-cp-up', 2))
     rows.append(('server CPU per MB, `aws s3 cp` down (ms)', 'cpu-cp-down', 2))
+# Each CPU row again without the JIT compiler threads, in one block after the rows as measured.
+rows += [(label.replace(' (ms)', ', JIT compiler threads excluded (ms)'), metric.replace('cpu-', 'cpunojit-', 1),
+          digits) for label, metric, digits in list(rows) if metric.startswith('cpu-')]
 
 def per_run(system, metric):
     # aws s3 cp: MB/s of each copy from its wall time; a run's figure is the median of its CP_COUNT copies.
@@ -321,7 +348,7 @@ def per_run(system, metric):
         speeds = [float(cp_mb) / w for w in walls]
         n = int(cp_count)
         return [statistics.median(speeds[i:i + n]) for i in range(0, len(speeds), n)]
-    if metric.startswith('cpu-cp-'):
+    if metric.startswith(('cpu-cp-', 'cpunojit-cp-')):
         v = values[(system, metric)]
         n = int(cp_count)
         return [statistics.median(v[i:i + n]) for i in range(0, len(v), n)]
@@ -372,8 +399,10 @@ if [ "$write_doc" = 1 ]; then
       (\`bench throughput\`); $get_objects objects of $get_size uploaded, $get_warmup uncounted GETs, then each
       object read $get_reads times by $get_clients threads (\`bench ttfb --clients\`, which times the first byte
       of each GET)$cp_text. Server CPU = utime + stime of every server process (MinIO's one; the dev cluster's four
-      JVMs) over each phase alone, per request$cp_unit; memory = VmRSS of the same processes at the end of the
-      GETs. Client and servers share the machine: read the ratios." | tr -s ' \n' ' ' | fold -s -w 110 | sed 's/ *$//'
+      JVMs) over each phase alone, per request$cp_unit; the rows \"JIT compiler threads excluded\" leave out the
+      JVMs' C1/C2 compiler threads (a one-off per process start, still running a few thousand requests after
+      one; MinIO has none); memory = VmRSS of the same processes at the end of the GETs. Client and servers
+      share the machine: read the ratios." | tr -s ' \n' ' ' | fold -s -w 110 | sed 's/ *$//'
     echo
     echo
     echo '```'
