@@ -38,6 +38,8 @@ public final class FaultTomeIo implements TomeIo {
         byte[] image;
         byte[] inodeSynced;
         boolean entryDurable;
+        /** A sync of this inode failed: its dirty pages were dropped, and no later sync writes them. */
+        boolean pagesLost;
     }
 
     private final TomeIo disk = DirectTomeIo.INSTANCE;
@@ -46,6 +48,7 @@ public final class FaultTomeIo implements TomeIo {
     private volatile boolean off;
     private final java.util.concurrent.CountDownLatch powerCut = new java.util.concurrent.CountDownLatch(1);
     private volatile boolean syncsHeld;
+    private final java.util.concurrent.atomic.AtomicInteger failingSyncs = new java.util.concurrent.atomic.AtomicInteger();
     private final AtomicLong writeCalls = new AtomicLong();
     private final AtomicLong fileStoreLookups = new AtomicLong();
 
@@ -126,6 +129,16 @@ public final class FaultTomeIo implements TomeIo {
         }
     }
 
+    /**
+     * A named fault point: the next {@code count} file syncs on this tome fail as Linux fails an
+     * fsync after a writeback error: the file's dirty pages are dropped (marked clean, never
+     * written), so a later sync of the same file "succeeds" without making its content durable. A
+     * new file (or one renamed over it) is a new inode and syncs normally.
+     */
+    public void failNextSyncs(int count) {
+        failingSyncs.set(count);
+    }
+
     /** Cuts the power: no more I/O, and the tome is left as a crash would leave it. */
     public void powerLoss() throws IOException {
         powerLoss(null);
@@ -194,6 +207,7 @@ public final class FaultTomeIo implements TomeIo {
                     file = disk.open(path, mode);
                     t.inodeSynced = null;
                     t.entryDurable = false;
+                    t.pagesLost = false;
                 }
             } else {
                 file = disk.open(path, mode);
@@ -260,9 +274,18 @@ public final class FaultTomeIo implements TomeIo {
             power.readLock().lock();
             try {
                 on();
+                if (failingSyncs.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                    synchronized (tracked) {
+                        track(path).pagesLost = true;
+                    }
+                    throw new IOException("fsync failed (injected): dirty pages of " + path + " dropped");
+                }
                 file.sync(bytesHint);
                 synchronized (tracked) {
                     Tracked t = track(path);
+                    if (t.pagesLost) {
+                        return; // nothing dirty to write as far as the kernel knows
+                    }
                     t.inodeSynced = contentOrNull(path);
                     if (t.entryDurable) {
                         t.image = t.inodeSynced;
@@ -343,6 +366,7 @@ public final class FaultTomeIo implements TomeIo {
                 Tracked dst = track(target);
                 disk.replace(source, target);
                 dst.inodeSynced = src.inodeSynced;
+                dst.pagesLost = src.pagesLost;
                 dst.entryDurable = false;
                 src.entryDurable = false;
             }
