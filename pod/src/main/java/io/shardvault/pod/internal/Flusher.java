@@ -12,10 +12,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -30,10 +28,11 @@ import java.util.concurrent.TimeUnit;
  * <h2>A failed fsync</h2>
  * On Linux a failed fsync may drop the file's dirty pages (marked clean, never written): a retried
  * fsync then succeeds without writing anything, and a purge after it would delete the only durable
- * copy. So a shard whose fsync failed, or whose file is gone while it is pending, is marked not
- * durable ({@link FlushQueue#markNotDurable}) and never purged on a later fsync of the same file: the
- * next round rewrites it from its stash copy ({@link StashRecovery#restore}: a new file, synced,
- * renamed, the directory synced) and only then queues its purge. A stash that cannot be reached is
+ * copy. So a shard whose fsync (or, for a new file, its directory's) failed, or whose file is gone
+ * while it is pending, is marked not durable ({@link FlushQueue#markNotDurable}) and never purged on
+ * a later fsync of the same file: the next round rewrites it from its stash copy ({@link
+ * StashRecovery#restore}: a new file, synced, renamed, the directory synced) and only then queues
+ * its purge. A stash that cannot be reached is
  * retried next round (the copy stays, as nothing purged it). When the rewrite is impossible (no
  * stash, no stash copy, the rewrite's own I/O fails) the tome is marked failed ({@link
  * Tome#markFailed}): it takes no writes, none of its shards is purged any more (their stash copies
@@ -133,8 +132,9 @@ public final class Flusher implements Closeable {
         Map<FlushQueue.Pending, Path> newFileDirs = new HashMap<>();
         List<FlushQueue.Pending> synced = new ArrayList<>();
         List<FlushQueue.Pending> durable = new ArrayList<>();
-        // New files' directories, in the order first seen; each is synced once per batch.
-        Set<Path> directories = new LinkedHashSet<>();
+        // New files' directories: each is synced once per batch, in the order first seen; one that
+        // failed its sync is not tried again in the batch (a second try proves nothing, as for files).
+        Map<Path, Boolean> directorySynced = new HashMap<>();
         for (FlushQueue.Pending p : entries) {
             if (p.notDurable()) {
                 if (rewrite(tome, p)) {
@@ -160,7 +160,6 @@ public final class Flusher implements Closeable {
                 if (p.newFile()) {
                     Path dir = store.pathOf(p.id()).getParent();
                     newFileDirs.put(p, dir);
-                    directories.add(dir);
                 }
             } catch (IOException e) {
                 metrics.flushError();
@@ -170,10 +169,11 @@ public final class Flusher implements Closeable {
             }
         }
         for (FlushQueue.Pending p : synced) {
-            if (!p.newFile() || syncDirectory(tome, newFileDirs.get(p), directories)) {
+            if (!p.newFile() || directorySynced.computeIfAbsent(newFileDirs.get(p), d -> syncDirectory(tome, d))) {
                 durable.add(p);
             } else {
-                pending.retryLater(p);
+                // The failed directory sync may have dropped the new entry just the same: rewrite it.
+                pending.markNotDurable(p);
             }
         }
         if (tome.failed()) {
@@ -245,18 +245,15 @@ public final class Flusher implements Closeable {
                 + "stash copies stay, and the next start restores them from the stash", name, tome, reason);
     }
 
-    /** Syncs {@code dir} once per batch; false if it failed. */
-    private boolean syncDirectory(Tome tome, Path dir, Set<Path> toSync) {
-        if (!toSync.contains(dir)) {
-            return true;
-        }
+    /** Syncs {@code dir}; false if it failed. */
+    private boolean syncDirectory(Tome tome, Path dir) {
         try {
             tome.io().syncDirectory(dir);
-            toSync.remove(dir);
             return true;
         } catch (IOException e) {
             metrics.flushError();
-            LOG.warn("directory sync of {} failed; will retry: {}", dir, e.toString());
+            LOG.warn("pod {}: directory sync of {} failed; its new shards are rewritten from the stash: {}", name,
+                    dir, e.toString());
             return false;
         }
     }
