@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
@@ -28,7 +29,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * {@code image := inodeSynced} if the entry is durable. Directory sync: every entry in it becomes
  * durable, so {@code image := inodeSynced} (or absent for a deleted path; an empty file for a new
  * file never synced). A rename moves the inode's synced content and makes the target's entry
- * volatile. Writes never change {@code image}.
+ * volatile. Writes never change {@code image}. A failed sync ({@link #failNextSyncs},
+ * {@link #failNextDirectorySyncs}) loses what it covered for good, as Linux may: later syncs of the
+ * same inode or entry succeed without making it durable.
  *
  * <p>Thread-safe. I/O takes a shared lock; the power cut takes it exclusively, so it sees no
  * operation half done.
@@ -40,6 +43,8 @@ public final class FaultTomeIo implements TomeIo {
         boolean entryDurable;
         /** A sync of this inode failed: its dirty pages were dropped, and no later sync writes them. */
         boolean pagesLost;
+        /** A sync of the directory failed while this entry was not durable: no later sync writes it. */
+        boolean entryLost;
     }
 
     private final TomeIo disk = DirectTomeIo.INSTANCE;
@@ -48,7 +53,8 @@ public final class FaultTomeIo implements TomeIo {
     private volatile boolean off;
     private final java.util.concurrent.CountDownLatch powerCut = new java.util.concurrent.CountDownLatch(1);
     private volatile boolean syncsHeld;
-    private final java.util.concurrent.atomic.AtomicInteger failingSyncs = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger failingSyncs = new AtomicInteger();
+    private final AtomicInteger failingDirectorySyncs = new AtomicInteger();
     private final AtomicLong writeCalls = new AtomicLong();
     private final AtomicLong fileStoreLookups = new AtomicLong();
 
@@ -139,6 +145,15 @@ public final class FaultTomeIo implements TomeIo {
         failingSyncs.set(count);
     }
 
+    /**
+     * The next {@code count} directory syncs fail the same way: the directory's entries that were
+     * not durable yet stay so after any later sync of it, until the path gets a new entry (a create,
+     * a rename onto it).
+     */
+    public void failNextDirectorySyncs(int count) {
+        failingDirectorySyncs.set(count);
+    }
+
     /** Cuts the power: no more I/O, and the tome is left as a crash would leave it. */
     public void powerLoss() throws IOException {
         powerLoss(null);
@@ -208,6 +223,7 @@ public final class FaultTomeIo implements TomeIo {
                     t.inodeSynced = null;
                     t.entryDurable = false;
                     t.pagesLost = false;
+                    t.entryLost = false;
                 }
             } else {
                 file = disk.open(path, mode);
@@ -308,10 +324,20 @@ public final class FaultTomeIo implements TomeIo {
         power.readLock().lock();
         try {
             on();
+            if (failingDirectorySyncs.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                synchronized (tracked) {
+                    for (Map.Entry<Path, Tracked> e : tracked.entrySet()) {
+                        if (directory.equals(e.getKey().getParent()) && !e.getValue().entryDurable) {
+                            e.getValue().entryLost = true;
+                        }
+                    }
+                }
+                throw new IOException("directory sync failed (injected): entries of " + directory + " dropped");
+            }
             disk.syncDirectory(directory);
             synchronized (tracked) {
                 for (Map.Entry<Path, Tracked> e : tracked.entrySet()) {
-                    if (!directory.equals(e.getKey().getParent())) {
+                    if (!directory.equals(e.getKey().getParent()) || e.getValue().entryLost) {
                         continue;
                     }
                     Tracked t = e.getValue();
@@ -367,6 +393,7 @@ public final class FaultTomeIo implements TomeIo {
                 disk.replace(source, target);
                 dst.inodeSynced = src.inodeSynced;
                 dst.pagesLost = src.pagesLost;
+                dst.entryLost = false;
                 dst.entryDurable = false;
                 src.entryDurable = false;
             }

@@ -81,26 +81,30 @@ class FlusherFsyncFailureTest {
 
     @Test
     void aFailedFsyncIsRewrittenFromTheStashBeforeItsPurge() throws Exception {
-        checkRewrittenBeforePurge(disk -> disk.failNextSyncs(1));
+        checkRewrittenBeforePurge((disk, file) -> disk.failNextSyncs(1));
+    }
+
+    @Test
+    void aFailedDirectorySyncIsRewrittenFromTheStashBeforeItsPurge() throws Exception {
+        checkRewrittenBeforePurge((disk, file) -> disk.failNextDirectorySyncs(1));
     }
 
     @Test
     void aPendingShardWhoseFileVanishedIsRewrittenNotPurged() throws Exception {
-        checkRewrittenBeforePurge(null);
+        checkRewrittenBeforePurge((disk, file) -> Files.delete(file)); // lost under the pod
     }
 
     @FunctionalInterface
     private interface Fault {
-        void inject(FaultTomeIo disk) throws IOException;
+        void inject(FaultTomeIo disk, Path shardFile) throws IOException;
     }
 
     /**
-     * Writes one buffered shard (its stash copy synced first, as the coordinator does) with {@code
-     * beforeWrite} armed, or with its file deleted behind the pod's back when it is null; a clean
-     * close flushes it. The stash copy may be purged only once the shard is durable, and after a
-     * power cut the shard reads back exact.
+     * Writes one buffered shard (its stash copy synced first, as the coordinator does), then injects
+     * {@code fault} while its flush is pending; a clean close flushes it. The stash copy may be purged
+     * only once the shard is durable, and after a power cut the shard reads back exact.
      */
-    private void checkRewrittenBeforePurge(Fault beforeWrite) throws Exception {
+    private void checkRewrittenBeforePurge(Fault fault) throws Exception {
         InMemoryStash stash = new InMemoryStash();
         FaultTomeIo disk = new FaultTomeIo();
         PodNode[] node = new PodNode[1];
@@ -110,13 +114,8 @@ class FlusherFsyncFailureTest {
         node[0] = PodNode.open(config, i -> disk, stash, meters, Clock.systemUTC());
         byte[] data = bytes(20_000);
         stash.put(SHARD, 0, data);
-        if (beforeWrite != null) {
-            beforeWrite.inject(disk);
-        }
         node[0].write(SHARD, 0, Crc32c.of(data), Unpooled.wrappedBuffer(data), WriteMode.BUFFERED);
-        if (beforeWrite == null) {
-            Files.delete(node[0].pathOf(SHARD)); // lost under the pod while its flush is pending
-        }
+        fault.inject(disk, node[0].pathOf(SHARD));
         node[0].close(); // flushes what is pending, retries included
 
         node[0] = PodNode.open(config, i -> disk, stash, meters, Clock.systemUTC());
