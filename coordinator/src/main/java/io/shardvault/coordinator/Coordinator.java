@@ -105,7 +105,7 @@ public final class Coordinator implements AutoCloseable {
             S3ServerConfig s3Config = S3ServerConfig.from(settings);
             // The bootstrap key is the account's root, as on AWS: it may bypass GOVERNANCE retention.
             CatalogObjectStore store = new CatalogObjectStore(catalog, data, reaper, CatalogObjectStore.MIN_PART_BYTES,
-                    s3Config.region(), freeSpace, config.bootstrapKey().map(Credential::accessKeyId));
+                    s3Config.region(), freeSpace, config.bootstrapKey().map(Credential::accessKeyId), registry);
             CredentialStore credentials = withBootstrapKey(new CatalogCredentialStore(catalog), config.bootstrapKey());
             started.add(CoordinatorAdmin.start(settings, catalogServer, config.vault(),
                     dataConfig.writeQuorum(config.vault().layout()), config.stashServers(), transport, podStates));

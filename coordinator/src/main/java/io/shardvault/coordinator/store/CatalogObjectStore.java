@@ -64,6 +64,8 @@ import io.shardvault.s3.VersionSummary;
 import io.shardvault.s3.VersionsPage;
 import io.shardvault.s3.WriteCondition;
 import io.shardvault.s3.WriteResult;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 
 import java.security.MessageDigest;
@@ -86,7 +88,8 @@ import java.util.function.Function;
  *   <li><b>Writes</b> (PutObject, UploadPart, copies): the bytes go through the write path to a new
  *       file; only after its quorum, and after the body's last read vouched for it, is the version
  *       or part committed to the catalog. A commit that fails (a condition, a vanished bucket or
- *       upload) deletes the new file's shards at once.</li>
+ *       upload) deletes the new file's shards at once; a commit of unknown outcome (a timeout, a leader
+ *       change) leaves them, as it may still land ({@link FailedCommits}).</li>
  *   <li><b>Reads</b> resolve the version in the catalog (linearizable) and open the data paths on
  *       the range asked, part after part.</li>
  *   <li><b>Deletes</b> change the catalog only; the files it releases are queued there and the
@@ -105,6 +108,7 @@ public final class CatalogObjectStore implements ObjectStore {
     private final Catalog catalog;
     private final DataPath data;
     private final FileReaper reaper;
+    private final FailedCommits failedCommits;
     private final long minPartBytes;
     private final String region;
     private final FreeSpace freeSpace;
@@ -119,7 +123,7 @@ public final class CatalogObjectStore implements ObjectStore {
      *                     GetBucketLocation tell it
      */
     public CatalogObjectStore(Catalog catalog, DataPath data, FileReaper reaper, long minPartBytes, String region) {
-        this(catalog, data, reaper, minPartBytes, region, null, Optional.empty());
+        this(catalog, data, reaper, minPartBytes, region, null, Optional.empty(), new SimpleMeterRegistry());
     }
 
     /**
@@ -128,9 +132,10 @@ public final class CatalogObjectStore implements ObjectStore {
      *     that does not report capacity
      * @param rootAccessKeyId the account root's key (the coordinator's bootstrap key, not kept in the
      *     catalog): it holds every permission a catalog key can be granted, as AWS's root user does
+     * @param registry where the store's meters go ({@code shardvault.store.*})
      */
     public CatalogObjectStore(Catalog catalog, DataPath data, FileReaper reaper, long minPartBytes, String region,
-                              FreeSpace freeSpace, Optional<String> rootAccessKeyId) {
+                              FreeSpace freeSpace, Optional<String> rootAccessKeyId, MeterRegistry registry) {
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.data = Objects.requireNonNull(data, "data");
         this.reaper = reaper;
@@ -138,6 +143,7 @@ public final class CatalogObjectStore implements ObjectStore {
         this.region = Objects.requireNonNull(region, "region");
         this.freeSpace = freeSpace;
         this.rootAccessKeyId = Objects.requireNonNull(rootAccessKeyId, "rootAccessKeyId");
+        this.failedCommits = new FailedCommits(data, registry);
     }
 
     // ---- buckets
@@ -909,11 +915,14 @@ public final class CatalogObjectStore implements ObjectStore {
                 .thenApply(file -> new Copied(file, HexFormat.of().formatHex(md5.digest())));
     }
 
-    /** Commits through {@code commit}; when the commit fails, the new file is unreferenced: delete its shards. */
+    /**
+     * Commits through {@code commit}; when the commit definitely failed the new file is unreferenced
+     * and its shards go, otherwise (an unknown outcome) they stay: see {@link FailedCommits}.
+     */
     private <T> CompletableFuture<T> commitOrDelete(StoredFile file, CompletableFuture<T> commit) {
         return commit.whenComplete((r, failure) -> {
             if (failure != null) {
-                data.delete(file);
+                failedCommits.release(file, unwrap(failure));
             }
         });
     }

@@ -98,7 +98,8 @@ class BucketCapacityTest {
                 new CatalogFileIdSource(catalog, 16));
         rpc = RpcClient.create(cluster.transport(), RpcClientConfig.defaults());
         freeSpace = new PodFreeSpace(catalog, new PodClient(rpc), Duration.ofSeconds(10), TICKER::get);
-        store = new CatalogObjectStore(catalog, data, null, 1024, "us-east-1", freeSpace, Optional.empty());
+        store = new CatalogObjectStore(catalog, data, null, 1024, "us-east-1", freeSpace, Optional.empty(),
+                new SimpleMeterRegistry());
         store.createBucket(ALICE, "backups", "us-east-1", true, CannedAcl.PRIVATE).join();
     }
 

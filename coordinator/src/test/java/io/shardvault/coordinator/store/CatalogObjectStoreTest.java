@@ -104,7 +104,7 @@ class CatalogObjectStoreTest {
                 new CatalogFileIdSource(catalogServer.catalog(), 16));
         reaper = new FileReaper(catalogServer.catalog(), data, Duration.ofHours(1));
         store = new CatalogObjectStore(catalogServer.catalog(), data, null, 1024, REGION, null,
-                Optional.of(ROOT.accessKeyId()));
+                Optional.of(ROOT.accessKeyId()), new SimpleMeterRegistry());
         join(store.createBucket(ALICE, "photos", REGION, false, CannedAcl.PRIVATE));
     }
 

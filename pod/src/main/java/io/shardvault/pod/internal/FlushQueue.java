@@ -28,9 +28,12 @@ public final class FlushQueue {
 
     /**
      * One shard waiting for its fsync. Immutable: a merge replaces the entry, keeping its
-     * {@code life}, the number that tells a merged entry from a new one after a removal.
+     * {@code life}, the number that tells a merged entry from a new one after a removal, and its
+     * {@code notDurable} mark: an fsync of it failed (or its file vanished), so the kernel may have
+     * dropped its bytes and a later fsync proves nothing; it must be rewritten before any purge.
      */
-    public record Pending(Tome tome, ShardId id, long bytes, boolean newFile, long queuedAtNanos, long life) {
+    public record Pending(Tome tome, ShardId id, long bytes, boolean newFile, long queuedAtNanos, long life,
+                          boolean notDurable) {
     }
 
     private final ConcurrentHashMap<ShardId, Pending> pending = new ConcurrentHashMap<>();
@@ -56,10 +59,10 @@ public final class FlushQueue {
         pending.compute(id, (k, old) -> {
             if (old == null) {
                 inserted[0] = true;
-                return new Pending(tome, id, bytes, newFile, now, lives.incrementAndGet());
+                return new Pending(tome, id, bytes, newFile, now, lives.incrementAndGet(), false);
             }
             return new Pending(tome, id, old.bytes() + bytes, old.newFile() || newFile, old.queuedAtNanos(),
-                    old.life());
+                    old.life(), old.notDurable());
         });
         if (inserted[0]) {
             orderOf(tome).add(id);
@@ -130,7 +133,7 @@ public final class FlushQueue {
             }
             requeue[0] = true;
             return new Pending(current.tome(), id, Math.max(0, current.bytes() - synced.bytes()), false,
-                    current.queuedAtNanos(), current.life());
+                    current.queuedAtNanos(), current.life(), false);
         });
         if (requeue[0]) {
             orderOf(synced.tome()).add(synced.id());
@@ -143,6 +146,31 @@ public final class FlushQueue {
         if (pending.containsKey(failed.id())) {
             orderOf(failed.tome()).add(failed.id());
         }
+    }
+
+    /**
+     * Marks an entry taken by {@link #takeBatch} not durable (its fsync failed, or its file was gone)
+     * and puts it back for a later round, which must rewrite it; a no-op if it was removed since.
+     */
+    public void markNotDurable(Pending failed) {
+        boolean[] kept = {false};
+        pending.computeIfPresent(failed.id(), (id, current) -> {
+            if (current.life() != failed.life()) {
+                return current;
+            }
+            kept[0] = true;
+            return new Pending(current.tome(), id, current.bytes(), current.newFile(), current.queuedAtNanos(),
+                    current.life(), true);
+        });
+        if (kept[0]) {
+            orderOf(failed.tome()).add(failed.id());
+        }
+    }
+
+    /** Whether this entry (this life of its shard) is still pending. */
+    public boolean isPending(Pending p) {
+        Pending current = pending.get(p.id());
+        return current != null && current.life() == p.life();
     }
 
     /** Forgets a shard (it was deleted); true if it was pending. */

@@ -1,6 +1,8 @@
 package io.shardvault.pod.internal;
 
+import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
+import io.shardvault.common.rpc.RpcException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -10,11 +12,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -22,17 +23,34 @@ import java.util.concurrent.TimeUnit;
  * it takes a batch of pending shards per tome and runs each tome's batch on that tome's sync lane,
  * so tomes flush in parallel. A batch fsyncs each file, then the directories of new files, and only
  * then appends one purge event per fully flushed shard to the durable purge queue (one fsync for
- * the batch). A failed fsync leaves its shard pending for the next round.
+ * the batch).
+ *
+ * <h2>A failed fsync</h2>
+ * On Linux a failed fsync may drop the file's dirty pages (marked clean, never written): a retried
+ * fsync then succeeds without writing anything, and a purge after it would delete the only durable
+ * copy. So a shard whose fsync (or, for a new file, its directory's) failed, or whose file is gone
+ * while it is pending, is marked not durable ({@link FlushQueue#markNotDurable}) and never purged on
+ * a later fsync of the same file: the next round rewrites it from its stash copy ({@link
+ * StashRecovery#restore}: a new file, synced, renamed, the directory synced) and only then queues
+ * its purge. A stash that cannot be reached is
+ * retried next round (the copy stays, as nothing purged it). When the rewrite is impossible (no
+ * stash, no stash copy, the rewrite's own I/O fails) the tome is marked failed ({@link
+ * Tome#markFailed}): it takes no writes, none of its shards is purged any more (their stash copies
+ * stay for the recovery at the next start), and the pod says so at ERROR and in the
+ * {@code shardvault.pod.tomes.failed} gauge.
  *
  * <p>One thread, owned by this object.
  */
 public final class Flusher implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(Flusher.class);
 
+    private final String name;
     private final FlushQueue pending;
     private final ShardStore store;
     /** Null when the pod has no stash: nothing to purge. */
     private final PurgeQueue purgeQueue;
+    /** Where not-durable shards are rewritten from; null when the pod has no stash. */
+    private final StashAccess stash;
     private final Duration interval;
     private final int batchShards;
     private final PodMetrics metrics;
@@ -40,11 +58,16 @@ public final class Flusher implements Closeable {
     private volatile boolean running = true;
     private volatile boolean flushOnClose = true;
 
-    public Flusher(String name, FlushQueue pending, ShardStore store, PurgeQueue purgeQueue, Duration interval,
-                   int batchShards, PodMetrics metrics) {
+    /** How long a rewrite waits for the stash copy before it tries again next round. */
+    private static final Duration STASH_WAIT = Duration.ofSeconds(30);
+
+    public Flusher(String name, FlushQueue pending, ShardStore store, PurgeQueue purgeQueue, StashAccess stash,
+                   Duration interval, int batchShards, PodMetrics metrics) {
+        this.name = name;
         this.pending = pending;
         this.store = store;
         this.purgeQueue = purgeQueue;
+        this.stash = stash;
         this.interval = interval;
         this.batchShards = batchShards;
         this.metrics = metrics;
@@ -101,36 +124,60 @@ public final class Flusher implements Closeable {
     }
 
     private void flushTome(Tome tome, List<FlushQueue.Pending> entries) {
+        if (tome.failed()) {
+            // Taken off the round order and left pending: never purged, never retried in a loop.
+            return;
+        }
         long start = System.nanoTime();
         Map<FlushQueue.Pending, Path> newFileDirs = new HashMap<>();
         List<FlushQueue.Pending> synced = new ArrayList<>();
-        // New files' directories, in the order first seen; each is synced once per batch.
-        Set<Path> directories = new LinkedHashSet<>();
+        List<FlushQueue.Pending> durable = new ArrayList<>();
+        // New files' directories: each is synced once per batch, in the order first seen; one that
+        // failed its sync is not tried again in the batch (a second try proves nothing, as for files).
+        Map<Path, Boolean> directorySynced = new HashMap<>();
         for (FlushQueue.Pending p : entries) {
+            if (p.notDurable()) {
+                if (rewrite(tome, p)) {
+                    durable.add(p);
+                }
+                continue;
+            }
             try {
                 // An fdatasync (TomeFile#sync), not a full fsync: what a shard file needs back after
                 // a crash is its data and its size and block map, which fdatasync flushes too; only
                 // timestamps are left. A new file's name is the directory's, synced below.
-                store.sync(p.id(), p.bytes(), false);
+                if (!store.sync(p.id(), p.bytes(), false)) {
+                    // Deleted (its entry is then discarded, and nothing is purged here) or lost: either
+                    // way nothing of it is on this disk, so no purge until it is rewritten.
+                    if (pending.isPending(p)) {
+                        pending.markNotDurable(p);
+                        LOG.warn("pod {}: shard {} on {} is pending but its file is gone; rewriting it from the "
+                                + "stash", name, p.id(), tome);
+                    }
+                    continue;
+                }
                 synced.add(p);
                 if (p.newFile()) {
                     Path dir = store.pathOf(p.id()).getParent();
                     newFileDirs.put(p, dir);
-                    directories.add(dir);
                 }
             } catch (IOException e) {
                 metrics.flushError();
-                pending.retryLater(p);
-                LOG.warn("fsync of shard {} on {} failed; will retry: {}", p.id(), tome, e.toString());
+                pending.markNotDurable(p);
+                LOG.warn("pod {}: fsync of shard {} on {} failed; its bytes may be gone from the page cache, so it "
+                        + "is rewritten from its stash copy before any purge: {}", name, p.id(), tome, e.toString());
             }
         }
-        List<FlushQueue.Pending> durable = new ArrayList<>();
         for (FlushQueue.Pending p : synced) {
-            if (!p.newFile() || syncDirectory(tome, newFileDirs.get(p), directories)) {
+            if (!p.newFile() || directorySynced.computeIfAbsent(newFileDirs.get(p), d -> syncDirectory(tome, d))) {
                 durable.add(p);
             } else {
-                pending.retryLater(p);
+                // The failed directory sync may have dropped the new entry just the same: rewrite it.
+                pending.markNotDurable(p);
             }
+        }
+        if (tome.failed()) {
+            return; // failed during this batch: nothing of it is purged
         }
         List<ShardId> purge = new ArrayList<>();
         for (FlushQueue.Pending p : durable) {
@@ -151,18 +198,62 @@ public final class Flusher implements Closeable {
         metrics.flushed(Duration.ofNanos(System.nanoTime() - start), durable.size());
     }
 
-    /** Syncs {@code dir} once per batch; false if it failed. */
-    private boolean syncDirectory(Tome tome, Path dir, Set<Path> toSync) {
-        if (!toSync.contains(dir)) {
-            return true;
+    /**
+     * Rewrites a not-durable shard from its stash copy, durably; true once done. Otherwise the entry
+     * is put back (the stash could not be reached) or the tome is marked failed (the rewrite is
+     * impossible).
+     */
+    private boolean rewrite(Tome tome, FlushQueue.Pending p) {
+        if (stash == null) {
+            failTome(tome, "shard " + p.id() + " failed its fsync and this pod has no stash copy to rewrite it from");
+            return false;
+        }
+        StashAccess.Copy copy;
+        try {
+            copy = stash.get(p.id()).orTimeout(STASH_WAIT.toMillis(), TimeUnit.MILLISECONDS).join();
+        } catch (CompletionException e) {
+            RpcException failure = RpcException.from(e);
+            if (failure.code() == ErrorCode.NOT_FOUND) {
+                if (pending.isPending(p)) {
+                    failTome(tome, "shard " + p.id() + " failed its fsync and its stash copy is gone");
+                }
+                return false;
+            }
+            pending.retryLater(p);
+            LOG.warn("pod {}: cannot fetch the stash copy of not-durable shard {} on {}; retrying next round: {}",
+                    name, p.id(), tome, failure.toString());
+            return false;
+        }
+        if (!pending.isPending(p)) {
+            copy.data().release(); // deleted meanwhile: nothing to rewrite
+            return false;
         }
         try {
-            tome.io().syncDirectory(dir);
-            toSync.remove(dir);
+            StashRecovery.restore(store, copy, metrics);
+            LOG.info("pod {}: shard {} on {} rewritten from its stash copy and synced", name, p.id(), tome);
             return true;
         } catch (IOException e) {
             metrics.flushError();
-            LOG.warn("directory sync of {} failed; will retry: {}", dir, e.toString());
+            failTome(tome, "rewriting shard " + p.id() + " from its stash copy failed: " + e);
+            return false;
+        }
+    }
+
+    private void failTome(Tome tome, String reason) {
+        tome.markFailed(reason);
+        LOG.error("pod {}: {} FAILED: {}. It takes no more writes and purges none of its unflushed shards: their "
+                + "stash copies stay, and the next start restores them from the stash", name, tome, reason);
+    }
+
+    /** Syncs {@code dir}; false if it failed. */
+    private boolean syncDirectory(Tome tome, Path dir) {
+        try {
+            tome.io().syncDirectory(dir);
+            return true;
+        } catch (IOException e) {
+            metrics.flushError();
+            LOG.warn("pod {}: directory sync of {} failed; its new shards are rewritten from the stash: {}", name,
+                    dir, e.toString());
             return false;
         }
     }

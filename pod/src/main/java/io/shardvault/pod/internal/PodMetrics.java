@@ -19,14 +19,18 @@ import java.util.function.Supplier;
  *   <tr><td>shardvault.pod.flush.latency</td><td>timer</td><td>one flusher batch on one tome: its fsyncs, directory syncs and
  *       purge-queue append</td></tr>
  *   <tr><td>shardvault.pod.flush.shards</td><td>counter</td><td>shards fsynced by the flusher</td></tr>
- *   <tr><td>shardvault.pod.flush.errors</td><td>counter</td><td>fsyncs that failed (retried next round)</td></tr>
+ *   <tr><td>shardvault.pod.flush.errors</td><td>counter</td><td>fsyncs that failed (the shard is rewritten from its stash
+ *       copy before any purge)</td></tr>
+ *   <tr><td>shardvault.pod.tomes.failed</td><td>gauge</td><td>tomes marked failed: a shard on them could not be made
+ *       durable again; they take no writes and purge nothing (health: anything above 0 needs an operator)</td></tr>
  *   <tr><td>shardvault.pod.purge.queue.depth</td><td>gauge</td><td>purge events queued durably and not yet delivered</td></tr>
  *   <tr><td>shardvault.pod.purge.queue.oldest.age</td><td>gauge (ms)</td><td>age of the oldest undelivered event; 0 when none</td></tr>
  *   <tr><td>shardvault.pod.purge.delivered</td><td>counter</td><td>events acknowledged by the stash</td></tr>
  *   <tr><td>shardvault.pod.purge.failures</td><td>counter</td><td>failed delivery attempts (each retried with backoff)</td></tr>
  *   <tr><td>shardvault.pod.crc.failures</td><td>counter, tag where=write|read</td><td>chunks rejected on arrival, stored
  *       chunks that failed their CRC on read</td></tr>
- *   <tr><td>shardvault.pod.recovery.restored</td><td>counter</td><td>shards restored from the stash at start</td></tr>
+ *   <tr><td>shardvault.pod.recovery.restored</td><td>counter</td><td>shards rewritten from their stash copy: at start,
+ *       and by the flusher after a failed fsync</td></tr>
  *   <tr><td>shardvault.pod.write.latency</td><td>timer, tag mode</td><td>a chunk write, arrival to acknowledgement</td></tr>
  * </table>
  *
@@ -65,7 +69,10 @@ public final class PodMetrics {
     }
 
     /** Registers the gauges that read live state; the suppliers must be cheap and thread-safe. */
-    public void bindGauges(Supplier<Number> unflushedBytes, Supplier<Number> queueDepth, Supplier<Number> oldestAgeMs) {
+    public void bindGauges(Supplier<Number> unflushedBytes, Supplier<Number> queueDepth, Supplier<Number> oldestAgeMs,
+                           Supplier<Number> failedTomes) {
+        Gauge.builder("shardvault.pod.tomes.failed", failedTomes).tags(tags)
+                .description("Tomes that could not make a shard durable again: no writes, no purges").register(registry);
         Gauge.builder("shardvault.pod.unflushed.bytes", unflushedBytes).tags(tags).baseUnit("bytes").register(registry);
         Gauge.builder("shardvault.pod.purge.queue.depth", queueDepth).tags(tags).register(registry);
         Gauge.builder("shardvault.pod.purge.queue.oldest.age", oldestAgeMs).tags(tags).baseUnit("milliseconds")

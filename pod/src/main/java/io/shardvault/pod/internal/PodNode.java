@@ -55,12 +55,13 @@ public final class PodNode implements AutoCloseable {
         this.purgeQueue = purgeQueue;
         this.metrics = new PodMetrics(registry, config.name());
         this.hasStash = stash != null;
-        this.flusher = new Flusher(config.name(), flushQueue, store, hasStash ? purgeQueue : null,
+        this.flusher = new Flusher(config.name(), flushQueue, store, hasStash ? purgeQueue : null, stash,
                 config.flushInterval(), config.flushBatchShards(), metrics);
         this.sender = hasStash ? new PurgeSender(config.name(), purgeQueue, stash, config.purgeBatchSize(),
                 config.purgeRetryMin(), config.purgeRetryMax(), config.purgeSendTimeout(), config.purgeLinger(),
                 metrics) : null;
-        metrics.bindGauges(flushQueue::unflushedBytes, purgeQueue::depth, purgeQueue::oldestAgeMillis);
+        metrics.bindGauges(flushQueue::unflushedBytes, purgeQueue::depth, purgeQueue::oldestAgeMillis,
+                () -> tomes.stream().filter(Tome::failed).count());
     }
 
     /**

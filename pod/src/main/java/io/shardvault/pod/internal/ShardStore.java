@@ -95,7 +95,7 @@ public final class ShardStore {
      *
      * @param durable fsync the file, and its directory entry if the file is new, before returning
      * @throws ShardStoreException CHECKSUM_MISMATCH if {@code crc32c} does not match the data,
-     *     BAD_REQUEST if it overlaps a different chunk
+     *     BAD_REQUEST if it overlaps a different chunk, UNAVAILABLE if the shard's tome has failed
      */
     public WriteOutcome write(ShardId id, long offsetInShard, int crc32c, ByteBuf data, boolean durable)
             throws IOException {
@@ -111,6 +111,10 @@ public final class ShardStore {
             throw new ShardStoreException(ErrorCode.BAD_REQUEST, "offsetInShard must be >= 0: " + offsetInShard);
         }
         Tome tome = tomeFor(id);
+        if (tome.failed()) {
+            throw new ShardStoreException(ErrorCode.UNAVAILABLE, tome + " has failed and takes no writes: "
+                    + tome.failure());
+        }
         Path path = pathOf(id);
         ReentrantLock lock = lockFor(id);
         lock.lock();

@@ -21,6 +21,10 @@ public interface StashAccess {
     record Entry(ShardId id, long offsetInShard, int length, int crc32c) {
     }
 
+    /** One entry's bytes, with what the stash knows of them; the holder releases {@code data}. */
+    record Copy(Entry entry, ByteBuf data) {
+    }
+
     /** A page of entries and the exclusive resume token. */
     record Page(List<Entry> entries, Optional<ShardId> next) {
     }
@@ -30,8 +34,8 @@ public interface StashAccess {
 
     CompletableFuture<Page> list(int vaultId, int shardIndex, Optional<ShardId> after, int limit);
 
-    /** The chunk's bytes; the caller releases them. Fails with NOT_FOUND if the entry is gone. */
-    CompletableFuture<ByteBuf> get(ShardId id);
+    /** The chunk and where it goes; the caller releases its bytes. Fails with NOT_FOUND if the entry is gone. */
+    CompletableFuture<Copy> get(ShardId id);
 
     /** Purges the entries, idempotently, from one server. */
     CompletableFuture<Void> purge(InetSocketAddress server, List<ShardId> ids);

@@ -1,6 +1,5 @@
 package io.shardvault.pod.internal;
 
-import io.netty.buffer.ByteBuf;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.stash.StashClient;
@@ -49,10 +48,12 @@ public final class StashClientAccess implements StashAccess {
     }
 
     @Override
-    public CompletableFuture<ByteBuf> get(ShardId id) {
+    public CompletableFuture<Copy> get(ShardId id) {
         return guarded(() -> client.get(serverFor(id.vaultId(), id.shardIndex()), id)).thenApply(entry -> {
             try (StashEntry e = entry) {
-                return e.data().retain();
+                StashEntryInfo info = e.info();
+                return new Copy(new Entry(info.id(), info.offsetInShard(), info.length(), info.crc32c()),
+                        e.data().retain());
             }
         });
     }

@@ -1,6 +1,5 @@
 package io.shardvault.pod.internal;
 
-import io.netty.buffer.ByteBuf;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.rpc.RpcException;
@@ -108,9 +107,9 @@ public final class StashRecovery {
                     store.sync(e.id(), e.length(), true);
                     continue;
                 }
-                ByteBuf data;
+                StashAccess.Copy copy;
                 try {
-                    data = withRetry(deadline, "get " + e.id(), () -> stash.get(e.id()));
+                    copy = withRetry(deadline, "get " + e.id(), () -> stash.get(e.id()));
                 } catch (RpcException notFound) {
                     if (notFound.code() != ErrorCode.NOT_FOUND) {
                         throw notFound;
@@ -120,19 +119,29 @@ public final class StashRecovery {
                     vanished++;
                     continue;
                 }
-                try {
-                    LOG.info("pod {} restoring shard {} ({}) from the stash", name, e.id(), state);
-                    store.restore(e.id(), e.offsetInShard(), e.crc32c(), data);
-                    metrics.restoredShard();
-                    restored++;
-                } finally {
-                    data.release();
-                }
+                LOG.info("pod {} restoring shard {} ({}) from the stash", name, e.id(), state);
+                restore(store, copy, metrics);
+                restored++;
             }
         } catch (IOException ex) {
             throw new CompletionException(ex);
         }
         return new int[] {entries.size(), restored, vanished};
+    }
+
+    /**
+     * Rewrites a shard from its stash copy, durably ({@link ShardStore#restore}: a new file, synced,
+     * renamed over the old one, the directory synced), and releases the copy. The one way a pod
+     * re-sources a shard: here at start, and in the {@link Flusher} after a failed fsync.
+     */
+    static void restore(ShardStore store, StashAccess.Copy copy, PodMetrics metrics) throws IOException {
+        try {
+            StashAccess.Entry e = copy.entry();
+            store.restore(e.id(), e.offsetInShard(), e.crc32c(), copy.data());
+            metrics.restoredShard();
+        } finally {
+            copy.data().release();
+        }
     }
 
     @FunctionalInterface

@@ -14,6 +14,11 @@ import java.util.concurrent.TimeUnit;
  * One disk's directory and the single "sync lane" thread that runs the flusher's fsyncs for it:
  * flushes run in parallel across tomes, one at a time on each, like the one head stack of a drive.
  *
+ * <pre>
+ *  HEALTHY ──markFailed()──▶ FAILED  (no more writes; nothing of it purged; in memory only: the
+ *                                     next start recovers its unflushed shards from the stash)
+ * </pre>
+ *
  * <p>Thread-safe. Closing stops the lane after the work already queued on it.
  */
 public final class Tome implements Closeable {
@@ -23,6 +28,8 @@ public final class Tome implements Closeable {
     private final ExecutorService lane;
     /** Looked up on first use and kept: Files.getFileStore per stats call was measurable CPU (issue #18). */
     private FileStore fileStore;
+    /** Why the tome failed; null while it is healthy. */
+    private volatile String failure;
 
     public Tome(int index, Path directory, TomeIo io) {
         this.index = index;
@@ -53,6 +60,24 @@ public final class Tome implements Closeable {
             store = fileStore;
         }
         return store.getUsableSpace();
+    }
+
+    /**
+     * Marks the tome failed: a shard on it could not be made durable (see {@link Flusher}). From
+     * now on it takes no writes and the flusher purges none of its shards, so their stash copies stay.
+     */
+    public void markFailed(String reason) {
+        failure = reason;
+    }
+
+    /** Whether {@link #markFailed} was called. */
+    public boolean failed() {
+        return failure != null;
+    }
+
+    /** Why the tome failed, or null. */
+    public String failure() {
+        return failure;
     }
 
     /** The tome's sync lane: one thread, so fsyncs on a tome never overlap. */

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
@@ -28,7 +29,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * {@code image := inodeSynced} if the entry is durable. Directory sync: every entry in it becomes
  * durable, so {@code image := inodeSynced} (or absent for a deleted path; an empty file for a new
  * file never synced). A rename moves the inode's synced content and makes the target's entry
- * volatile. Writes never change {@code image}.
+ * volatile. Writes never change {@code image}. A failed sync ({@link #failNextSyncs},
+ * {@link #failNextDirectorySyncs}) loses what it covered for good, as Linux may: later syncs of the
+ * same inode or entry succeed without making it durable.
  *
  * <p>Thread-safe. I/O takes a shared lock; the power cut takes it exclusively, so it sees no
  * operation half done.
@@ -38,6 +41,10 @@ public final class FaultTomeIo implements TomeIo {
         byte[] image;
         byte[] inodeSynced;
         boolean entryDurable;
+        /** A sync of this inode failed: its dirty pages were dropped, and no later sync writes them. */
+        boolean pagesLost;
+        /** A sync of the directory failed while this entry was not durable: no later sync writes it. */
+        boolean entryLost;
     }
 
     private final TomeIo disk = DirectTomeIo.INSTANCE;
@@ -46,6 +53,8 @@ public final class FaultTomeIo implements TomeIo {
     private volatile boolean off;
     private final java.util.concurrent.CountDownLatch powerCut = new java.util.concurrent.CountDownLatch(1);
     private volatile boolean syncsHeld;
+    private final AtomicInteger failingSyncs = new AtomicInteger();
+    private final AtomicInteger failingDirectorySyncs = new AtomicInteger();
     private final AtomicLong writeCalls = new AtomicLong();
     private final AtomicLong fileStoreLookups = new AtomicLong();
 
@@ -126,6 +135,25 @@ public final class FaultTomeIo implements TomeIo {
         }
     }
 
+    /**
+     * A named fault point: the next {@code count} file syncs on this tome fail as Linux fails an
+     * fsync after a writeback error: the file's dirty pages are dropped (marked clean, never
+     * written), so a later sync of the same file "succeeds" without making its content durable. A
+     * new file (or one renamed over it) is a new inode and syncs normally.
+     */
+    public void failNextSyncs(int count) {
+        failingSyncs.set(count);
+    }
+
+    /**
+     * The next {@code count} directory syncs fail the same way: the directory's entries that were
+     * not durable yet stay so after any later sync of it, until the path gets a new entry (a create,
+     * a rename onto it).
+     */
+    public void failNextDirectorySyncs(int count) {
+        failingDirectorySyncs.set(count);
+    }
+
     /** Cuts the power: no more I/O, and the tome is left as a crash would leave it. */
     public void powerLoss() throws IOException {
         powerLoss(null);
@@ -194,6 +222,8 @@ public final class FaultTomeIo implements TomeIo {
                     file = disk.open(path, mode);
                     t.inodeSynced = null;
                     t.entryDurable = false;
+                    t.pagesLost = false;
+                    t.entryLost = false;
                 }
             } else {
                 file = disk.open(path, mode);
@@ -260,9 +290,18 @@ public final class FaultTomeIo implements TomeIo {
             power.readLock().lock();
             try {
                 on();
+                if (failingSyncs.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                    synchronized (tracked) {
+                        track(path).pagesLost = true;
+                    }
+                    throw new IOException("fsync failed (injected): dirty pages of " + path + " dropped");
+                }
                 file.sync(bytesHint);
                 synchronized (tracked) {
                     Tracked t = track(path);
+                    if (t.pagesLost) {
+                        return; // nothing dirty to write as far as the kernel knows
+                    }
                     t.inodeSynced = contentOrNull(path);
                     if (t.entryDurable) {
                         t.image = t.inodeSynced;
@@ -285,10 +324,20 @@ public final class FaultTomeIo implements TomeIo {
         power.readLock().lock();
         try {
             on();
+            if (failingDirectorySyncs.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                synchronized (tracked) {
+                    for (Map.Entry<Path, Tracked> e : tracked.entrySet()) {
+                        if (directory.equals(e.getKey().getParent()) && !e.getValue().entryDurable) {
+                            e.getValue().entryLost = true;
+                        }
+                    }
+                }
+                throw new IOException("directory sync failed (injected): entries of " + directory + " dropped");
+            }
             disk.syncDirectory(directory);
             synchronized (tracked) {
                 for (Map.Entry<Path, Tracked> e : tracked.entrySet()) {
-                    if (!directory.equals(e.getKey().getParent())) {
+                    if (!directory.equals(e.getKey().getParent()) || e.getValue().entryLost) {
                         continue;
                     }
                     Tracked t = e.getValue();
@@ -343,6 +392,8 @@ public final class FaultTomeIo implements TomeIo {
                 Tracked dst = track(target);
                 disk.replace(source, target);
                 dst.inodeSynced = src.inodeSynced;
+                dst.pagesLost = src.pagesLost;
+                dst.entryLost = false;
                 dst.entryDurable = false;
                 src.entryDurable = false;
             }

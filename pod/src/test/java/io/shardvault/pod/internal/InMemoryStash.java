@@ -1,6 +1,5 @@
 package io.shardvault.pod.internal;
 
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
@@ -84,7 +83,7 @@ final class InMemoryStash implements StashAccess {
     }
 
     @Override
-    public CompletableFuture<ByteBuf> get(ShardId id) {
+    public CompletableFuture<Copy> get(ShardId id) {
         if (down) {
             return unreachable();
         }
@@ -92,7 +91,8 @@ final class InMemoryStash implements StashAccess {
         if (data == null) {
             return CompletableFuture.failedFuture(new RpcException(ErrorCode.NOT_FOUND, id + " not in stash"));
         }
-        return CompletableFuture.completedFuture(Unpooled.wrappedBuffer(data.clone()));
+        return CompletableFuture.completedFuture(new Copy(new Entry(id, offsets.get(id), data.length, Crc32c.of(data)),
+                Unpooled.wrappedBuffer(data.clone())));
     }
 
     @Override

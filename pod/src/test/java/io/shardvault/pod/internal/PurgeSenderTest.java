@@ -1,7 +1,6 @@
 package io.shardvault.pod.internal;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.netty.buffer.ByteBuf;
 import io.shardvault.common.ShardId;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,7 +37,7 @@ class PurgeSenderTest {
         }
 
         @Override
-        public CompletableFuture<ByteBuf> get(ShardId id) {
+        public CompletableFuture<Copy> get(ShardId id) {
             return stash.get(id);
         }
 

@@ -1,0 +1,77 @@
+package io.shardvault.coordinator.store;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.shardvault.common.ErrorCode;
+import io.shardvault.coordinator.catalog.CatalogException;
+import io.shardvault.coordinator.data.DataPath;
+import io.shardvault.coordinator.data.StoredFile;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * What becomes of a new file whose catalog commit (a version, a part) failed: its shards are deleted
+ * only when the failure proves the commit did not happen, and left in place otherwise.
+ *
+ * <p>A <em>definite</em> failure is an answer from the catalog's state machine: it applied the
+ * entry, refused it (a condition, a missing bucket or upload, a lock) and changed nothing; the
+ * request id keeps a retried copy of the entry from ever applying it later. Anything else is
+ * <em>ambiguous</em>: a timeout, a leader change, an unreachable or unavailable group, a reply this
+ * coordinator could not read. The entry may be in a leader's log and commit after the caller gave
+ * up (the Raft client keeps resending it until then), and the version would point at deleted
+ * shards. Such a file stays, counted and logged at WARN with its id; the orphan collector (issue #20,
+ * section 5) deletes it once no catalog entry references it. docs/COORDINATOR.md lists the codes.
+ *
+ * <p>Thread-safe.
+ */
+final class FailedCommits {
+    private static final Logger LOG = LoggerFactory.getLogger(FailedCommits.class);
+
+    /**
+     * The codes the state machine answers with after applying a refused entry. Everything else,
+     * {@code INTERNAL} included (an undecodable reply to an entry that did apply), is ambiguous.
+     */
+    private static final Set<ErrorCode> DEFINITE = EnumSet.of(ErrorCode.NO_SUCH_BUCKET, ErrorCode.NO_SUCH_KEY,
+            ErrorCode.NO_SUCH_VERSION, ErrorCode.NO_SUCH_UPLOAD, ErrorCode.PRECONDITION_FAILED,
+            ErrorCode.ACCESS_DENIED, ErrorCode.INVALID_PART, ErrorCode.INVALID_PART_ORDER,
+            ErrorCode.ENTITY_TOO_SMALL, ErrorCode.INVALID_ARGUMENT, ErrorCode.BAD_REQUEST, ErrorCode.CONFLICT);
+
+    private final DataPath data;
+    private final MeterRegistry registry;
+
+    FailedCommits(DataPath data, MeterRegistry registry) {
+        this.data = Objects.requireNonNull(data, "data");
+        this.registry = Objects.requireNonNull(registry, "registry");
+    }
+
+    /** Whether {@code failure} (of a catalog write, unwrapped) proves the write was not applied. */
+    static boolean isDefinite(Throwable failure) {
+        return failure instanceof CatalogException e && DEFINITE.contains(e.code());
+    }
+
+    /**
+     * Deletes {@code file}'s shards when its commit definitely failed; leaves them to the orphan
+     * collector otherwise.
+     *
+     * @param failure the commit's failure, unwrapped from any {@code CompletionException}
+     */
+    void release(StoredFile file, Throwable failure) {
+        if (isDefinite(failure)) {
+            data.delete(file);
+            return;
+        }
+        String code = failure instanceof CatalogException e ? e.code().name() : failure.getClass().getSimpleName();
+        // shardvault.store.commit.unresolved: new files left on the pods because their catalog commit
+        // failed ambiguously (it may still land); tag code: the failure's code. Each is either
+        // referenced after all or an orphan for the collector.
+        Counter.builder("shardvault.store.commit.unresolved").tag("code", code)
+                .description("New files kept after a catalog commit of unknown outcome")
+                .register(registry).increment();
+        LOG.warn("catalog commit of file {}/{} failed with an unknown outcome ({}); its shards stay for the orphan "
+                + "collector", file.vaultId(), file.fileId(), failure.toString());
+    }
+}

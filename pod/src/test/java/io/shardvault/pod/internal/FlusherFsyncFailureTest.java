@@ -1,0 +1,175 @@
+package io.shardvault.pod.internal;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.shardvault.common.ErrorCode;
+import io.shardvault.common.ShardId;
+import io.shardvault.common.config.Settings;
+import io.shardvault.common.crc.Crc32c;
+import io.shardvault.pod.PodConfig;
+import io.shardvault.pod.WriteMode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static io.shardvault.pod.internal.PodNodeFaultTest.await;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The flusher after a failed fsync (issue #20, section 1), on a {@link FaultTomeIo} whose failed
+ * fsync drops the file's dirty pages as Linux may: a retried fsync of the same file then succeeds
+ * and writes nothing. The stash copy must survive until the bytes are really on disk, and the shard
+ * must read back exact after a power cut.
+ */
+@Timeout(120)
+class FlusherFsyncFailureTest {
+    private static final ShardId SHARD = new ShardId(1, 4242, 3);
+
+    @TempDir
+    Path dir;
+
+    private PodConfig config(String flushInterval) {
+        return PodConfig.from(Settings.of(Map.of("pod.name", "p3", "pod.stateDir", dir.resolve("state").toString(),
+                "pod.tomes", dir.resolve("t0").toString(), "pod.slots", "1:3", "pod.stash.servers", "127.0.0.1:1",
+                "pod.flush.interval", flushInterval, "pod.purge.retry.min", "10ms", "pod.purge.retry.max", "100ms")));
+    }
+
+    /** Records every purge that reaches the stash while the pod's copy would not survive a power cut. */
+    private static List<String> purgesBeforeDurable(InMemoryStash stash, FaultTomeIo disk, PodNode[] node) {
+        List<String> violations = new CopyOnWriteArrayList<>();
+        stash.onPurge(id -> {
+            try {
+                if (!disk.isDurable(node[0].pathOf(id))) {
+                    violations.add(id.toString());
+                }
+            } catch (IOException e) {
+                violations.add(id + ": " + e);
+            }
+        });
+        return violations;
+    }
+
+    private static byte[] bytes(int n) {
+        byte[] data = new byte[n];
+        new Random(n).nextBytes(data);
+        return data;
+    }
+
+    private static byte[] read(PodNode node, ShardId id, int length) throws IOException {
+        ByteBuf b = node.read(id, 0, length, ByteBufAllocator.DEFAULT);
+        try {
+            return ByteBufUtil.getBytes(b);
+        } finally {
+            b.release();
+        }
+    }
+
+    @Test
+    void aFailedFsyncIsRewrittenFromTheStashBeforeItsPurge() throws Exception {
+        checkRewrittenBeforePurge((disk, file) -> disk.failNextSyncs(1));
+    }
+
+    @Test
+    void aFailedDirectorySyncIsRewrittenFromTheStashBeforeItsPurge() throws Exception {
+        checkRewrittenBeforePurge((disk, file) -> disk.failNextDirectorySyncs(1));
+    }
+
+    @Test
+    void aPendingShardWhoseFileVanishedIsRewrittenNotPurged() throws Exception {
+        checkRewrittenBeforePurge((disk, file) -> Files.delete(file)); // lost under the pod
+    }
+
+    @FunctionalInterface
+    private interface Fault {
+        void inject(FaultTomeIo disk, Path shardFile) throws IOException;
+    }
+
+    /**
+     * Writes one buffered shard (its stash copy synced first, as the coordinator does), then injects
+     * {@code fault} while its flush is pending; a clean close flushes it. The stash copy may be purged
+     * only once the shard is durable, and after a power cut the shard reads back exact.
+     */
+    private void checkRewrittenBeforePurge(Fault fault) throws Exception {
+        InMemoryStash stash = new InMemoryStash();
+        FaultTomeIo disk = new FaultTomeIo();
+        PodNode[] node = new PodNode[1];
+        List<String> violations = purgesBeforeDurable(stash, disk, node);
+        MeterRegistry meters = new SimpleMeterRegistry();
+        PodConfig config = config("10m");
+        node[0] = PodNode.open(config, i -> disk, stash, meters, Clock.systemUTC());
+        byte[] data = bytes(20_000);
+        stash.put(SHARD, 0, data);
+        node[0].write(SHARD, 0, Crc32c.of(data), Unpooled.wrappedBuffer(data), WriteMode.BUFFERED);
+        fault.inject(disk, node[0].pathOf(SHARD));
+        node[0].close(); // flushes what is pending, retries included
+
+        node[0] = PodNode.open(config, i -> disk, stash, meters, Clock.systemUTC());
+        await("the stash copy purged", () -> !stash.contains(SHARD));
+        assertThat(violations).as("purges that went out before the shard was durable").isEmpty();
+        assertThat(meters.get("shardvault.pod.recovery.restored").counter().count())
+                .as("shards rewritten from the stash").isEqualTo(1.0);
+        disk.powerLoss();
+        node[0].halt();
+
+        PodNode restarted = PodNode.open(config, i -> DirectTomeIo.INSTANCE, stash, new SimpleMeterRegistry(),
+                Clock.systemUTC());
+        try {
+            assertThat(read(restarted, SHARD, data.length)).as("the shard after a power cut").isEqualTo(data);
+        } finally {
+            restarted.close();
+        }
+    }
+
+    @Test
+    void aShardThatCannotBeRewrittenFailsItsTomeAndKeepsTheStashCopies() throws Exception {
+        InMemoryStash stash = new InMemoryStash();
+        FaultTomeIo disk = new FaultTomeIo();
+        MeterRegistry meters = new SimpleMeterRegistry();
+        PodConfig config = config("10m");
+        PodNode node = PodNode.open(config, i -> disk, stash, meters, Clock.systemUTC());
+        // Two pending shards whose fsyncs fail in one batch: the first can be rewritten from its stash
+        // copy, the second cannot (its copy is missing), which fails the tome.
+        ShardId kept = new ShardId(1, 7, 3);
+        byte[] keptData = bytes(300);
+        stash.put(kept, 0, keptData);
+        byte[] data = bytes(500);
+        disk.failNextSyncs(2);
+        node.write(kept, 0, Crc32c.of(keptData), Unpooled.wrappedBuffer(keptData), WriteMode.BUFFERED);
+        node.write(SHARD, 0, Crc32c.of(data), Unpooled.wrappedBuffer(data), WriteMode.BUFFERED);
+        node.close(); // its flush rounds find the failure
+
+        Gauge failed = meters.get("shardvault.pod.tomes.failed").gauge();
+        assertThat(failed.value()).as("failed tomes").isEqualTo(1.0);
+        assertThatThrownBy(() -> node.write(new ShardId(1, 8, 3), 0, Crc32c.of(data), Unpooled.wrappedBuffer(data),
+                WriteMode.BUFFERED)).as("a failed tome takes no writes")
+                .isInstanceOfSatisfying(ShardStoreException.class,
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.UNAVAILABLE));
+        assertThat(stash.purged()).as("nothing purged from a failed tome").isEmpty();
+        assertThat(stash.contains(kept)).isTrue();
+
+        // The next start recovers the tome's unflushed shards from the stash.
+        PodNode restarted = PodNode.open(config, i -> DirectTomeIo.INSTANCE, stash, new SimpleMeterRegistry(),
+                Clock.systemUTC());
+        try {
+            assertThat(read(restarted, kept, keptData.length)).isEqualTo(keptData);
+            await("the restored shard's copy purged", () -> !stash.contains(kept));
+        } finally {
+            restarted.close();
+        }
+    }
+}
