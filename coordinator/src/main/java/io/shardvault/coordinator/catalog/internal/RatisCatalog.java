@@ -37,9 +37,7 @@ import io.shardvault.coordinator.catalog.VersionListing;
 import io.shardvault.coordinator.catalog.VersioningState;
 import io.shardvault.coordinator.catalog.WriteCondition;
 import java.io.IOException;
-import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -88,9 +86,6 @@ import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
  * <p>Thread-safe.
  */
 final class RatisCatalog implements Catalog {
-    private static final SecureRandom SECRETS = new SecureRandom();
-    private static final char[] ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".toCharArray();
-
     /** How often a read retries while the group has no leader. */
     private static final Duration ELECTION_POLL = Duration.ofMillis(50);
 
@@ -138,6 +133,12 @@ final class RatisCatalog implements Catalog {
 
     private static Message message(Wire.Writer w) {
         return Message.valueOf(UnsafeByteOperations.unsafeWrap(w.toByteArray()));
+    }
+
+    /** Sends one call: a write through the Raft log, a read as a linearizable query. */
+    private <T> CompletableFuture<T> call(Call<T> call) {
+        return call.op().write ? write(call.op(), call.fields(), call.reply())
+                : read(call.op(), call.fields(), call.reply());
     }
 
     private <T> CompletableFuture<T> write(Op op, Consumer<Wire.Writer> body, Function<Wire.Reader, T> decode) {
@@ -304,184 +305,113 @@ final class RatisCatalog implements Catalog {
         return new CatalogException(ErrorCode.UNAVAILABLE, "catalog unavailable: " + c, c);
     }
 
-    private static Void none(Wire.Reader r) {
-        return null;
-    }
+    // ---- the facade: one call per command, built by the subject that owns it ----
 
     @Override
     public CompletableFuture<Bucket> createBucket(String name, String ownerAccessKeyId, boolean objectLockEnabled,
                                                   String cannedAcl) {
-        Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(ownerAccessKeyId, "ownerAccessKeyId");
-        Objects.requireNonNull(cannedAcl, "cannedAcl");
-        return write(Op.CREATE_BUCKET, w -> w.str(name).str(ownerAccessKeyId).bool(objectLockEnabled).str(cannedAcl),
-                Codec::bucket);
+        return call(Buckets.createBucket(name, ownerAccessKeyId, objectLockEnabled, cannedAcl));
     }
 
     @Override
     public CompletableFuture<String> getBucketAcl(String bucket) {
-        Objects.requireNonNull(bucket, "bucket");
-        return read(Op.GET_BUCKET_ACL, w -> w.str(bucket), Wire.Reader::str);
+        return call(AclCommands.getBucketAcl(bucket));
     }
 
     @Override
     public CompletableFuture<Void> setBucketAcl(String bucket, String cannedAcl) {
-        Objects.requireNonNull(bucket, "bucket");
-        Objects.requireNonNull(cannedAcl, "cannedAcl");
-        return write(Op.SET_BUCKET_ACL, w -> w.str(bucket).str(cannedAcl), RatisCatalog::none);
+        return call(AclCommands.setBucketAcl(bucket, cannedAcl));
     }
 
     @Override
     public CompletableFuture<ObjectVersion> setObjectAcl(String bucket, String key, Optional<String> versionId,
                                                          String cannedAcl) {
-        Objects.requireNonNull(cannedAcl, "cannedAcl");
-        return write(Op.SET_OBJECT_ACL, w -> {
-            w.str(bucket).str(key);
-            CommandDispatcher.optional(w, versionId);
-            w.str(cannedAcl);
-        }, Codec::objectVersion);
+        return call(AclCommands.setObjectAcl(bucket, key, versionId, cannedAcl));
     }
 
     @Override
     public CompletableFuture<Void> deleteBucket(String name) {
-        Objects.requireNonNull(name, "name");
-        return write(Op.DELETE_BUCKET, w -> w.str(name), RatisCatalog::none);
+        return call(Buckets.deleteBucket(name));
     }
 
     @Override
     public CompletableFuture<Bucket> getBucket(String name) {
-        Objects.requireNonNull(name, "name");
-        return read(Op.GET_BUCKET, w -> w.str(name), Codec::bucket);
+        return call(Buckets.getBucket(name));
     }
 
     @Override
     public CompletableFuture<List<Bucket>> listBuckets() {
-        return read(Op.LIST_BUCKETS, w -> { }, r -> Codec.list(r, Codec::bucket));
+        return call(Buckets.listBuckets());
     }
 
     @Override
     public CompletableFuture<Bucket> setVersioning(String bucket, VersioningState state) {
-        Objects.requireNonNull(bucket, "bucket");
-        Objects.requireNonNull(state, "state");
-        return write(Op.SET_VERSIONING, w -> w.str(bucket).u8(state.ordinal()), Codec::bucket);
+        return call(Buckets.setVersioning(bucket, state));
     }
 
     @Override
     public CompletableFuture<Bucket> setDefaultRetention(String bucket, Optional<RetentionMode> mode, int days) {
-        Objects.requireNonNull(bucket, "bucket");
-        return write(Op.SET_DEFAULT_RETENTION, w -> w.str(bucket).u8(mode.map(m -> 1 + m.ordinal()).orElse(0)).i32(days),
-                Codec::bucket);
+        return call(Buckets.setDefaultRetention(bucket, mode, days));
     }
 
     @Override
     public CompletableFuture<PutResult> putObjectVersion(PutObjectVersion request) {
-        Objects.requireNonNull(request, "request");
-        return write(Op.PUT_OBJECT, w -> Codec.putRequest(w, request), Codec::putResult);
+        return call(ObjectVersions.putObject(request));
     }
 
     @Override
     public CompletableFuture<ObjectVersion> getObjectVersion(String bucket, String key, Optional<String> versionId) {
-        Objects.requireNonNull(bucket, "bucket");
-        Objects.requireNonNull(key, "key");
-        return read(Op.GET_OBJECT, w -> {
-            w.str(bucket).str(key);
-            CommandDispatcher.optional(w, versionId);
-        }, Codec::objectVersion);
+        return call(ObjectVersions.getObject(bucket, key, versionId));
     }
 
     @Override
     public CompletableFuture<DeleteResult> deleteObject(DeleteObjectVersion request) {
-        Objects.requireNonNull(request, "request");
-        return write(Op.DELETE_OBJECT, w -> {
-            w.str(request.bucket()).str(request.key());
-            CommandDispatcher.optional(w, request.versionId());
-            w.bool(request.bypassGovernanceRetention());
-        }, Codec::deleteResult);
+        return call(ObjectVersions.deleteObject(request));
     }
 
     @Override
     public CompletableFuture<List<DeleteOutcome>> deleteObjects(List<DeleteObjectVersion> requests) {
-        List<DeleteObjectVersion> items = List.copyOf(requests);
-        if (items.size() > MAX_BATCH) {
-            throw new IllegalArgumentException("at most " + MAX_BATCH + " deletes per batch: " + items.size());
-        }
-        return write(Op.DELETE_OBJECTS, w -> Codec.list(w, items, Codec::deleteRequest), r -> {
-            int n = r.i32();
-            if (n != items.size()) {
-                throw new IllegalArgumentException(n + " outcomes for " + items.size() + " deletes");
-            }
-            List<DeleteOutcome> out = new ArrayList<>(n);
-            for (DeleteObjectVersion item : items) {
-                if (r.u8() == 0) {
-                    out.add(new DeleteOutcome(item, Optional.of(Codec.deleteResult(r)), Optional.empty(), ""));
-                } else {
-                    ErrorCode code = ErrorCode.fromWire(r.u16());
-                    out.add(new DeleteOutcome(item, Optional.empty(), Optional.of(code), r.str()));
-                }
-            }
-            return out;
-        });
+        return call(ObjectVersions.deleteObjects(requests));
     }
 
     @Override
     public CompletableFuture<ObjectVersion> setRetention(String bucket, String key, Optional<String> versionId,
                                                          Optional<Retention> retention, boolean bypass) {
-        return write(Op.SET_RETENTION, w -> {
-            w.str(bucket).str(key);
-            CommandDispatcher.optional(w, versionId);
-            Codec.retention(w, retention);
-            w.bool(bypass);
-        }, Codec::objectVersion);
+        return call(ObjectVersions.setRetention(bucket, key, versionId, retention, bypass));
     }
 
     @Override
     public CompletableFuture<ObjectVersion> setLegalHold(String bucket, String key, Optional<String> versionId,
                                                          boolean on) {
-        return write(Op.SET_LEGAL_HOLD, w -> {
-            w.str(bucket).str(key);
-            CommandDispatcher.optional(w, versionId);
-            w.bool(on);
-        }, Codec::objectVersion);
+        return call(ObjectVersions.setLegalHold(bucket, key, versionId, on));
     }
 
     @Override
     public CompletableFuture<ObjectListing> listObjects(ListObjectsQuery query) {
-        Objects.requireNonNull(query, "query");
-        return read(Op.LIST_OBJECTS, w -> Codec.listObjectsQuery(w, query), Codec::objectListing);
+        return call(ObjectVersions.listObjects(query));
     }
 
     @Override
     public CompletableFuture<VersionListing> listObjectVersions(ListVersionsQuery query) {
-        Objects.requireNonNull(query, "query");
-        return read(Op.LIST_VERSIONS, w -> Codec.listVersionsQuery(w, query), Codec::versionListing);
+        return call(ObjectVersions.listVersions(query));
     }
 
     @Override
     public CompletableFuture<MultipartUpload> createMultipartUpload(String bucket, String key, ObjectMetadata metadata,
                                                                     Optional<Retention> retention, boolean legalHold) {
-        return write(Op.CREATE_UPLOAD, w -> {
-            w.str(bucket).str(key);
-            Codec.metadata(w, metadata);
-            Codec.retention(w, retention);
-            w.bool(legalHold);
-        }, Codec::upload);
+        return call(Uploads.createUpload(bucket, key, metadata, retention, legalHold));
     }
 
     @Override
     public CompletableFuture<List<FileRef>> putPart(String bucket, String key, String uploadId, int partNumber,
                                                     String etag, FileRef file, Map<String, String> checksums) {
-        return write(Op.PUT_PART, w -> {
-            w.str(bucket).str(key).str(uploadId).i32(partNumber).str(etag);
-            Codec.fileRef(w, file);
-            Codec.map(w, checksums);
-        }, r -> Codec.list(r, Codec::fileRef));
+        return call(Uploads.putPart(bucket, key, uploadId, partNumber, etag, file, checksums));
     }
 
     @Override
     public CompletableFuture<PartListing> listParts(String bucket, String key, String uploadId, int partNumberMarker,
                                                     int maxParts) {
-        return read(Op.LIST_PARTS, w -> w.str(bucket).str(key).str(uploadId).i32(partNumberMarker).i32(maxParts),
-                Codec::partListing);
+        return call(Uploads.listParts(bucket, key, uploadId, partNumberMarker, maxParts));
     }
 
     @Override
@@ -489,133 +419,99 @@ final class RatisCatalog implements Catalog {
                                                                 List<CompletedPart> parts, long minPartBytes,
                                                                 WriteCondition condition,
                                                                 Map<String, String> checksums, String checksumType) {
-        return write(Op.COMPLETE_UPLOAD, w -> {
-            w.str(bucket).str(key).str(uploadId);
-            Codec.list(w, parts, Codec::completedPart);
-            w.i64(minPartBytes);
-            Codec.condition(w, condition);
-            Codec.map(w, checksums);
-            w.str(checksumType);
-        }, Codec::putResult);
+        return call(Uploads.completeUpload(bucket, key, uploadId, parts, minPartBytes, condition, checksums,
+                checksumType));
     }
 
     @Override
     public CompletableFuture<List<FileRef>> abortMultipartUpload(String bucket, String key, String uploadId) {
-        return write(Op.ABORT_UPLOAD, w -> w.str(bucket).str(key).str(uploadId), r -> Codec.list(r, Codec::fileRef));
+        return call(Uploads.abortUpload(bucket, key, uploadId));
     }
 
     @Override
     public CompletableFuture<UploadListing> listMultipartUploads(String bucket, String prefix, String keyMarker,
                                                                  String uploadIdMarker, int maxUploads) {
-        return read(Op.LIST_UPLOADS, w -> w.str(bucket).str(prefix).str(keyMarker).str(uploadIdMarker).i32(maxUploads),
-                Codec::uploadListing);
+        return call(Uploads.listUploads(bucket, prefix, keyMarker, uploadIdMarker, maxUploads));
     }
 
     @Override
     public CompletableFuture<VaultInfo> registerVault(VaultInfo vault) {
-        return write(Op.REGISTER_VAULT, w -> Codec.vault(w, vault), Codec::vault);
+        return call(ClusterMap.registerVault(vault));
     }
 
     @Override
     public CompletableFuture<Void> registerPod(PodInfo pod) {
-        return write(Op.REGISTER_POD, w -> Codec.pod(w, pod), RatisCatalog::none);
+        return call(ClusterMap.registerPod(pod));
     }
 
     @Override
     public CompletableFuture<Void> registerStash(StashInfo stash) {
-        return write(Op.REGISTER_STASH, w -> Codec.stash(w, stash), RatisCatalog::none);
+        return call(ClusterMap.registerStash(stash));
     }
 
     @Override
     public CompletableFuture<List<VaultInfo>> listVaults() {
-        return read(Op.LIST_VAULTS, w -> { }, r -> Codec.list(r, Codec::vault));
+        return call(ClusterMap.listVaults());
     }
 
     @Override
     public CompletableFuture<List<StashInfo>> listStashes() {
-        return read(Op.LIST_STASHES, w -> { }, r -> Codec.list(r, Codec::stash));
+        return call(ClusterMap.listStashes());
     }
 
     @Override
     public CompletableFuture<PodStatus> setPodState(int vaultId, int shardIndex, PodState state) {
-        java.util.Objects.requireNonNull(state, "state");
-        if (vaultId < 0 || shardIndex < 0 || shardIndex > 254) {
-            throw new IllegalArgumentException("no such pod " + vaultId + "/" + shardIndex);
-        }
-        return write(Op.SET_POD_STATE, w -> w.i32(vaultId).u8(shardIndex).u8(state.wire()), Codec::podStatus);
+        return call(ClusterMap.setPodState(vaultId, shardIndex, state));
     }
 
     @Override
     public CompletableFuture<List<PodStatus>> listPodStates() {
-        return read(Op.LIST_POD_STATES, w -> { }, r -> Codec.list(r, Codec::podStatus));
+        return call(ClusterMap.listPodStates());
     }
 
     @Override
     public CompletableFuture<FileIdRange> allocateFileIds(int vaultId, int count) {
-        if (count < 1) {
-            throw new IllegalArgumentException("count must be >= 1: " + count);
-        }
-        return write(Op.ALLOCATE_FILE_IDS, w -> w.i32(vaultId).i32(count), Codec::fileIdRange);
+        return call(ClusterMap.allocateFileIds(vaultId, count));
     }
 
     @Override
     public CompletableFuture<Usage> usage(Optional<String> bucket) {
-        return read(Op.USAGE, w -> CommandDispatcher.optional(w, bucket),
-                r -> new Usage(r.i64(), r.i64(), r.i64(), r.i64()));
+        return call(Buckets.usage(bucket));
     }
 
     @Override
     public CompletableFuture<Void> setBucketQuota(String bucket, long quotaBytes) {
-        Objects.requireNonNull(bucket, "bucket");
-        return write(Op.SET_BUCKET_QUOTA, w -> w.str(bucket).i64(quotaBytes), RatisCatalog::none);
+        return call(Buckets.setBucketQuota(bucket, quotaBytes));
     }
 
     @Override
     public CompletableFuture<AccessKey> createAccessKey(String owner, boolean bypassGovernanceAllowed) {
-        Objects.requireNonNull(owner, "owner");
-        // Random ids and secrets are drawn here, not in apply: apply must be deterministic.
-        String id = "SV" + randomString(ID_CHARS, 18);
-        byte[] secret = new byte[30];
-        SECRETS.nextBytes(secret);
-        String secretKey = java.util.Base64.getEncoder().encodeToString(secret);
-        return write(Op.CREATE_ACCESS_KEY, w -> w.str(id).str(secretKey).str(owner).bool(bypassGovernanceAllowed),
-                Codec::accessKey);
-    }
-
-    private static String randomString(char[] alphabet, int n) {
-        StringBuilder sb = new StringBuilder(n);
-        for (int i = 0; i < n; i++) {
-            sb.append(alphabet[SECRETS.nextInt(alphabet.length)]);
-        }
-        return sb.toString();
+        return call(AccessKeys.createAccessKey(owner, bypassGovernanceAllowed));
     }
 
     @Override
     public CompletableFuture<AccessKey> disableAccessKey(String accessKeyId) {
-        return write(Op.DISABLE_ACCESS_KEY, w -> w.str(accessKeyId), Codec::accessKey);
+        return call(AccessKeys.disableAccessKey(accessKeyId));
     }
 
     @Override
     public CompletableFuture<AccessKey> lookupAccessKey(String accessKeyId) {
-        return read(Op.LOOKUP_ACCESS_KEY, w -> w.str(accessKeyId), Codec::accessKey);
+        return call(AccessKeys.lookupAccessKey(accessKeyId));
     }
 
     @Override
     public CompletableFuture<List<AccessKey>> listAccessKeys() {
-        return read(Op.LIST_ACCESS_KEYS, w -> { }, r -> Codec.list(r, Codec::accessKey));
+        return call(AccessKeys.listAccessKeys());
     }
 
     @Override
     public CompletableFuture<List<FileDeletion>> pendingFileDeletions(int limit) {
-        if (limit < 1) {
-            throw new IllegalArgumentException("limit must be >= 1: " + limit);
-        }
-        return read(Op.PENDING_DELETIONS, w -> w.i32(limit), r -> Codec.list(r, Codec::fileDeletion));
+        return call(FileLifetimes.pendingDeletions(limit));
     }
 
     @Override
     public CompletableFuture<Void> ackFileDeletions(List<Long> deletionIds) {
-        return write(Op.ACK_DELETIONS, w -> Codec.list(w, deletionIds, Wire.Writer::i64), RatisCatalog::none);
+        return call(FileLifetimes.ackDeletions(deletionIds));
     }
 
     @Override

@@ -98,7 +98,7 @@ class CommandBytesGoldenTest {
             Wire.Reader in = new Wire.Reader(sent);
             Op op = Op.of(in.u8());
             try (RocksCatalogStore.View view = store.view()) {
-                result = CommandDispatcher.read(op, in, store, view);
+                result = CommandDispatcher.read(op, in, view);
             }
             request = HexFormat.of().formatHex(sent);
         }
