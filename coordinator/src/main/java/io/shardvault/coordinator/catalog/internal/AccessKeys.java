@@ -3,12 +3,12 @@ package io.shardvault.coordinator.catalog.internal;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.coordinator.catalog.AccessKey;
 import io.shardvault.coordinator.catalog.CatalogException;
-import org.rocksdb.RocksIterator;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
+import org.rocksdb.RocksIterator;
 
 /**
  * Access keys in {@link Table#ACCESS_KEYS} (secrets kept as is: SigV4 needs them). Ids and secrets are

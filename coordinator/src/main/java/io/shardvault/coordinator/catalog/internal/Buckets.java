@@ -8,13 +8,13 @@ import io.shardvault.coordinator.catalog.RetentionMode;
 import io.shardvault.coordinator.catalog.Usage;
 import io.shardvault.coordinator.catalog.VaultInfo;
 import io.shardvault.coordinator.catalog.VersioningState;
-import org.rocksdb.RocksIterator;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import org.rocksdb.RocksIterator;
 
 /**
  * Buckets: their records in {@link Table#BUCKETS} (name → Bucket), versioning and default retention, the
@@ -24,11 +24,11 @@ import java.util.regex.Pattern;
  * leader time). A typed answer ({@link CatalogException}) is thrown before or instead of writes.
  */
 final class Buckets {
-    private Buckets() {
-    }
-
     private static final Pattern BUCKET_NAME = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
     private static final byte[] NEXT_BUCKET_ID = Keys.utf8("nextBucketId");
+
+    private Buckets() {
+    }
 
     static Bucket bucket(RocksCatalogStore.Reads r, String name) throws CatalogException {
         byte[] v = r.get(Table.BUCKETS, Keys.utf8(name));

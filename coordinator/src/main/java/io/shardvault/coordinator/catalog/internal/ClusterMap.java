@@ -8,10 +8,10 @@ import io.shardvault.coordinator.catalog.PodState;
 import io.shardvault.coordinator.catalog.PodStatus;
 import io.shardvault.coordinator.catalog.StashInfo;
 import io.shardvault.coordinator.catalog.VaultInfo;
-import org.rocksdb.RocksIterator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.rocksdb.RocksIterator;
 
 /**
  * The cluster map: vaults ({@link Table#VAULTS}), their pods ({@link Table#PODS}) and pod states
@@ -39,7 +39,8 @@ final class ClusterMap {
         return vaultWithPods(e.txn(), v.vaultId());
     }
 
-    private static VaultInfo vaultWithPods(RocksCatalogStore.Reads r, int vaultId) {
+    /** A vault with its pods, or null when it is not registered. */
+    static VaultInfo vaultWithPods(RocksCatalogStore.Reads r, int vaultId) {
         byte[] vk = new Wire.Writer(4).i32(vaultId).toByteArray();
         byte[] raw = r.get(Table.VAULTS, vk);
         if (raw == null) {

@@ -5,11 +5,11 @@ package io.shardvault.coordinator.catalog.internal;
  * deletion seq) and usage counters kept in the same batch as the change they count.
  */
 final class Counters {
-    private Counters() {
-    }
-
     static final byte[] USED_BYTES = Keys.utf8("usedBytes");
     static final byte[] LIVE_FILES = Keys.utf8("liveFiles");
+
+    private Counters() {
+    }
 
     static byte[] bucketBytes(int bucketId) {
         return Keys.utf8("bucketBytes/" + bucketId);

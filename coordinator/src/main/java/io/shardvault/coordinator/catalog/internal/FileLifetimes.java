@@ -2,9 +2,9 @@ package io.shardvault.coordinator.catalog.internal;
 
 import io.shardvault.coordinator.catalog.FileDeletion;
 import io.shardvault.coordinator.catalog.FileRef;
-import org.rocksdb.RocksIterator;
 import java.util.ArrayList;
 import java.util.List;
+import org.rocksdb.RocksIterator;
 
 /**
  * File lifetimes: each file's reference count in {@link Table#FILES} (a version part, a multipart part),
@@ -14,9 +14,10 @@ import java.util.List;
  * <p>Deterministic and stateless, as every catalog subject.
  */
 final class FileLifetimes {
+    private static final byte[] NEXT_DELETION = Keys.utf8("nextDeletion");
+
     private FileLifetimes() {
     }
-    private static final byte[] NEXT_DELETION = Keys.utf8("nextDeletion");
 
     static void addReference(Entry e, FileRef f) {
         byte[] key = Keys.fileKey(f.vaultId(), f.fileId());

@@ -21,7 +21,6 @@ import io.shardvault.coordinator.catalog.RetentionMode;
 import io.shardvault.coordinator.catalog.VersionListing;
 import io.shardvault.coordinator.catalog.VersioningState;
 import io.shardvault.coordinator.catalog.WriteCondition;
-import org.rocksdb.RocksIterator;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,6 +30,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.rocksdb.RocksIterator;
 
 /**
  * Objects and their versions in {@link Table#VERSIONS}: put (with its condition and Object Lock), delete
@@ -39,9 +39,10 @@ import java.util.Optional;
  * <p>Deterministic and stateless, as every catalog subject.
  */
 final class ObjectVersions {
+    private static final int MAX_KEY_BYTES = 1024;
+
     private ObjectVersions() {
     }
-    private static final int MAX_KEY_BYTES = 1024;
 
     static byte[] keyBytes(String key) throws CatalogException {
         byte[] k = Keys.utf8(key);

@@ -34,6 +34,8 @@ enum Op {
     SET_BUCKET_QUOTA(22, Buckets::applySetBucketQuota),
     SET_BUCKET_ACL(23, AclCommands::applySetBucketAcl),
     SET_OBJECT_ACL(24, AclCommands::applySetObjectAcl),
+    REPAIR_ENQUEUE(25, RepairQueue::applyEnqueue),
+    REPAIR_REMOVE(26, RepairQueue::applyRemove),
 
     GET_BUCKET(64, Buckets::answerGetBucket),
     LIST_BUCKETS(65, Buckets::answerListBuckets),
@@ -51,7 +53,8 @@ enum Op {
     STATE_CHECKSUM(76, CommandDispatcher::answerStateChecksum),
     USAGE(77, Buckets::answerUsage),
     LIST_POD_STATES(78, ClusterMap::answerListPodStates),
-    GET_BUCKET_ACL(79, AclCommands::answerGetBucketAcl);
+    GET_BUCKET_ACL(79, AclCommands::answerGetBucketAcl),
+    LIST_REPAIRS(80, RepairQueue::answerList);
 
     private static final Op[] BY_CODE = new Op[128];
 

@@ -27,6 +27,7 @@ import io.shardvault.coordinator.catalog.PodState;
 import io.shardvault.coordinator.catalog.PodStatus;
 import io.shardvault.coordinator.catalog.PutObjectVersion;
 import io.shardvault.coordinator.catalog.PutResult;
+import io.shardvault.coordinator.catalog.RepairTask;
 import io.shardvault.coordinator.catalog.Retention;
 import io.shardvault.coordinator.catalog.RetentionMode;
 import io.shardvault.coordinator.catalog.StashInfo;
@@ -512,6 +513,21 @@ final class RatisCatalog implements Catalog {
     @Override
     public CompletableFuture<Void> ackFileDeletions(List<Long> deletionIds) {
         return call(FileLifetimes.ackDeletions(deletionIds));
+    }
+
+    @Override
+    public CompletableFuture<RepairTask> enqueueRepair(int vaultId, long fileId, List<Integer> shards, String reason) {
+        return call(RepairQueue.enqueue(vaultId, fileId, shards, reason));
+    }
+
+    @Override
+    public CompletableFuture<List<RepairTask>> listRepairs(int fromVaultId, long fromFileId, int limit) {
+        return call(RepairQueue.list(fromVaultId, fromFileId, limit));
+    }
+
+    @Override
+    public CompletableFuture<Optional<RepairTask>> removeRepair(int vaultId, long fileId, List<Integer> repaired) {
+        return call(RepairQueue.remove(vaultId, fileId, repaired));
     }
 
     @Override

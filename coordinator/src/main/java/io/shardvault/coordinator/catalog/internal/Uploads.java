@@ -14,7 +14,6 @@ import io.shardvault.coordinator.catalog.Retention;
 import io.shardvault.coordinator.catalog.UploadListing;
 import io.shardvault.coordinator.catalog.UploadedPart;
 import io.shardvault.coordinator.catalog.WriteCondition;
-import org.rocksdb.RocksIterator;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
@@ -24,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.rocksdb.RocksIterator;
 
 /**
  * Multipart uploads in {@link Table#UPLOADS} and their parts in {@link Table#PARTS}: create, put a part
