@@ -389,12 +389,12 @@ final class RatisCatalog implements Catalog {
 
     @Override
     public CompletableFuture<ObjectListing> listObjects(ListObjectsQuery query) {
-        return call(ObjectVersions.listObjects(query));
+        return call(ObjectListings.listObjects(query));
     }
 
     @Override
     public CompletableFuture<VersionListing> listObjectVersions(ListVersionsQuery query) {
-        return call(ObjectVersions.listVersions(query));
+        return call(ObjectListings.listVersions(query));
     }
 
     @Override

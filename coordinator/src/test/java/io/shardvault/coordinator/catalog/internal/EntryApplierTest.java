@@ -38,7 +38,7 @@ class EntryApplierTest {
 
     private static int versions(RocksCatalogStore store) throws Exception {
         try (RocksCatalogStore.View v = store.view()) {
-            return ObjectVersions.listVersions(v, new ListVersionsQuery("bkt", "", "", "", "", 1000)).versions().size();
+            return ObjectListings.listVersions(v, new ListVersionsQuery("bkt", "", "", "", "", 1000)).versions().size();
         }
     }
 

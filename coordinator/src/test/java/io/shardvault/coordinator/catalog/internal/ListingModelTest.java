@@ -268,7 +268,7 @@ class ListingModelTest {
         int maxKeys = rnd.nextInt(8);
         List<Item> expected = modelObjects(prefix, delimiter, marker);
         try (RocksCatalogStore.View view = store.view()) {
-            ObjectListing page = ObjectVersions.listObjects(view,
+            ObjectListing page = ObjectListings.listObjects(view,
                     new ListObjectsQuery("bkt", prefix, delimiter, marker, Optional.empty(), maxKeys));
             String what = "prefix='" + prefix + "' delim='" + delimiter + "' marker='" + marker + "' max=" + maxKeys;
             assertThat(items(page)).as(what).isEqualTo(expected.subList(0, Math.min(maxKeys, expected.size())));
@@ -280,7 +280,7 @@ class ListingModelTest {
                 Optional<String> token = Optional.empty();
                 String m = marker;
                 for (int guard = 0; guard < 10_000; guard++) {
-                    ObjectListing p = ObjectVersions.listObjects(view,
+                    ObjectListing p = ObjectListings.listObjects(view,
                             new ListObjectsQuery("bkt", prefix, delimiter, m, v2 ? token : Optional.empty(), pageSize));
                     all.addAll(items(p));
                     if (!p.truncated()) {
@@ -310,7 +310,7 @@ class ListingModelTest {
         try (RocksCatalogStore.View view = store.view()) {
             String what = "prefix='" + prefix + "' delim='" + delimiter + "' keyMarker='" + keyMarker
                     + "' versionMarker='" + versionMarker + "' max=" + maxKeys;
-            VersionListing page = ObjectVersions.listVersions(view,
+            VersionListing page = ObjectListings.listVersions(view,
                     new ListVersionsQuery("bkt", prefix, delimiter, keyMarker, versionMarker, maxKeys));
             assertThat(items(page)).as(what).isEqualTo(expected.subList(0, Math.min(maxKeys, expected.size())));
             assertThat(page.truncated()).as(what).isEqualTo(expected.size() > maxKeys);
@@ -319,7 +319,7 @@ class ListingModelTest {
             String vm = versionMarker;
             int pageSize = 1 + rnd.nextInt(4);
             for (int guard = 0; guard < 10_000; guard++) {
-                VersionListing p = ObjectVersions.listVersions(view,
+                VersionListing p = ObjectListings.listVersions(view,
                         new ListVersionsQuery("bkt", prefix, delimiter, km, vm, pageSize));
                 all.addAll(items(p));
                 if (!p.truncated()) {
