@@ -266,6 +266,25 @@ public interface Catalog extends AutoCloseable {
     /** Removes done deletions from the queue; unknown ids are ignored (acks are idempotent). */
     CompletableFuture<Void> ackFileDeletions(List<Long> deletionIds);
 
+    // ---- repair queue ----
+
+    /**
+     * Queues shards of a degraded file for repair (issue #20): a file committed with missing shards, a
+     * chunk found corrupt or missing. Enqueuing a queued file adds the shards and keeps its first reason
+     * and time. {@code INVALID_ARGUMENT} for an unknown vault, a shard outside its layout, no shard, or a
+     * reason that is not a short lower-case word ({@code [a-z][a-z0-9-]{0,63}}). Returns the file's entry.
+     */
+    CompletableFuture<RepairTask> enqueueRepair(int vaultId, long fileId, List<Integer> shards, String reason);
+
+    /** Queued repairs from {@code (vaultId, fileId)} on, in that order, at most {@code limit} (1..10,000). */
+    CompletableFuture<List<RepairTask>> listRepairs(int fromVaultId, long fromFileId, int limit);
+
+    /**
+     * Takes repaired shards off a file's entry (all of it when {@code repaired} is empty); shards queued
+     * meanwhile stay. Returns what is left, empty once the entry is gone. Idempotent.
+     */
+    CompletableFuture<Optional<RepairTask>> removeRepair(int vaultId, long fileId, List<Integer> repaired);
+
     /** Closes this client view; the peer (if any) is closed by its {@link CatalogServer}. */
     @Override
     void close();

@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The catalog's Ratis state machine: a thin adapter from log entries and queries to
- * {@link CatalogOperations} over a {@link RocksCatalogStore}.
+ * the catalog's subjects (see {@link Op}) over a {@link RocksCatalogStore}.
  *
  * <h2>Log entry layout</h2>
  * <pre>
@@ -248,7 +248,7 @@ final class CatalogStateMachine extends BaseStateMachine {
                         return Message.valueOf(UnsafeByteOperations.unsafeWrap(
                                 CommandDispatcher.error(ErrorCode.BAD_REQUEST, e.getMessage())));
                     }
-                    result = CommandDispatcher.read(op, in, s, view);
+                    result = CommandDispatcher.read(op, in, view);
                 }
                 return Message.valueOf(UnsafeByteOperations.unsafeWrap(result));
             } finally {

@@ -52,7 +52,7 @@ final class EntryApplier {
                     onDuplicate.run();
                     result = prior;
                 } else {
-                    result = CommandDispatcher.applyWrite(op, in, new CatalogOperations.Entry(txn, index, time));
+                    result = CommandDispatcher.applyWrite(op, in, new Entry(txn, index, time));
                     if (dedup) {
                         txn.put(Table.REQUESTS, requestId, result);
                     }

@@ -1,52 +1,60 @@
 package io.shardvault.coordinator.catalog.internal;
 
+import io.shardvault.coordinator.catalog.CatalogException;
+
 /**
- * The catalog's operations and their stable one-byte codes. Writes go through the Raft log;
- * reads are linearizable queries. Never renumber a code: log entries outlive builds.
+ * The registry of the catalog's commands: each one's stable one-byte code and the handler of the subject
+ * that owns it (buckets, object versions, uploads, the cluster map, access keys, file lifetimes, ACLs).
+ * Writes ({@link Write}) go through the Raft log; reads ({@link Read}) are linearizable queries. A new
+ * command is one line here plus its call and handler in its subject's file. Never renumber a code: log
+ * entries outlive builds.
  */
 enum Op {
-    CREATE_BUCKET(1, true),
-    DELETE_BUCKET(2, true),
-    SET_VERSIONING(3, true),
-    SET_DEFAULT_RETENTION(4, true),
-    PUT_OBJECT(5, true),
-    DELETE_OBJECT(6, true),
-    SET_RETENTION(7, true),
-    SET_LEGAL_HOLD(8, true),
-    CREATE_UPLOAD(9, true),
-    PUT_PART(10, true),
-    COMPLETE_UPLOAD(11, true),
-    ABORT_UPLOAD(12, true),
-    REGISTER_VAULT(13, true),
-    REGISTER_POD(14, true),
-    REGISTER_STASH(15, true),
-    ALLOCATE_FILE_IDS(16, true),
-    CREATE_ACCESS_KEY(17, true),
-    DISABLE_ACCESS_KEY(18, true),
-    ACK_DELETIONS(19, true),
-    DELETE_OBJECTS(20, true),
-    SET_POD_STATE(21, true),
-    SET_BUCKET_QUOTA(22, true),
-    SET_BUCKET_ACL(23, true),
-    SET_OBJECT_ACL(24, true),
+    CREATE_BUCKET(1, Buckets::applyCreateBucket),
+    DELETE_BUCKET(2, Buckets::applyDeleteBucket),
+    SET_VERSIONING(3, Buckets::applySetVersioning),
+    SET_DEFAULT_RETENTION(4, Buckets::applySetDefaultRetention),
+    PUT_OBJECT(5, ObjectVersions::applyPutObject),
+    DELETE_OBJECT(6, ObjectVersions::applyDeleteObject),
+    SET_RETENTION(7, ObjectVersions::applySetRetention),
+    SET_LEGAL_HOLD(8, ObjectVersions::applySetLegalHold),
+    CREATE_UPLOAD(9, Uploads::applyCreateUpload),
+    PUT_PART(10, Uploads::applyPutPart),
+    COMPLETE_UPLOAD(11, Uploads::applyCompleteUpload),
+    ABORT_UPLOAD(12, Uploads::applyAbortUpload),
+    REGISTER_VAULT(13, ClusterMap::applyRegisterVault),
+    REGISTER_POD(14, ClusterMap::applyRegisterPod),
+    REGISTER_STASH(15, ClusterMap::applyRegisterStash),
+    ALLOCATE_FILE_IDS(16, ClusterMap::applyAllocateFileIds),
+    CREATE_ACCESS_KEY(17, AccessKeys::applyCreateAccessKey),
+    DISABLE_ACCESS_KEY(18, AccessKeys::applyDisableAccessKey),
+    ACK_DELETIONS(19, FileLifetimes::applyAckDeletions),
+    DELETE_OBJECTS(20, ObjectVersions::applyDeleteObjects),
+    SET_POD_STATE(21, ClusterMap::applySetPodState),
+    SET_BUCKET_QUOTA(22, Buckets::applySetBucketQuota),
+    SET_BUCKET_ACL(23, AclCommands::applySetBucketAcl),
+    SET_OBJECT_ACL(24, AclCommands::applySetObjectAcl),
+    REPAIR_ENQUEUE(25, RepairQueue::applyEnqueue),
+    REPAIR_REMOVE(26, RepairQueue::applyRemove),
 
-    GET_BUCKET(64, false),
-    LIST_BUCKETS(65, false),
-    GET_OBJECT(66, false),
-    LIST_OBJECTS(67, false),
-    LIST_VERSIONS(68, false),
-    LIST_PARTS(69, false),
-    LIST_UPLOADS(70, false),
-    LIST_VAULTS(71, false),
-    LIST_STASHES(72, false),
-    LOOKUP_ACCESS_KEY(73, false),
-    LIST_ACCESS_KEYS(74, false),
-    PENDING_DELETIONS(75, false),
+    GET_BUCKET(64, Buckets::answerGetBucket),
+    LIST_BUCKETS(65, Buckets::answerListBuckets),
+    GET_OBJECT(66, ObjectVersions::answerGetObject),
+    LIST_OBJECTS(67, ObjectListings::answerListObjects),
+    LIST_VERSIONS(68, ObjectListings::answerListVersions),
+    LIST_PARTS(69, Uploads::answerListParts),
+    LIST_UPLOADS(70, Uploads::answerListUploads),
+    LIST_VAULTS(71, ClusterMap::answerListVaults),
+    LIST_STASHES(72, ClusterMap::answerListStashes),
+    LOOKUP_ACCESS_KEY(73, AccessKeys::answerLookupAccessKey),
+    LIST_ACCESS_KEYS(74, AccessKeys::answerListAccessKeys),
+    PENDING_DELETIONS(75, FileLifetimes::answerPendingDeletions),
     /** Diagnostics: the applied index and a checksum over every table, taken from one RocksDB snapshot. */
-    STATE_CHECKSUM(76, false),
-    USAGE(77, false),
-    LIST_POD_STATES(78, false),
-    GET_BUCKET_ACL(79, false);
+    STATE_CHECKSUM(76, CommandDispatcher::answerStateChecksum),
+    USAGE(77, Buckets::answerUsage),
+    LIST_POD_STATES(78, ClusterMap::answerListPodStates),
+    GET_BUCKET_ACL(79, AclCommands::answerGetBucketAcl),
+    LIST_REPAIRS(80, RepairQueue::answerList);
 
     private static final Op[] BY_CODE = new Op[128];
 
@@ -56,12 +64,49 @@ enum Op {
         }
     }
 
+    /** Applies a write: reads its fields from {@code in}, writes its reply after the success byte to {@code out}. */
+    @FunctionalInterface
+    interface Write {
+        void apply(Entry e, Wire.Reader in, Wire.Writer out) throws CatalogException;
+    }
+
+    /** Answers a read from one consistent view, as {@link Write} does. */
+    @FunctionalInterface
+    interface Read {
+        void answer(RocksCatalogStore.View r, Wire.Reader in, Wire.Writer out) throws CatalogException;
+    }
+
     final int code;
     final boolean write;
+    private final Write apply;
+    private final Read answer;
 
-    Op(int code, boolean write) {
+    Op(int code, Write apply) {
         this.code = code;
-        this.write = write;
+        this.write = true;
+        this.apply = apply;
+        this.answer = null;
+    }
+
+    Op(int code, Read answer) {
+        this.code = code;
+        this.write = false;
+        this.apply = null;
+        this.answer = answer;
+    }
+
+    void apply(Entry e, Wire.Reader in, Wire.Writer out) throws CatalogException {
+        if (apply == null) {
+            throw new IllegalArgumentException(this + " is not a write");
+        }
+        apply.apply(e, in, out);
+    }
+
+    void answer(RocksCatalogStore.View r, Wire.Reader in, Wire.Writer out) throws CatalogException {
+        if (answer == null) {
+            throw new IllegalArgumentException(this + " is not a read");
+        }
+        answer.answer(r, in, out);
     }
 
     static Op of(int code) {

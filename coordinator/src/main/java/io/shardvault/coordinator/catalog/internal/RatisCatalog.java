@@ -1,13 +1,9 @@
 package io.shardvault.coordinator.catalog.internal;
 
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
-import io.shardvault.common.ErrorCode;
 import io.shardvault.coordinator.catalog.AccessKey;
 import io.shardvault.coordinator.catalog.Bucket;
 import io.shardvault.coordinator.catalog.Catalog;
-import io.shardvault.coordinator.catalog.CatalogException;
 import io.shardvault.coordinator.catalog.CompletedPart;
 import io.shardvault.coordinator.catalog.DeleteObjectVersion;
 import io.shardvault.coordinator.catalog.DeleteOutcome;
@@ -27,6 +23,7 @@ import io.shardvault.coordinator.catalog.PodState;
 import io.shardvault.coordinator.catalog.PodStatus;
 import io.shardvault.coordinator.catalog.PutObjectVersion;
 import io.shardvault.coordinator.catalog.PutResult;
+import io.shardvault.coordinator.catalog.RepairTask;
 import io.shardvault.coordinator.catalog.Retention;
 import io.shardvault.coordinator.catalog.RetentionMode;
 import io.shardvault.coordinator.catalog.StashInfo;
@@ -36,452 +33,142 @@ import io.shardvault.coordinator.catalog.VaultInfo;
 import io.shardvault.coordinator.catalog.VersionListing;
 import io.shardvault.coordinator.catalog.VersioningState;
 import io.shardvault.coordinator.catalog.WriteCondition;
-import java.io.IOException;
-import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
-import java.util.function.Function;
-import java.util.function.Supplier;
 import org.apache.ratis.client.RaftClient;
-import org.apache.ratis.protocol.ClientId;
-import org.apache.ratis.protocol.Message;
-import org.apache.ratis.protocol.RaftClientReply;
-import org.apache.ratis.protocol.RaftClientRequest;
-import org.apache.ratis.protocol.RaftPeerId;
-import org.apache.ratis.protocol.exceptions.LeaderNotReadyException;
-import org.apache.ratis.protocol.exceptions.LeaderSteppingDownException;
-import org.apache.ratis.protocol.exceptions.NotLeaderException;
-import org.apache.ratis.protocol.exceptions.ReadIndexException;
-import org.apache.ratis.protocol.exceptions.TimeoutIOException;
-import org.apache.ratis.server.DivisionInfo;
-import org.apache.ratis.server.RaftServer;
-import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 
 /**
- * {@link Catalog} over Ratis: writes go through {@code async().send}, reads through
- * {@code async().sendReadOnly}, which the group serves linearizably (ReadIndex).
- *
- * <p>When this JVM hosts a catalog peer and that peer is the group's ready leader, requests skip
- * the Raft client and its gRPC loopback hop and go straight to the local server
- * ({@code submitClientRequestAsync}), which runs the same leader code a gRPC request would reach.
- * A local answer of "not the leader" (not leader, leader not ready, stepping down) sends the same
- * message through the Raft client instead, which finds the leader. The counter
- * {@code shardvault.catalog.submissions} (tag {@code path}: {@code local}, {@code remote}, or
- * {@code fallback} for a local attempt resent through the client) shows which way calls went.
- *
- * <p>Every write carries a 16-byte request id (wall millis at first send, then 64 random bits),
- * kept across the Ratis client's own retries and across a local-to-client fallback (the same
- * message is resent), so the state machine applies it at most once.
+ * {@link Catalog} over Ratis: each method sends the {@link Call} of the subject that owns the command
+ * ({@link Buckets}, {@link ObjectVersions}, {@link Uploads}, ...) through {@link RatisCalls}, which
+ * carries writes through the Raft log and reads as linearizable queries, in-process to a local leader
+ * when it can. Nothing else lives here: a command's fields and reply are its subject's.
  *
  * <p>Thread-safe.
  */
 final class RatisCatalog implements Catalog {
-    private static final SecureRandom SECRETS = new SecureRandom();
-    private static final char[] ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".toCharArray();
+    private final RatisCalls calls;
 
-    /** How often a read retries while the group has no leader. */
-    private static final Duration ELECTION_POLL = Duration.ofMillis(50);
-
-    /** The Raft client identity of this catalog's local calls, with their call ids (unique per call). */
-    private final ClientId localClientId = ClientId.randomId();
-    private final AtomicLong localCallIds = new AtomicLong();
-
-    private final RaftClient client;
-    private final Optional<LocalPeer> local;
-    private final Duration timeout;
-    private final MeterRegistry registry;
-    private final Counter localCalls;
-    private final Counter remoteCalls;
-    private final Counter fallbackCalls;
-
-    /**
-     * This JVM's catalog peer: its Raft division, and the executor that completes the callers'
-     * futures of local calls (their continuations must not run on the peer's apply or query threads).
-     */
-    record LocalPeer(RaftServer.Division division, Executor replies) {
-        LocalPeer {
-            Objects.requireNonNull(division, "division");
-            Objects.requireNonNull(replies, "replies");
-        }
+    RatisCatalog(RaftClient client, Optional<RatisCalls.LocalPeer> local, Duration timeout, MeterRegistry registry) {
+        this.calls = new RatisCalls(client, local, timeout, registry);
     }
 
-    RatisCatalog(RaftClient client, Optional<LocalPeer> local, Duration timeout, MeterRegistry registry) {
-        this.client = client;
-        this.local = local;
-        this.timeout = timeout;
-        this.registry = registry;
-        this.localCalls = submissions(registry, "local");
-        this.remoteCalls = submissions(registry, "remote");
-        this.fallbackCalls = submissions(registry, "fallback");
-    }
-
-    private static Counter submissions(MeterRegistry registry, String path) {
-        // shardvault.catalog.submissions: catalog calls by the way they reached the leader: local (to
-        // this JVM's leading peer, no RPC), remote (through the Raft client), fallback (a local
-        // attempt answered "not the leader", then resent through the Raft client).
-        return Counter.builder("shardvault.catalog.submissions").tag("path", path)
-                .description("Catalog calls by path: in-process to the local leader, or through the Raft client")
-                .register(registry);
-    }
-
-    private static Message message(Wire.Writer w) {
-        return Message.valueOf(UnsafeByteOperations.unsafeWrap(w.toByteArray()));
-    }
-
-    private <T> CompletableFuture<T> write(Op op, Consumer<Wire.Writer> body, Function<Wire.Reader, T> decode) {
-        Wire.Writer w = new Wire.Writer(128).u8(op.code).i64(System.currentTimeMillis())
-                .i64(ThreadLocalRandom.current().nextLong() | 1L);
-        body.accept(w);
-        Message message = message(w);
-        return finish(op, true, submit(message, RaftClientRequest.writeRequestType(),
-                () -> client.async().send(message)), decode);
-    }
-
-    private <T> CompletableFuture<T> read(Op op, Consumer<Wire.Writer> body, Function<Wire.Reader, T> decode) {
-        Wire.Writer w = new Wire.Writer(64).u8(op.code);
-        body.accept(w);
-        Message message = message(w);
-        long deadlineNanos = System.nanoTime() + timeout.toNanos();
-        return finish(op, false, submit(message, RaftClientRequest.readRequestType(),
-                () -> sendReadOnlyOnceLed(message, deadlineNanos)), decode);
-    }
-
-    /**
-     * Sends one request: to this JVM's peer when it is the ready leader, else (or when it answers
-     * that it does not lead after all) through the Raft client, {@code remote}.
-     *
-     * <p>A local write answered "not the leader" may still have been appended (a leader that steps
-     * down answers its pending entries so, and one of them may yet commit under the next leader);
-     * resending it is safe only because the resent message is the same bytes, with the same request
-     * id, which the state machine applies at most once. Any other local failure is the answer.
-     */
-    private CompletableFuture<RaftClientReply> submit(Message message, RaftClientRequest.Type type,
-                                                      Supplier<CompletableFuture<RaftClientReply>> remote) {
-        LocalPeer peer = local.filter(RatisCatalog::leads).orElse(null);
-        if (peer == null) {
-            remoteCalls.increment();
-            return remote.get();
-        }
-        localCalls.increment();
-        RaftServer.Division division = peer.division();
-        RaftClientRequest request = RaftClientRequest.newBuilder().setClientId(localClientId)
-                .setServerId(division.getId()).setGroupId(division.getMemberId().getGroupId())
-                .setCallId(localCallIds.incrementAndGet()).setMessage(message).setType(type).build();
-        CompletableFuture<RaftClientReply> sent;
-        try {
-            sent = division.getRaftServer().submitClientRequestAsync(request);
-        } catch (IOException | RuntimeException e) {
-            sent = CompletableFuture.failedFuture(e);
-        }
-        return sent.handleAsync((reply, failure) -> {
-            Throwable problem = failure != null ? failure : reply.isSuccess() ? null : reply.getException();
-            if (isNotLeader(problem)) {
-                fallbackCalls.increment();
-                return remote.get();
-            }
-            return failure != null ? CompletableFuture.<RaftClientReply>failedFuture(failure)
-                    : CompletableFuture.completedFuture(reply);
-        }, peer.replies()).thenCompose(next -> next);
-    }
-
-    private static boolean leads(LocalPeer peer) {
-        DivisionInfo info = peer.division().getInfo();
-        return info.isLeader() && info.isLeaderReady();
-    }
-
-    /** The local server says it does not lead (or not yet, or not for long): worth sending through the client. */
-    private static boolean isNotLeader(Throwable problem) {
-        for (Throwable t = problem; t != null; t = t.getCause()) {
-            if (t instanceof NotLeaderException || t instanceof LeaderNotReadyException
-                    || t instanceof LeaderSteppingDownException) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * A linearizable read needs a leader's ReadIndex. While the group elects one (a leader just
-     * died), peers answer "leader is unknown", which the Ratis client does not retry: wait for the
-     * election here, within the call's own timeout, rather than fail a read an election away from
-     * succeeding.
-     */
-    private CompletableFuture<RaftClientReply> sendReadOnlyOnceLed(Message message, long deadlineNanos) {
-        return client.async().sendReadOnly(message).handle((reply, failure) -> {
-            Throwable problem = failure != null ? failure : reply.isSuccess() ? null : reply.getException();
-            if (isLeaderless(problem) && System.nanoTime() + ELECTION_POLL.toNanos() < deadlineNanos) {
-                return CompletableFuture.runAsync(() -> { },
-                                CompletableFuture.delayedExecutor(ELECTION_POLL.toMillis(), TimeUnit.MILLISECONDS))
-                        .thenCompose(ignored -> sendReadOnlyOnceLed(message, deadlineNanos));
-            }
-            return failure != null ? CompletableFuture.<RaftClientReply>failedFuture(failure)
-                    : CompletableFuture.completedFuture(reply);
-        }).thenCompose(next -> next);
-    }
-
-    private static boolean isLeaderless(Throwable problem) {
-        for (Throwable t = problem; t != null; t = t.getCause()) {
-            if (t instanceof ReadIndexException || t instanceof LeaderNotReadyException) {
-                return true;
-            }
-        }
-        return false;
+    private <T> CompletableFuture<T> call(Call<T> call) {
+        return calls.call(call);
     }
 
     /** A diagnostic: (applied index, checksum over every table) as of a given peer, read stale from it. */
     CompletableFuture<long[]> stateChecksum(String peerId, long minIndex) {
-        Wire.Writer w = new Wire.Writer(1).u8(Op.STATE_CHECKSUM.code);
-        return finish(Op.STATE_CHECKSUM, false,
-                client.async().sendStaleRead(message(w), minIndex, RaftPeerId.valueOf(peerId)),
-                r -> new long[] {r.i64(), r.i64()});
-    }
-
-    private <T> CompletableFuture<T> finish(Op op, boolean commit, CompletableFuture<RaftClientReply> sent,
-                                            Function<Wire.Reader, T> decode) {
-        Timer.Sample sample = Timer.start(registry);
-        CompletableFuture<T> out = new CompletableFuture<>();
-        sent.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((reply, failure) -> {
-            String outcome = "ok";
-            try {
-                if (failure != null) {
-                    throw translate(failure);
-                }
-                if (!reply.isSuccess()) {
-                    throw translate(reply.getException() != null ? reply.getException()
-                            : new IOException("unsuccessful reply"));
-                }
-                byte[] bytes = reply.getMessage().getContent().toByteArray();
-                Wire.Reader r = new Wire.Reader(bytes);
-                if (r.u8() != 0) {
-                    throw new CatalogException(ErrorCode.fromWire(r.u16()), r.str());
-                }
-                T value = decode.apply(r);
-                r.expectEnd();
-                out.complete(value);
-            } catch (CatalogException e) {
-                outcome = e.code().name();
-                out.completeExceptionally(e);
-            } catch (RuntimeException e) {
-                outcome = "INTERNAL";
-                out.completeExceptionally(new CatalogException(ErrorCode.INTERNAL, "bad catalog reply to " + op, e));
-            } finally {
-                // shardvault.catalog.commit: a write, from send to applied by the leader (a majority
-                // has it in its synced log); shardvault.catalog.read: a linearizable read (ReadIndex),
-                // election waits included. Tags: op, and outcome (ok or the error code).
-                sample.stop(Timer.builder(commit ? "shardvault.catalog.commit" : "shardvault.catalog.read")
-                        .description(commit ? "catalog writes, send to applied" : "catalog linearizable reads")
-                        .tag("op", op.name()).tag("outcome", outcome.toLowerCase(java.util.Locale.ROOT))
-                        .register(registry));
-            }
-        });
-        return out;
-    }
-
-    private static CatalogException translate(Throwable t) {
-        Throwable c = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
-        if (c instanceof CatalogException ce) {
-            return ce;
-        }
-        if (c instanceof TimeoutException || c instanceof TimeoutIOException) {
-            return new CatalogException(ErrorCode.TIMEOUT, "catalog call timed out", c);
-        }
-        if (c instanceof NotLeaderException nle) {
-            return new CatalogException(ErrorCode.NOT_LEADER, "not the leader; suggested "
-                    + nle.getSuggestedLeader(), c);
-        }
-        return new CatalogException(ErrorCode.UNAVAILABLE, "catalog unavailable: " + c, c);
-    }
-
-    private static Void none(Wire.Reader r) {
-        return null;
+        return calls.stateChecksum(peerId, minIndex);
     }
 
     @Override
     public CompletableFuture<Bucket> createBucket(String name, String ownerAccessKeyId, boolean objectLockEnabled,
                                                   String cannedAcl) {
-        Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(ownerAccessKeyId, "ownerAccessKeyId");
-        Objects.requireNonNull(cannedAcl, "cannedAcl");
-        return write(Op.CREATE_BUCKET, w -> w.str(name).str(ownerAccessKeyId).bool(objectLockEnabled).str(cannedAcl),
-                Codec::bucket);
+        return call(Buckets.createBucket(name, ownerAccessKeyId, objectLockEnabled, cannedAcl));
     }
 
     @Override
     public CompletableFuture<String> getBucketAcl(String bucket) {
-        Objects.requireNonNull(bucket, "bucket");
-        return read(Op.GET_BUCKET_ACL, w -> w.str(bucket), Wire.Reader::str);
+        return call(AclCommands.getBucketAcl(bucket));
     }
 
     @Override
     public CompletableFuture<Void> setBucketAcl(String bucket, String cannedAcl) {
-        Objects.requireNonNull(bucket, "bucket");
-        Objects.requireNonNull(cannedAcl, "cannedAcl");
-        return write(Op.SET_BUCKET_ACL, w -> w.str(bucket).str(cannedAcl), RatisCatalog::none);
+        return call(AclCommands.setBucketAcl(bucket, cannedAcl));
     }
 
     @Override
     public CompletableFuture<ObjectVersion> setObjectAcl(String bucket, String key, Optional<String> versionId,
                                                          String cannedAcl) {
-        Objects.requireNonNull(cannedAcl, "cannedAcl");
-        return write(Op.SET_OBJECT_ACL, w -> {
-            w.str(bucket).str(key);
-            CommandDispatcher.optional(w, versionId);
-            w.str(cannedAcl);
-        }, Codec::objectVersion);
+        return call(AclCommands.setObjectAcl(bucket, key, versionId, cannedAcl));
     }
 
     @Override
     public CompletableFuture<Void> deleteBucket(String name) {
-        Objects.requireNonNull(name, "name");
-        return write(Op.DELETE_BUCKET, w -> w.str(name), RatisCatalog::none);
+        return call(Buckets.deleteBucket(name));
     }
 
     @Override
     public CompletableFuture<Bucket> getBucket(String name) {
-        Objects.requireNonNull(name, "name");
-        return read(Op.GET_BUCKET, w -> w.str(name), Codec::bucket);
+        return call(Buckets.getBucket(name));
     }
 
     @Override
     public CompletableFuture<List<Bucket>> listBuckets() {
-        return read(Op.LIST_BUCKETS, w -> { }, r -> Codec.list(r, Codec::bucket));
+        return call(Buckets.listBuckets());
     }
 
     @Override
     public CompletableFuture<Bucket> setVersioning(String bucket, VersioningState state) {
-        Objects.requireNonNull(bucket, "bucket");
-        Objects.requireNonNull(state, "state");
-        return write(Op.SET_VERSIONING, w -> w.str(bucket).u8(state.ordinal()), Codec::bucket);
+        return call(Buckets.setVersioning(bucket, state));
     }
 
     @Override
     public CompletableFuture<Bucket> setDefaultRetention(String bucket, Optional<RetentionMode> mode, int days) {
-        Objects.requireNonNull(bucket, "bucket");
-        return write(Op.SET_DEFAULT_RETENTION, w -> w.str(bucket).u8(mode.map(m -> 1 + m.ordinal()).orElse(0)).i32(days),
-                Codec::bucket);
+        return call(Buckets.setDefaultRetention(bucket, mode, days));
     }
 
     @Override
     public CompletableFuture<PutResult> putObjectVersion(PutObjectVersion request) {
-        Objects.requireNonNull(request, "request");
-        return write(Op.PUT_OBJECT, w -> Codec.putRequest(w, request), Codec::putResult);
+        return call(ObjectVersions.putObject(request));
     }
 
     @Override
     public CompletableFuture<ObjectVersion> getObjectVersion(String bucket, String key, Optional<String> versionId) {
-        Objects.requireNonNull(bucket, "bucket");
-        Objects.requireNonNull(key, "key");
-        return read(Op.GET_OBJECT, w -> {
-            w.str(bucket).str(key);
-            CommandDispatcher.optional(w, versionId);
-        }, Codec::objectVersion);
+        return call(ObjectVersions.getObject(bucket, key, versionId));
     }
 
     @Override
     public CompletableFuture<DeleteResult> deleteObject(DeleteObjectVersion request) {
-        Objects.requireNonNull(request, "request");
-        return write(Op.DELETE_OBJECT, w -> {
-            w.str(request.bucket()).str(request.key());
-            CommandDispatcher.optional(w, request.versionId());
-            w.bool(request.bypassGovernanceRetention());
-        }, Codec::deleteResult);
+        return call(ObjectVersions.deleteObject(request));
     }
 
     @Override
     public CompletableFuture<List<DeleteOutcome>> deleteObjects(List<DeleteObjectVersion> requests) {
-        List<DeleteObjectVersion> items = List.copyOf(requests);
-        if (items.size() > MAX_BATCH) {
-            throw new IllegalArgumentException("at most " + MAX_BATCH + " deletes per batch: " + items.size());
-        }
-        return write(Op.DELETE_OBJECTS, w -> Codec.list(w, items, Codec::deleteRequest), r -> {
-            int n = r.i32();
-            if (n != items.size()) {
-                throw new IllegalArgumentException(n + " outcomes for " + items.size() + " deletes");
-            }
-            List<DeleteOutcome> out = new ArrayList<>(n);
-            for (DeleteObjectVersion item : items) {
-                if (r.u8() == 0) {
-                    out.add(new DeleteOutcome(item, Optional.of(Codec.deleteResult(r)), Optional.empty(), ""));
-                } else {
-                    ErrorCode code = ErrorCode.fromWire(r.u16());
-                    out.add(new DeleteOutcome(item, Optional.empty(), Optional.of(code), r.str()));
-                }
-            }
-            return out;
-        });
+        return call(ObjectVersions.deleteObjects(requests));
     }
 
     @Override
     public CompletableFuture<ObjectVersion> setRetention(String bucket, String key, Optional<String> versionId,
                                                          Optional<Retention> retention, boolean bypass) {
-        return write(Op.SET_RETENTION, w -> {
-            w.str(bucket).str(key);
-            CommandDispatcher.optional(w, versionId);
-            Codec.retention(w, retention);
-            w.bool(bypass);
-        }, Codec::objectVersion);
+        return call(ObjectVersions.setRetention(bucket, key, versionId, retention, bypass));
     }
 
     @Override
     public CompletableFuture<ObjectVersion> setLegalHold(String bucket, String key, Optional<String> versionId,
                                                          boolean on) {
-        return write(Op.SET_LEGAL_HOLD, w -> {
-            w.str(bucket).str(key);
-            CommandDispatcher.optional(w, versionId);
-            w.bool(on);
-        }, Codec::objectVersion);
+        return call(ObjectVersions.setLegalHold(bucket, key, versionId, on));
     }
 
     @Override
     public CompletableFuture<ObjectListing> listObjects(ListObjectsQuery query) {
-        Objects.requireNonNull(query, "query");
-        return read(Op.LIST_OBJECTS, w -> Codec.listObjectsQuery(w, query), Codec::objectListing);
+        return call(ObjectListings.listObjects(query));
     }
 
     @Override
     public CompletableFuture<VersionListing> listObjectVersions(ListVersionsQuery query) {
-        Objects.requireNonNull(query, "query");
-        return read(Op.LIST_VERSIONS, w -> Codec.listVersionsQuery(w, query), Codec::versionListing);
+        return call(ObjectListings.listVersions(query));
     }
 
     @Override
     public CompletableFuture<MultipartUpload> createMultipartUpload(String bucket, String key, ObjectMetadata metadata,
                                                                     Optional<Retention> retention, boolean legalHold) {
-        return write(Op.CREATE_UPLOAD, w -> {
-            w.str(bucket).str(key);
-            Codec.metadata(w, metadata);
-            Codec.retention(w, retention);
-            w.bool(legalHold);
-        }, Codec::upload);
+        return call(Uploads.createUpload(bucket, key, metadata, retention, legalHold));
     }
 
     @Override
     public CompletableFuture<List<FileRef>> putPart(String bucket, String key, String uploadId, int partNumber,
                                                     String etag, FileRef file, Map<String, String> checksums) {
-        return write(Op.PUT_PART, w -> {
-            w.str(bucket).str(key).str(uploadId).i32(partNumber).str(etag);
-            Codec.fileRef(w, file);
-            Codec.map(w, checksums);
-        }, r -> Codec.list(r, Codec::fileRef));
+        return call(Uploads.putPart(bucket, key, uploadId, partNumber, etag, file, checksums));
     }
 
     @Override
     public CompletableFuture<PartListing> listParts(String bucket, String key, String uploadId, int partNumberMarker,
                                                     int maxParts) {
-        return read(Op.LIST_PARTS, w -> w.str(bucket).str(key).str(uploadId).i32(partNumberMarker).i32(maxParts),
-                Codec::partListing);
+        return call(Uploads.listParts(bucket, key, uploadId, partNumberMarker, maxParts));
     }
 
     @Override
@@ -489,141 +176,118 @@ final class RatisCatalog implements Catalog {
                                                                 List<CompletedPart> parts, long minPartBytes,
                                                                 WriteCondition condition,
                                                                 Map<String, String> checksums, String checksumType) {
-        return write(Op.COMPLETE_UPLOAD, w -> {
-            w.str(bucket).str(key).str(uploadId);
-            Codec.list(w, parts, Codec::completedPart);
-            w.i64(minPartBytes);
-            Codec.condition(w, condition);
-            Codec.map(w, checksums);
-            w.str(checksumType);
-        }, Codec::putResult);
+        return call(Uploads.completeUpload(bucket, key, uploadId, parts, minPartBytes, condition, checksums,
+                checksumType));
     }
 
     @Override
     public CompletableFuture<List<FileRef>> abortMultipartUpload(String bucket, String key, String uploadId) {
-        return write(Op.ABORT_UPLOAD, w -> w.str(bucket).str(key).str(uploadId), r -> Codec.list(r, Codec::fileRef));
+        return call(Uploads.abortUpload(bucket, key, uploadId));
     }
 
     @Override
     public CompletableFuture<UploadListing> listMultipartUploads(String bucket, String prefix, String keyMarker,
                                                                  String uploadIdMarker, int maxUploads) {
-        return read(Op.LIST_UPLOADS, w -> w.str(bucket).str(prefix).str(keyMarker).str(uploadIdMarker).i32(maxUploads),
-                Codec::uploadListing);
+        return call(Uploads.listUploads(bucket, prefix, keyMarker, uploadIdMarker, maxUploads));
     }
 
     @Override
     public CompletableFuture<VaultInfo> registerVault(VaultInfo vault) {
-        return write(Op.REGISTER_VAULT, w -> Codec.vault(w, vault), Codec::vault);
+        return call(ClusterMap.registerVault(vault));
     }
 
     @Override
     public CompletableFuture<Void> registerPod(PodInfo pod) {
-        return write(Op.REGISTER_POD, w -> Codec.pod(w, pod), RatisCatalog::none);
+        return call(ClusterMap.registerPod(pod));
     }
 
     @Override
     public CompletableFuture<Void> registerStash(StashInfo stash) {
-        return write(Op.REGISTER_STASH, w -> Codec.stash(w, stash), RatisCatalog::none);
+        return call(ClusterMap.registerStash(stash));
     }
 
     @Override
     public CompletableFuture<List<VaultInfo>> listVaults() {
-        return read(Op.LIST_VAULTS, w -> { }, r -> Codec.list(r, Codec::vault));
+        return call(ClusterMap.listVaults());
     }
 
     @Override
     public CompletableFuture<List<StashInfo>> listStashes() {
-        return read(Op.LIST_STASHES, w -> { }, r -> Codec.list(r, Codec::stash));
+        return call(ClusterMap.listStashes());
     }
 
     @Override
     public CompletableFuture<PodStatus> setPodState(int vaultId, int shardIndex, PodState state) {
-        java.util.Objects.requireNonNull(state, "state");
-        if (vaultId < 0 || shardIndex < 0 || shardIndex > 254) {
-            throw new IllegalArgumentException("no such pod " + vaultId + "/" + shardIndex);
-        }
-        return write(Op.SET_POD_STATE, w -> w.i32(vaultId).u8(shardIndex).u8(state.wire()), Codec::podStatus);
+        return call(ClusterMap.setPodState(vaultId, shardIndex, state));
     }
 
     @Override
     public CompletableFuture<List<PodStatus>> listPodStates() {
-        return read(Op.LIST_POD_STATES, w -> { }, r -> Codec.list(r, Codec::podStatus));
+        return call(ClusterMap.listPodStates());
     }
 
     @Override
     public CompletableFuture<FileIdRange> allocateFileIds(int vaultId, int count) {
-        if (count < 1) {
-            throw new IllegalArgumentException("count must be >= 1: " + count);
-        }
-        return write(Op.ALLOCATE_FILE_IDS, w -> w.i32(vaultId).i32(count), Codec::fileIdRange);
+        return call(ClusterMap.allocateFileIds(vaultId, count));
     }
 
     @Override
     public CompletableFuture<Usage> usage(Optional<String> bucket) {
-        return read(Op.USAGE, w -> CommandDispatcher.optional(w, bucket),
-                r -> new Usage(r.i64(), r.i64(), r.i64(), r.i64()));
+        return call(Buckets.usage(bucket));
     }
 
     @Override
     public CompletableFuture<Void> setBucketQuota(String bucket, long quotaBytes) {
-        Objects.requireNonNull(bucket, "bucket");
-        return write(Op.SET_BUCKET_QUOTA, w -> w.str(bucket).i64(quotaBytes), RatisCatalog::none);
+        return call(Buckets.setBucketQuota(bucket, quotaBytes));
     }
 
     @Override
     public CompletableFuture<AccessKey> createAccessKey(String owner, boolean bypassGovernanceAllowed) {
-        Objects.requireNonNull(owner, "owner");
-        // Random ids and secrets are drawn here, not in apply: apply must be deterministic.
-        String id = "SV" + randomString(ID_CHARS, 18);
-        byte[] secret = new byte[30];
-        SECRETS.nextBytes(secret);
-        String secretKey = java.util.Base64.getEncoder().encodeToString(secret);
-        return write(Op.CREATE_ACCESS_KEY, w -> w.str(id).str(secretKey).str(owner).bool(bypassGovernanceAllowed),
-                Codec::accessKey);
-    }
-
-    private static String randomString(char[] alphabet, int n) {
-        StringBuilder sb = new StringBuilder(n);
-        for (int i = 0; i < n; i++) {
-            sb.append(alphabet[SECRETS.nextInt(alphabet.length)]);
-        }
-        return sb.toString();
+        return call(AccessKeys.createAccessKey(owner, bypassGovernanceAllowed));
     }
 
     @Override
     public CompletableFuture<AccessKey> disableAccessKey(String accessKeyId) {
-        return write(Op.DISABLE_ACCESS_KEY, w -> w.str(accessKeyId), Codec::accessKey);
+        return call(AccessKeys.disableAccessKey(accessKeyId));
     }
 
     @Override
     public CompletableFuture<AccessKey> lookupAccessKey(String accessKeyId) {
-        return read(Op.LOOKUP_ACCESS_KEY, w -> w.str(accessKeyId), Codec::accessKey);
+        return call(AccessKeys.lookupAccessKey(accessKeyId));
     }
 
     @Override
     public CompletableFuture<List<AccessKey>> listAccessKeys() {
-        return read(Op.LIST_ACCESS_KEYS, w -> { }, r -> Codec.list(r, Codec::accessKey));
+        return call(AccessKeys.listAccessKeys());
     }
 
     @Override
     public CompletableFuture<List<FileDeletion>> pendingFileDeletions(int limit) {
-        if (limit < 1) {
-            throw new IllegalArgumentException("limit must be >= 1: " + limit);
-        }
-        return read(Op.PENDING_DELETIONS, w -> w.i32(limit), r -> Codec.list(r, Codec::fileDeletion));
+        return call(FileLifetimes.pendingDeletions(limit));
     }
 
     @Override
     public CompletableFuture<Void> ackFileDeletions(List<Long> deletionIds) {
-        return write(Op.ACK_DELETIONS, w -> Codec.list(w, deletionIds, Wire.Writer::i64), RatisCatalog::none);
+        return call(FileLifetimes.ackDeletions(deletionIds));
+    }
+
+    @Override
+    public CompletableFuture<RepairTask> enqueueRepair(int vaultId, long fileId, List<Integer> shards, String reason) {
+        return call(RepairQueue.enqueue(vaultId, fileId, shards, reason));
+    }
+
+    @Override
+    public CompletableFuture<List<RepairTask>> listRepairs(int fromVaultId, long fromFileId, int limit) {
+        return call(RepairQueue.list(fromVaultId, fromFileId, limit));
+    }
+
+    @Override
+    public CompletableFuture<Optional<RepairTask>> removeRepair(int vaultId, long fileId, List<Integer> repaired) {
+        return call(RepairQueue.remove(vaultId, fileId, repaired));
     }
 
     @Override
     public void close() {
-        try {
-            client.close();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        calls.close();
     }
 }

@@ -115,7 +115,7 @@ public final class RatisCatalogServer implements CatalogServer {
         });
         RaftClient client = newClient(props, group);
         RatisCatalog catalog = new RatisCatalog(client,
-                Optional.of(new RatisCatalog.LocalPeer(division, replyExecutor)), config.requestTimeout(), registry);
+                Optional.of(new RatisCalls.LocalPeer(division, replyExecutor)), config.requestTimeout(), registry);
         RatisCatalogServer started = new RatisCatalogServer(config, server, client, groupId, catalog, readExecutor,
                 replyExecutor);
         // This peer's current Raft term (NaN once closed): it only grows, by one per election.

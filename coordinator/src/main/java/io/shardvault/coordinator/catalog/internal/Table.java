@@ -35,7 +35,9 @@ enum Table {
      */
     COUNTERS("counters"),
     /** 16-byte request id (u64 client millis | u64 random) → the result bytes of the write. */
-    REQUESTS("requests");
+    REQUESTS("requests"),
+    /** u32 vaultId | u64 fileId → RepairTask ({@link RepairQueue}); added after the others, empty in older stores. */
+    REPAIRS("repairs");
 
     final String cfName;
 

@@ -50,7 +50,7 @@ class AclCommandsTest {
 
     private static ObjectVersion object(RocksCatalogStore store, String bucket, String key) throws Exception {
         try (RocksCatalogStore.View v = store.view()) {
-            return CatalogOperations.getObject(v, bucket, key, Optional.empty());
+            return ObjectVersions.getObject(v, bucket, key, Optional.empty());
         }
     }
 
@@ -66,7 +66,7 @@ class AclCommandsTest {
             assertThat(bucketAcl(store, "old")).isEqualTo(Catalog.PRIVATE_ACL);
             ObjectMetadata plain = new ObjectMetadata("text/plain", Map.of("Cache-Control", "no-cache"), Map.of(),
                     Map.of(), "");
-            apply(store, Op.PUT_OBJECT, w -> Codec.putRequest(w, put("old", "k", plain, 1)));
+            apply(store, Op.PUT_OBJECT, w -> ObjectVersions.putRequest(w, put("old", "k", plain, 1)));
             assertThat(object(store, "old", "k").metadata().cannedAcl()).isEqualTo(Catalog.PRIVATE_ACL);
         }
     }
@@ -87,7 +87,7 @@ class AclCommandsTest {
             apply(store, Op.CREATE_BUCKET, x -> x.str("bkt").str("alice").bool(false).str(Catalog.PRIVATE_ACL));
             int bucketId;
             try (RocksCatalogStore.View v = store.view()) {
-                bucketId = CatalogOperations.bucket(v, "bkt").id();
+                bucketId = Buckets.bucket(v, "bkt").id();
             }
             try (RocksCatalogStore.Txn txn = store.begin()) {
                 txn.put(Table.VERSIONS, Keys.versionKey(bucketId, Keys.utf8("k"), old.seq()), w.toByteArray());
@@ -96,7 +96,7 @@ class AclCommandsTest {
             assertThat(object(store, "bkt", "k").metadata().cannedAcl()).isEqualTo(Catalog.PRIVATE_ACL);
             apply(store, Op.SET_OBJECT_ACL, x -> {
                 x.str("bkt").str("k");
-                CommandDispatcher.optional(x, Optional.of(ObjectVersion.NULL_VERSION_ID));
+                Codec.optional(x, Optional.of(ObjectVersion.NULL_VERSION_ID));
                 x.str("public-read");
             });
             ObjectVersion changed = object(store, "bkt", "k");
@@ -113,7 +113,7 @@ class AclCommandsTest {
             apply(store, Op.CREATE_BUCKET, w -> w.str("pub").str("alice").bool(false).str("public-read-write"));
             apply(store, Op.CREATE_BUCKET, w -> w.str("later").str("alice").bool(false).str(Catalog.PRIVATE_ACL));
             apply(store, Op.SET_BUCKET_ACL, w -> w.str("later").str("authenticated-read"));
-            apply(store, Op.PUT_OBJECT, w -> Codec.putRequest(w, put("pub", "k",
+            apply(store, Op.PUT_OBJECT, w -> ObjectVersions.putRequest(w, put("pub", "k",
                     ObjectMetadata.EMPTY.withCannedAcl("public-read"), 1)));
         }
         try (RocksCatalogStore store = RocksCatalogStore.open(dir)) {
@@ -125,7 +125,7 @@ class AclCommandsTest {
             assertThat(bucketAcl(store, "later")).isEqualTo(Catalog.PRIVATE_ACL);
             apply(store, Op.DELETE_OBJECT, w -> {
                 w.str("pub").str("k");
-                CommandDispatcher.optional(w, Optional.empty());
+                Codec.optional(w, Optional.empty());
                 w.bool(false);
             });
             apply(store, Op.DELETE_BUCKET, w -> w.str("pub"));

@@ -32,9 +32,9 @@ class CodecTest {
                 WriteCondition.ifMatch("x"), Optional.of(new Retention(RetentionMode.COMPLIANCE,
                 Instant.ofEpochMilli(1_800_000_000_000L))), true);
         Wire.Writer w = new Wire.Writer();
-        Codec.putRequest(w, p);
+        ObjectVersions.putRequest(w, p);
         Wire.Reader r = new Wire.Reader(w.toByteArray());
-        assertThat(Codec.putRequest(r)).isEqualTo(p);
+        assertThat(ObjectVersions.putRequest(r)).isEqualTo(p);
         r.expectEnd();
     }
 
@@ -44,9 +44,9 @@ class CodecTest {
         UploadedPart summed = new UploadedPart(1, "etag", FILE, Instant.ofEpochMilli(7), Map.of("CRC32", "AAAAAA=="));
         for (UploadedPart p : List.of(plain, summed)) {
             Wire.Writer w = new Wire.Writer();
-            Codec.part(w, p);
+            Uploads.part(w, p);
             Wire.Reader r = new Wire.Reader(w.toByteArray());
-            assertThat(Codec.part(r)).isEqualTo(p);
+            assertThat(Uploads.part(r)).isEqualTo(p);
             r.expectEnd();
         }
         // The layout before part checksums: u16 number | str etag | fileRef | i64 lastModified, nothing more.
@@ -54,7 +54,7 @@ class CodecTest {
         Codec.fileRef(old, FILE);
         Codec.instant(old, Instant.ofEpochMilli(9));
         Wire.Reader r = new Wire.Reader(old.toByteArray());
-        assertThat(Codec.part(r)).isEqualTo(new UploadedPart(7, "e", FILE, Instant.ofEpochMilli(9)));
+        assertThat(Uploads.part(r)).isEqualTo(new UploadedPart(7, "e", FILE, Instant.ofEpochMilli(9)));
         r.expectEnd();
     }
 

@@ -33,12 +33,12 @@ class EntryApplierTest {
     private static byte[] put(long leaderMillis, long clientMillis, long nonce, String key) {
         PutObjectVersion p = PutObjectVersion.of("bkt", key, "e", ObjectMetadata.EMPTY,
                 new FileRef(1, nonce, 1, new FileLayout(2, 1, 1024), List.of()));
-        return entry(leaderMillis, Op.PUT_OBJECT, clientMillis, nonce, w -> Codec.putRequest(w, p));
+        return entry(leaderMillis, Op.PUT_OBJECT, clientMillis, nonce, w -> ObjectVersions.putRequest(w, p));
     }
 
     private static int versions(RocksCatalogStore store) throws Exception {
         try (RocksCatalogStore.View v = store.view()) {
-            return CatalogOperations.listVersions(v, new ListVersionsQuery("bkt", "", "", "", "", 1000)).versions().size();
+            return ObjectListings.listVersions(v, new ListVersionsQuery("bkt", "", "", "", "", 1000)).versions().size();
         }
     }
 

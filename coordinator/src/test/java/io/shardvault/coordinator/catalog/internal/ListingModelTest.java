@@ -61,7 +61,7 @@ class ListingModelTest {
         LOG.info("ListingModelTest seed {} (rerun with -Dcatalog.test.seed={})", seed, seed);
         Random rnd = new Random(seed);
         try (RocksCatalogStore store = RocksCatalogStore.open(dir.resolve("db"))) {
-            write(store, e -> CatalogOperations.createBucket(e, "bkt", "AK", false, "private"));
+            write(store, e -> Buckets.createBucket(e, "bkt", "AK", false, "private"));
             int checks = 0;
             for (int op = 0; op < 600; op++) {
                 applyRandom(store, rnd);
@@ -78,13 +78,13 @@ class ListingModelTest {
     }
 
     interface Write<T> {
-        T apply(CatalogOperations.Entry e) throws CatalogException;
+        T apply(Entry e) throws CatalogException;
     }
 
     private <T> T write(RocksCatalogStore store, Write<T> w) throws Exception {
         index++;
         try (RocksCatalogStore.Txn txn = store.begin()) {
-            T out = w.apply(new CatalogOperations.Entry(txn, index, Instant.ofEpochSecond(1_700_000_000L + index)));
+            T out = w.apply(new Entry(txn, index, Instant.ofEpochSecond(1_700_000_000L + index)));
             txn.commit(1, index);
             return out;
         }
@@ -103,12 +103,12 @@ class ListingModelTest {
         int r = rnd.nextInt(100);
         if (r < 5) {
             VersioningState s = rnd.nextBoolean() ? VersioningState.ENABLED : VersioningState.SUSPENDED;
-            write(store, e -> CatalogOperations.setVersioning(e, "bkt", s));
+            write(store, e -> Buckets.setVersioning(e, "bkt", s));
             versioning = s;
         } else if (r < 70) {
             String key = randomKey(rnd);
             FileRef f = new FileRef(1, index + 1, 1, LAYOUT, List.of());
-            write(store, e -> CatalogOperations.putObject(e, PutObjectVersion.of("bkt", key, "e", ObjectMetadata.EMPTY, f)));
+            write(store, e -> ObjectVersions.putObject(e, PutObjectVersion.of("bkt", key, "e", ObjectMetadata.EMPTY, f)));
             List<MV> vs = model.computeIfAbsent(key, k -> new ArrayList<>());
             boolean enabled = versioning == VersioningState.ENABLED;
             if (!enabled) {
@@ -118,7 +118,7 @@ class ListingModelTest {
         } else if (r < 88 || model.isEmpty()) {
             String key = model.isEmpty() || rnd.nextInt(4) == 0 ? randomKey(rnd)
                     : new ArrayList<>(model.keySet()).get(rnd.nextInt(model.size()));
-            write(store, e -> CatalogOperations.deleteObject(e, new DeleteObjectVersion("bkt", key, Optional.empty(),
+            write(store, e -> ObjectVersions.deleteObject(e, new DeleteObjectVersion("bkt", key, Optional.empty(),
                     false)));
             List<MV> vs = model.computeIfAbsent(key, k -> new ArrayList<>());
             switch (versioning) {
@@ -136,7 +136,7 @@ class ListingModelTest {
             String key = new ArrayList<>(model.keySet()).get(rnd.nextInt(model.size()));
             List<MV> vs = model.get(key);
             MV victim = vs.get(rnd.nextInt(vs.size()));
-            write(store, e -> CatalogOperations.deleteObject(e, new DeleteObjectVersion("bkt", key,
+            write(store, e -> ObjectVersions.deleteObject(e, new DeleteObjectVersion("bkt", key,
                     Optional.of(victim.versionId()), false)));
             vs.remove(victim);
             if (vs.isEmpty()) {
@@ -268,7 +268,7 @@ class ListingModelTest {
         int maxKeys = rnd.nextInt(8);
         List<Item> expected = modelObjects(prefix, delimiter, marker);
         try (RocksCatalogStore.View view = store.view()) {
-            ObjectListing page = CatalogOperations.listObjects(view,
+            ObjectListing page = ObjectListings.listObjects(view,
                     new ListObjectsQuery("bkt", prefix, delimiter, marker, Optional.empty(), maxKeys));
             String what = "prefix='" + prefix + "' delim='" + delimiter + "' marker='" + marker + "' max=" + maxKeys;
             assertThat(items(page)).as(what).isEqualTo(expected.subList(0, Math.min(maxKeys, expected.size())));
@@ -280,7 +280,7 @@ class ListingModelTest {
                 Optional<String> token = Optional.empty();
                 String m = marker;
                 for (int guard = 0; guard < 10_000; guard++) {
-                    ObjectListing p = CatalogOperations.listObjects(view,
+                    ObjectListing p = ObjectListings.listObjects(view,
                             new ListObjectsQuery("bkt", prefix, delimiter, m, v2 ? token : Optional.empty(), pageSize));
                     all.addAll(items(p));
                     if (!p.truncated()) {
@@ -310,7 +310,7 @@ class ListingModelTest {
         try (RocksCatalogStore.View view = store.view()) {
             String what = "prefix='" + prefix + "' delim='" + delimiter + "' keyMarker='" + keyMarker
                     + "' versionMarker='" + versionMarker + "' max=" + maxKeys;
-            VersionListing page = CatalogOperations.listVersions(view,
+            VersionListing page = ObjectListings.listVersions(view,
                     new ListVersionsQuery("bkt", prefix, delimiter, keyMarker, versionMarker, maxKeys));
             assertThat(items(page)).as(what).isEqualTo(expected.subList(0, Math.min(maxKeys, expected.size())));
             assertThat(page.truncated()).as(what).isEqualTo(expected.size() > maxKeys);
@@ -319,7 +319,7 @@ class ListingModelTest {
             String vm = versionMarker;
             int pageSize = 1 + rnd.nextInt(4);
             for (int guard = 0; guard < 10_000; guard++) {
-                VersionListing p = CatalogOperations.listVersions(view,
+                VersionListing p = ObjectListings.listVersions(view,
                         new ListVersionsQuery("bkt", prefix, delimiter, km, vm, pageSize));
                 all.addAll(items(p));
                 if (!p.truncated()) {

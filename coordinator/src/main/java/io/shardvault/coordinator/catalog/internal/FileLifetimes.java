@@ -1,0 +1,109 @@
+package io.shardvault.coordinator.catalog.internal;
+
+import io.shardvault.coordinator.catalog.FileDeletion;
+import io.shardvault.coordinator.catalog.FileRef;
+import java.util.ArrayList;
+import java.util.List;
+import org.rocksdb.RocksIterator;
+
+/**
+ * File lifetimes: each file's reference count in {@link Table#FILES} (a version part, a multipart part),
+ * and the queue of files whose count reached zero in {@link Table#DELETIONS}, polled and acknowledged by
+ * the coordinators that delete their shards.
+ *
+ * <p>Deterministic and stateless, as every catalog subject.
+ */
+final class FileLifetimes {
+    private static final byte[] NEXT_DELETION = Keys.utf8("nextDeletion");
+
+    private FileLifetimes() {
+    }
+
+    static void addReference(Entry e, FileRef f) {
+        byte[] key = Keys.fileKey(f.vaultId(), f.fileId());
+        byte[] old = e.txn().get(Table.FILES, key);
+        int refs = old == null ? 0 : new Wire.Reader(old).i32();
+        if (refs == 0) {
+            Counters.addToCounter(e, Counters.USED_BYTES, f.size());
+            Counters.addToCounter(e, Counters.LIVE_FILES, 1);
+        }
+        Wire.Writer w = new Wire.Writer().i32(refs + 1);
+        Codec.fileRef(w, f);
+        e.txn().put(Table.FILES, key, w.toByteArray());
+    }
+
+    static void release(Entry e, FileRef f, List<FileRef> released) {
+        byte[] key = Keys.fileKey(f.vaultId(), f.fileId());
+        byte[] old = e.txn().get(Table.FILES, key);
+        if (old == null) {
+            return;
+        }
+        Wire.Reader r = new Wire.Reader(old);
+        int refs = r.i32();
+        FileRef stored = Codec.fileRef(r);
+        if (refs > 1) {
+            Wire.Writer w = new Wire.Writer().i32(refs - 1);
+            Codec.fileRef(w, stored);
+            e.txn().put(Table.FILES, key, w.toByteArray());
+            return;
+        }
+        e.txn().delete(Table.FILES, key);
+        Counters.addToCounter(e, Counters.USED_BYTES, -stored.size());
+        Counters.addToCounter(e, Counters.LIVE_FILES, -1);
+        long id = Counters.nextCounter(e, NEXT_DELETION, 1, 1);
+        Wire.Writer w = new Wire.Writer();
+        Codec.fileRef(w, stored);
+        e.txn().put(Table.DELETIONS, Wire.u64(id), w.toByteArray());
+        released.add(stored);
+    }
+
+    static List<FileDeletion> pendingDeletions(RocksCatalogStore.Reads r, int limit) {
+        List<FileDeletion> out = new ArrayList<>();
+        try (RocksIterator it = r.iterator(Table.DELETIONS)) {
+            for (it.seekToFirst(); it.isValid() && out.size() < limit; it.next()) {
+                out.add(new FileDeletion(Wire.u64(it.key()), Codec.fileRef(new Wire.Reader(it.value()))));
+            }
+        }
+        return out;
+    }
+
+    static void ackDeletions(Entry e, List<Long> ids) {
+        for (long id : ids) {
+            e.txn().delete(Table.DELETIONS, Wire.u64(id));
+        }
+    }
+
+    // ---- encodings: its records, as stored and as replied ----
+
+    static void fileDeletion(Wire.Writer w, FileDeletion d) {
+        w.i64(d.id());
+        Codec.fileRef(w, d.file());
+    }
+
+    static FileDeletion fileDeletion(Wire.Reader r) {
+        return new FileDeletion(r.i64(), Codec.fileRef(r));
+    }
+
+    // ---- commands: each client call (its fields and reply) beside the peer's handler ----
+
+    /** PENDING_DELETIONS: {@code i32 limit} → list of FileDeletion, oldest first. */
+    static Call<List<FileDeletion>> pendingDeletions(int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be >= 1: " + limit);
+        }
+        return new Call<>(Op.PENDING_DELETIONS, w -> w.i32(limit), r -> Codec.list(r, FileLifetimes::fileDeletion));
+    }
+
+    static void answerPendingDeletions(RocksCatalogStore.View r, Wire.Reader in, Wire.Writer out) {
+        Codec.list(out, pendingDeletions(r, in.i32()), FileLifetimes::fileDeletion);
+    }
+
+    /** ACK_DELETIONS: {@code list of i64 deletion id} → nothing. */
+    static Call<Void> ackDeletions(List<Long> deletionIds) {
+        return Call.of(Op.ACK_DELETIONS, w -> Codec.list(w, deletionIds, Wire.Writer::i64));
+    }
+
+    static void applyAckDeletions(Entry e, Wire.Reader in, Wire.Writer out) {
+        ackDeletions(e, Codec.list(in, Wire.Reader::i64));
+    }
+}
