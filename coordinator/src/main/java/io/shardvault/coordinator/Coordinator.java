@@ -76,6 +76,9 @@ public final class Coordinator implements AutoCloseable {
     /** Starts every part; on failure closes what was started and throws. */
     public static Coordinator start(Settings settings, MeterRegistry registry) throws IOException {
         CoordinatorConfig config = CoordinatorConfig.from(settings);
+        DataPathConfig dataConfig = DataPathConfig.from(settings);
+        // Fail before anything starts, not on the first large PUT: the large-file chunk must suit the vault.
+        dataConfig.largeFileLayout(config.vault().layout());
         Coordinator c = new Coordinator();
         List<AutoCloseable> started = new ArrayList<>();
         try {
@@ -91,7 +94,6 @@ public final class Coordinator implements AutoCloseable {
             // Operator pod states from the catalog: drained and down pods get no new shards.
             CatalogPodStates podStates = new CatalogPodStates(catalog, CoordinatorAdmin.podStatesRefresh(settings));
             started.add(podStates);
-            DataPathConfig dataConfig = DataPathConfig.from(settings);
             ShardDataPath data = ShardDataPath.create(dataConfig,
                     VaultDirectory.of(List.of(config.vault())), new CatalogFileIdSource(catalog, config.fileIdBatch()),
                     codecs, transport, RpcClientConfig.from(settings), config.stashServers(), podStates, registry);

@@ -21,6 +21,14 @@ public final class DataPathConfigKeys {
             "Timeout of each chunk write, read and delete sent to a pod or stash server.");
     public static final ConfigKey<Integer> MAX_IN_FLIGHT_STRIPES = ConfigKey.ofInt("data.write.maxInFlightStripes", 4,
             1, 1024, "Stripes of one upload sent but not yet answered by every pod; the upload waits beyond this.");
+    public static final ConfigKey<Long> LARGE_FILE_CHUNK_BYTES = ConfigKey.ofBytes("data.write.largeFileChunkBytes",
+            256L << 10, 0, 16L << 20, "Chunk size of files larger than one stripe of their vault's layout (a 16+4"
+                    + " stripe of 256 KiB chunks is 4 MiB): fewer, larger chunk writes per MiB. A positive multiple of"
+                    + " 16, at least the vault's chunk; 0 or the vault's chunk keeps the vault's layout. Small files"
+                    + " and bodies of unknown length keep the vault's layout. An upload of such a file keeps as many"
+                    + " stripes in flight as fit in the bytes of data.write.maxInFlightStripes vault stripes, but"
+                    + " at least 2 (one at the pods while the next fills); a reader reads ahead likewise within"
+                    + " data.read.aheadStripes vault stripes, at least 1.");
     public static final ConfigKey<Duration> STRAGGLER_GRACE = ConfigKey.ofDuration("data.write.stragglerGrace",
             Duration.ofMillis(200), Duration.ZERO, Duration.ofMinutes(1),
             "Once a write has its quorum, how long it still waits for the other pods before recording them missing.");
@@ -46,7 +54,8 @@ public final class DataPathConfigKeys {
                     + " 0 allocates every buffer afresh.");
 
     public static List<ConfigKey<?>> all() {
-        return List.of(STASH_THRESHOLD, WRITE_QUORUM, RPC_TIMEOUT, MAX_IN_FLIGHT_STRIPES, STRAGGLER_GRACE,
-                READ_AHEAD_STRIPES, HEDGE_MIN, HEDGE_MAX, STASH_BACKOFF, DELETE_ATTEMPTS, DELETE_RETRY_MIN, BUFFER_POOL_BYTES);
+        return List.of(STASH_THRESHOLD, WRITE_QUORUM, RPC_TIMEOUT, MAX_IN_FLIGHT_STRIPES, LARGE_FILE_CHUNK_BYTES,
+                STRAGGLER_GRACE, READ_AHEAD_STRIPES, HEDGE_MIN, HEDGE_MAX, STASH_BACKOFF, DELETE_ATTEMPTS,
+                DELETE_RETRY_MIN, BUFFER_POOL_BYTES);
     }
 }

@@ -150,6 +150,87 @@ class DataPathClusterTest {
         assertThatThrownBy(() -> path.read(file, size - 1, 2)).isInstanceOf(IllegalArgumentException.class);
     }
 
+    /** 256 KiB, the default data.write.largeFileChunkBytes: a 16+4 stripe of 4 MiB. */
+    private static final int LARGE_CHUNK = 256 * 1024;
+    private static final int LARGE_STRIPE = 16 * LARGE_CHUNK;
+
+    @Test
+    void aLargeFileIsCutWithTheLargeChunkAndReadsBackWholeAndInRanges() throws Exception {
+        // Two full 4 MiB stripes and a short third one (3 chunks and 5 bytes).
+        int size = 2 * LARGE_STRIPE + 3 * LARGE_CHUNK + 5;
+        byte[] data = randomBytes(random, size);
+        StoredFile file = write(path, data);
+        assertThat(file.layout()).isEqualTo(new VaultLayout(cluster.vault().layout().erasure(), LARGE_CHUNK));
+        assertThat(file.layout().stripeCount(size)).isEqualTo(3);
+        assertThat(file.stashed()).isFalse();
+        assertThat(file.missingShards()).isEmpty();
+        assertThat(read(path, file)).isEqualTo(data);
+        assertRangesReadBack(file, data, new long[][] {
+                {0, 1}, {LARGE_CHUNK - 1, 2}, {LARGE_CHUNK - 7, LARGE_CHUNK + 14}, {64 * 1024 - 1, 2},
+                {LARGE_STRIPE - 1, 2}, {LARGE_STRIPE - 3, LARGE_CHUNK + 6}, {LARGE_STRIPE + 15L * LARGE_CHUNK - 1, 2},
+                {LARGE_STRIPE - 10, LARGE_STRIPE + 20}, {2L * LARGE_STRIPE - 1, 3 * LARGE_CHUNK + 6},
+                {size - 1, 1}, {size, 0},
+        });
+        // Chunk 1 of shard 0 sits where the file's layout says, not where the vault's would put it.
+        try (RpcClient rpc = RpcClient.create(cluster.transport(), RpcClientConfig.defaults())) {
+            ShardId shard0 = new ShardId(file.vaultId(), file.fileId(), 0);
+            ByteBuf stored = new PodClient(rpc).read(cluster.podAddress(0), shard0, LARGE_CHUNK, LARGE_CHUNK)
+                    .get(60, TimeUnit.SECONDS);
+            try {
+                byte[] chunk = new byte[LARGE_CHUNK];
+                stored.getBytes(stored.readerIndex(), chunk);
+                assertThat(chunk).isEqualTo(
+                        java.util.Arrays.copyOfRange(data, LARGE_STRIPE, LARGE_STRIPE + LARGE_CHUNK));
+            } finally {
+                stored.release();
+            }
+        }
+    }
+
+    @Test
+    void aBodyOfUnknownLengthKeepsTheVaultsChunkAndADeclaredOneOfTheSameSizeDoesNot() throws Exception {
+        byte[] data = randomBytes(random, 3 * MIB + 12_345);
+        StoredFile unknown = writeUnknownLength(path, data);
+        assertThat(unknown.layout()).isEqualTo(cluster.vault().layout());
+        assertThat(read(path, unknown)).isEqualTo(data);
+        StoredFile declared = write(path, data);
+        assertThat(declared.layout().chunkBytes()).isEqualTo(LARGE_CHUNK);
+        assertThat(read(path, declared)).isEqualTo(data);
+        // Exactly one vault stripe is not large: the vault's layout, and the stash.
+        StoredFile oneStripe = write(path, randomBytes(random, MIB));
+        assertThat(oneStripe.layout()).isEqualTo(cluster.vault().layout());
+    }
+
+    @Test
+    void aLargeFileReadsBackWithFourPodsDownDecodingItsLargeChunks() throws Exception {
+        int size = 2 * LARGE_STRIPE + LARGE_CHUNK + 17;
+        byte[] data = randomBytes(random, size);
+        StoredFile file = write(path, data);
+        assertThat(file.layout().chunkBytes()).isEqualTo(LARGE_CHUNK);
+        // Data shards among them: every stripe decodes.
+        for (int i : new int[] {1, 2, 9, 17}) {
+            cluster.stopPod(i);
+        }
+        assertThat(read(path, file)).isEqualTo(data);
+        assertRangesReadBack(file, data, new long[][] {
+                {LARGE_CHUNK - 3, 6}, {2L * LARGE_CHUNK + 100, LARGE_CHUNK}, {LARGE_STRIPE - 5, 10},
+                {LARGE_STRIPE + 9L * LARGE_CHUNK - 1, 2}, {2L * LARGE_STRIPE, size - 2L * LARGE_STRIPE},
+        });
+    }
+
+    private static void assertRangesReadBack(StoredFile file, byte[] data, long[][] ranges) throws Exception {
+        for (long[] r : ranges) {
+            assertThat(read(path, file, r[0], r[1])).as("range %d+%d", r[0], r[1])
+                    .isEqualTo(java.util.Arrays.copyOfRange(data, (int) r[0], (int) (r[0] + r[1])));
+        }
+        for (int i = 0; i < 10; i++) {
+            int from = random.nextInt(data.length);
+            int length = random.nextInt(data.length - from + 1);
+            assertThat(read(path, file, from, length)).as("range %d+%d", from, length)
+                    .isEqualTo(java.util.Arrays.copyOfRange(data, from, from + length));
+        }
+    }
+
     @Test
     void onePodDownWritesSucceedAndReadsAreExact() throws Exception {
         cluster.stopPod(7);

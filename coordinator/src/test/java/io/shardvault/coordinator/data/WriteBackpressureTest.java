@@ -40,47 +40,67 @@ class WriteBackpressureTest {
                 List<InetSocketAddress> pods = new ArrayList<>(cluster.vault().pods());
                 pods.set(SLOW, proxy.address());
                 Vault slowVault = new Vault(cluster.vault().vaultId(), cluster.vault().layout(), pods);
+                // The vault's own layout: 24 stripes of 1 MiB, 4 in flight.
                 DataPath path = cluster.newDataPath(DataPathConfig.from(io.shardvault.common.config.Settings.of(
-                        java.util.Map.of("data.rpc.timeout", "30s", "data.write.stragglerGrace", "5s"))),
+                        java.util.Map.of("data.rpc.timeout", "30s", "data.write.stragglerGrace", "5s",
+                                "data.write.largeFileChunkBytes", "0"))),
                         cluster.fileIds(), slowVault);
                 proxy.delay(Duration.ofMillis(400));
-
                 int stripeBytes = slowVault.layout().stripeBytes();
                 long size = 24L * stripeBytes;
-                AtomicLong pulled = new AtomicLong();
-                ByteSource body = patterned(size, pulled);
-                long start = System.nanoTime();
-                CompletableFuture<StoredFile> write = path.write(body);
-                // Within the first slow answer, only the window (4 stripes) and the stripe being filled may be pulled.
-                Thread.sleep(300);
-                long early = pulled.get();
-                LOG.info("pulled {} bytes ({} stripes) while the slow pod held the first stripe", early,
-                        (double) early / stripeBytes);
-                assertThat(early).isLessThanOrEqualTo(5L * stripeBytes + PIECE);
-                StoredFile file = write.get(120, TimeUnit.SECONDS);
-                long millis = (System.nanoTime() - start) / 1_000_000;
-                LOG.info("24 stripes past a pod answering in 400 ms took {} ms", millis);
-                // 24 stripes, 4 at a time, each waiting 400 ms for the slow pod: at least 6 rounds.
-                assertThat(millis).isGreaterThanOrEqualTo(6 * 400 - 100);
-                assertThat(file.missingShards()).isEmpty();
-                byte[] back = read(path, file, (long) 13 * stripeBytes - 5, 10);
-                for (int i = 0; i < back.length; i++) {
-                    long at = (long) 13 * stripeBytes - 5 + i;
-                    assertThat(back[i]).isEqualTo((byte) (at * 31 / 7));
-                }
+                assertHeldBack(path, size, stripeBytes, 4);
+
+                // Large-file stripes (4 x 256 KiB x 16 = 4 MiB): the window keeps about the bytes of 4 vault
+                // stripes but at least 2 stripes, so 2 of them, not 4 (16 MiB).
+                DataPath large = cluster.newDataPath(DataPathConfig.from(io.shardvault.common.config.Settings.of(
+                        java.util.Map.of("data.rpc.timeout", "30s", "data.write.stragglerGrace", "5s"))),
+                        cluster.fileIds(), slowVault);
+                StoredFile file = assertHeldBack(large, size, 4 * stripeBytes, 2);
+                assertThat(file.layout().chunkBytes()).isEqualTo(256 * 1024);
 
                 // Slower than the grace (default 200 ms): the pod is left behind, the write is not held up.
                 DataPath impatient = cluster.newDataPath(DataPathConfig.defaults()
                         .withRpcTimeout(Duration.ofSeconds(30)), cluster.fileIds(), slowVault);
                 proxy.delay(Duration.ofSeconds(2));
-                start = System.nanoTime();
+                long start = System.nanoTime();
                 StoredFile left = impatient.write(patterned(size, new AtomicLong())).get(120, TimeUnit.SECONDS);
-                millis = (System.nanoTime() - start) / 1_000_000;
+                long millis = (System.nanoTime() - start) / 1_000_000;
                 LOG.info("24 stripes past a pod answering in 2 s took {} ms", millis);
                 assertThat(left.missingShards()).containsExactly(SLOW);
                 assertThat(millis).isLessThan(6 * 2000);
             }
         });
+    }
+
+    /**
+     * Writes {@code size} bytes past the slow pod: while it holds the first stripes, at most
+     * {@code window} stripes of {@code stripeBytes} (and one body piece) are pulled, and the write
+     * takes a round of the delay per window of stripes. Reads a range back.
+     */
+    private static StoredFile assertHeldBack(DataPath path, long size, int stripeBytes, int window)
+            throws Exception {
+        AtomicLong pulled = new AtomicLong();
+        long start = System.nanoTime();
+        CompletableFuture<StoredFile> write = path.write(patterned(size, pulled));
+        Thread.sleep(300);
+        long early = pulled.get();
+        LOG.info("pulled {} bytes ({} stripes) while the slow pod held the first stripe", early,
+                (double) early / stripeBytes);
+        // The window, and for a loose bound the stripe being filled.
+        assertThat(early).isLessThanOrEqualTo((window + 1L) * stripeBytes + PIECE);
+        StoredFile file = write.get(120, TimeUnit.SECONDS);
+        long stripes = size / stripeBytes;
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        LOG.info("{} stripes past a pod answering in 400 ms took {} ms", stripes, millis);
+        // Each window of stripes waits 400 ms for the slow pod.
+        assertThat(millis).isGreaterThanOrEqualTo(stripes / window * 400 - 100);
+        assertThat(file.missingShards()).isEmpty();
+        long from = size / 2 - 5;
+        byte[] back = read(path, file, from, 10);
+        for (int i = 0; i < back.length; i++) {
+            assertThat(back[i]).isEqualTo((byte) ((from + i) * 31 / 7));
+        }
+        return file;
     }
 
     /** {@code size} bytes of a pattern, 64 KiB per read, counting what was pulled. */

@@ -32,6 +32,7 @@ import io.shardvault.s3.ObjectMetadata;
 import io.shardvault.s3.ObjectStoreException;
 import io.shardvault.s3.PutObjectRequest;
 import io.shardvault.s3.RetentionMode;
+import io.shardvault.s3.UploadPartCopyRequest;
 import io.shardvault.s3.UploadPartRequest;
 import io.shardvault.s3.VersioningStatus;
 import io.shardvault.s3.WriteCondition;
@@ -226,6 +227,61 @@ class CatalogObjectStoreTest {
         assertThat(get("photos", "dst", 0, data.length)).isEqualTo(data);
         assertThat(join(store.headObject(ALICE, "photos", "dst", null)).metadata().userMetadata())
                 .containsEntry("color", "blue");
+    }
+
+    /** The chunk the catalog recorded for each part of the latest version of {@code key}. */
+    static List<Integer> recordedChunks(String key) {
+        return join(catalogServer.catalog().getObjectVersion("photos", key, java.util.Optional.empty())).parts()
+                .stream().map(p -> p.file().layout().chunkBytes()).toList();
+    }
+
+    @Test
+    void everyWritePathRecordsTheLargeChunkItCutWithAndReadsUseIt() {
+        int mib = 1 << 20;
+        int large = 256 * 1024;
+        int vaultChunk = cluster.vault().layout().chunkBytes();
+        // PutObject: 9 MiB and 5 bytes, three 4 MiB stripes of 256 KiB chunks.
+        byte[] data = new byte[9 * mib + 5];
+        random.nextBytes(data);
+        join(store.putObject(ALICE, put("photos", "large", data)));
+        assertThat(recordedChunks("large")).containsExactly(large);
+        assertThat(get("photos", "large", 0, data.length)).isEqualTo(data);
+        assertThat(get("photos", "large", 4L * mib - 7, large + 14))
+                .isEqualTo(Arrays.copyOfRange(data, 4 * mib - 7, 4 * mib + large + 7));
+
+        // CopyObject: a new file, cut like any other of its size.
+        join(store.copyObject(ALICE, new CopyObjectRequest(new CopySource("photos", "large", null, null, null, null,
+                null), "photos", "large-copy", MetadataDirective.COPY, ObjectMetadata.EMPTY, WriteCondition.NONE,
+                ObjectLock.NONE, CannedAcl.PRIVATE)));
+        assertThat(recordedChunks("large-copy")).containsExactly(large);
+        assertThat(get("photos", "large-copy", 0, data.length)).isEqualTo(data);
+
+        // Multipart: a large uploaded part, a large copied part (UploadPartCopy), a small last part.
+        var upload = join(store.createMultipartUpload(ALICE, new CreateMultipartUploadRequest("photos", "large-mp",
+                ObjectMetadata.EMPTY, null, null, ObjectLock.NONE, CannedAcl.PRIVATE)));
+        byte[] p1 = Arrays.copyOfRange(data, 0, 5 * mib + 3);
+        byte[] p3 = Arrays.copyOfRange(data, 100, 2_100);
+        int copyFrom = mib + 11;
+        int copyTo = copyFrom + 6 * mib;
+        var i1 = join(store.uploadPart(ALICE, new UploadPartRequest("photos", "large-mp", upload.uploadId(), 1,
+                TestBodies.of(p1))));
+        var i2 = join(store.uploadPartCopy(ALICE, new UploadPartCopyRequest("photos", "large-mp", upload.uploadId(), 2,
+                new CopySource("photos", "large", null, null, null, null, null), copyFrom, copyTo - 1)));
+        var i3 = join(store.uploadPart(ALICE, new UploadPartRequest("photos", "large-mp", upload.uploadId(), 3,
+                TestBodies.of(p3))));
+        join(store.completeMultipartUpload(ALICE, new CompleteMultipartUploadRequest("photos", "large-mp",
+                upload.uploadId(), List.of(new CompletedPart(1, i1.etag(), null), new CompletedPart(2, i2.etag(), null),
+                new CompletedPart(3, i3.etag(), null)), WriteCondition.NONE, null)));
+        assertThat(recordedChunks("large-mp")).containsExactly(large, large, vaultChunk);
+        byte[] all = new byte[p1.length + (copyTo - copyFrom) + p3.length];
+        System.arraycopy(p1, 0, all, 0, p1.length);
+        System.arraycopy(data, copyFrom, all, p1.length, copyTo - copyFrom);
+        System.arraycopy(p3, 0, all, all.length - p3.length, p3.length);
+        assertThat(get("photos", "large-mp", 0, all.length)).isEqualTo(all);
+        // Across the border of parts 1 and 2 and of part 2's two stripes.
+        long border = p1.length - 9;
+        assertThat(get("photos", "large-mp", border, 4L * mib + 20))
+                .isEqualTo(Arrays.copyOfRange(all, (int) border, (int) border + 4 * mib + 20));
     }
 
     @Test

@@ -222,6 +222,19 @@ public final class MiniCluster implements AutoCloseable {
     }
 
     /**
+     * Crashes pod {@code i}: the process halts wherever it is (mid-write, mid-fsync; no flush, no
+     * clean-shutdown marker), its files stay as they are. What the pod acknowledged durably must survive this.
+     */
+    public void crashPod(int i) {
+        PodServer pod = pods.set(i, null);
+        if (pod == null) {
+            throw new IllegalStateException("pod " + i + " is not running");
+        }
+        PodCrash.halt(pod);
+        LOG.info("pod {} crashed", i);
+    }
+
+    /**
      * Crashes pod {@code i} losing every buffered write: the pod halts (no flush, no clean-shutdown
      * marker) and each shard file changed since {@code flushedBefore} is deleted. Use it with a flush
      * interval long enough that nothing was flushed since then: a shard file whose directory entry
@@ -230,11 +243,7 @@ public final class MiniCluster implements AutoCloseable {
      * @return how many shard files were deleted
      */
     public int crashPodLosingUnflushed(int i, long flushedBeforeMillis) throws IOException {
-        PodServer pod = pods.set(i, null);
-        if (pod == null) {
-            throw new IllegalStateException("pod " + i + " is not running");
-        }
-        PodCrash.halt(pod);
+        crashPod(i);
         int deleted = 0;
         try (Stream<Path> files = Files.walk(tomeDir(i))) {
             for (Path f : files.filter(p -> p.toString().endsWith(".shard")).collect(Collectors.toList())) {

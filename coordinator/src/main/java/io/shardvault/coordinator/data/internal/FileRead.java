@@ -12,7 +12,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * A byte range of a file as a stream of per-stripe pieces: stripe reads run at most
- * {@code data.read.aheadStripes} ahead of the consumer, so memory stays at a few stripes.
+ * {@code data.read.aheadStripes} ahead of the consumer, so memory stays at a few stripes. For a file
+ * cut with stripes larger than its vault's (a large file) the window is counted in the bytes of
+ * the vault's stripes, at least one of the file's ({@code DataPathConfig.readWindowStripes}).
  *
  * <p>Thread-safe (one {@link #read()} at a time is the contract; state is still guarded).
  */
@@ -24,6 +26,7 @@ final class FileRead implements FileContent {
     private final long offset;
     private final long length;
     private final long lastStripe;
+    private final int window;
     private final Deque<CompletableFuture<ByteBuf>> ahead = new ArrayDeque<>();
     private long nextToLaunch;
     private long delivered;
@@ -34,6 +37,7 @@ final class FileRead implements FileContent {
         this.vault = vault;
         this.file = file;
         this.layout = file.layout();
+        this.window = ctx.config.readWindowStripes(vault.layout(), layout);
         this.offset = offset;
         this.length = length;
         long stripeBytes = layout.stripeBytes();
@@ -66,7 +70,7 @@ final class FileRead implements FileContent {
     }
 
     private void topUp() {
-        while (ahead.size() < ctx.config.readAheadStripes() && nextToLaunch <= lastStripe) {
+        while (ahead.size() < window && nextToLaunch <= lastStripe) {
             long s = nextToLaunch++;
             long stripeStart = s * layout.stripeBytes();
             int from = (int) Math.max(0, offset - stripeStart);

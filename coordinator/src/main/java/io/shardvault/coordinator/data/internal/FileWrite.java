@@ -23,9 +23,15 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One file being written. Pulls the body into a stripe buffer, encodes each full stripe and hands
- * it to a {@link StripeFanOut}; at most {@code maxInFlightStripes} stripes are unsettled at a time,
+ * it to a {@link StripeFanOut}; at most a window of stripes ({@code maxInFlightStripes}) is unsettled at a time,
  * and the body is not read while the window is full, so memory is bounded by the window and a slow
  * pod slows the producer.
+ *
+ * <p>A file larger than one stripe of the vault's layout is cut with the large-file layout
+ * ({@code data.write.largeFileChunkBytes}: the vault's k and m, larger chunks), which the
+ * {@link StoredFile} carries to the catalog; its window is counted in the bytes of the vault's
+ * stripes, at least 2 of its own. Every other file, and a source of unknown length, uses the
+ * vault's layout.
  *
  * <p>A source of unknown length ({@link ByteSource#length()} -1) fills full stripes until it ends;
  * its size is the count at the end, and its last stripe is cut to what arrived (a full stripe's buffer,
@@ -48,7 +54,10 @@ import java.util.concurrent.TimeUnit;
 final class FileWrite {
     private final ShardDataPath ctx;
     private final Vault vault;
+    /** The layout the file is cut with: the vault's, or for a file larger than one vault stripe its large-file layout. */
     private final VaultLayout layout;
+    /** Stripes of {@link #layout} in flight at most: the window in bytes of the vault's stripes (see DataPathConfig). */
+    private final int window;
     private final ByteSource body;
     /** The file's size: the source's declared length, or -1 until a source of unknown length ends. */
     private long size;
@@ -89,9 +98,10 @@ final class FileWrite {
     FileWrite(ShardDataPath ctx, Vault vault, ByteSource body) {
         this.ctx = ctx;
         this.vault = vault;
-        this.layout = vault.layout();
         this.body = body;
         this.size = body.length();
+        this.layout = ctx.config.fileLayout(vault.layout(), size);
+        this.window = ctx.config.writeWindowStripes(vault.layout(), layout);
         this.quorum = ctx.config.writeQuorum(layout);
         this.codec = ctx.codecs.codec(layout.erasure());
         this.failed = new boolean[layout.n()];
@@ -143,7 +153,7 @@ final class FileWrite {
             }
             while (pending != null) {
                 if (block == null) {
-                    if (inFlight >= ctx.config.maxInFlightStripes()) {
+                    if (inFlight >= window) {
                         return;
                     }
                     newStripe();
@@ -274,7 +284,7 @@ final class FileWrite {
 
     /** Stash or durable, once the first stripe is full or the source ended. */
     private void chooseMode() {
-        boolean small = size > 0 && size <= ctx.config.stashThreshold() && size <= layout.stripeBytes();
+        boolean small = size > 0 && size <= ctx.config.stashThreshold() && size <= vault.layout().stripeBytes();
         stashMode = small && ctx.stashHealth.usable();
         if (small && !stashMode && ctx.stashHealth.configured()) {
             ctx.metrics.fallbackStashDown.increment();
@@ -285,8 +295,8 @@ final class FileWrite {
     private void send(long stripe, ByteBuf encoded, int chunk, int[] crcs) {
         inFlight++;
         WriteMode mode = stashMode ? WriteMode.BUFFERED : WriteMode.DURABLE;
-        StripeFanOut fanOut = new StripeFanOut(ctx, vault, fileId, stripe, encoded, chunk, crcs, mode, stashMode,
-                quorum)
+        StripeFanOut fanOut = new StripeFanOut(ctx, vault, fileId, layout.shardOffset(stripe), encoded, chunk, crcs,
+                mode, stashMode, quorum)
                 .start(failed.clone(), failCauses.clone());
         unsettled.removeIf(CompletableFuture::isDone);
         unsettled.add(fanOut.settled);

@@ -42,7 +42,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <tr><td>memory in use</td><td>not bounded here: by the users' windows
  *       ({@code data.write.maxInFlightStripes}, {@code data.read.aheadStripes})</td></tr>
  *   <tr><td>size classes</td><td>quarter powers of two from 4 KiB (a 16+4 stripe of 64 KiB chunks,
- *       1.25 MiB, is a class of its own); at most a quarter of a buffer is slack</td></tr>
+ *       1.25 MiB, is a class of its own, and so is one of 256 KiB large-file chunks, 5 MiB: the
+ *       default pool keeps 12 of those); at most a quarter of a buffer is slack</td></tr>
  * </table>
  *
  * <p>Thread-safe.

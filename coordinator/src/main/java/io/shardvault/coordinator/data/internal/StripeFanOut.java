@@ -33,7 +33,7 @@ final class StripeFanOut {
     private final ShardDataPath ctx;
     private final Vault vault;
     private final long fileId;
-    private final long stripe;
+    private final long shardOffset;
     private final ByteBuf encoded;
     private final int chunk;
     private final int[] crcs;
@@ -57,15 +57,17 @@ final class StripeFanOut {
     final CompletableFuture<Void> settled = new CompletableFuture<>();
 
     /**
+     * @param shardOffset where the stripe's chunks go in each shard: the stripe's offset under the
+     *                    file's own layout, which for a large file is not the vault's
      * @param encoded the n chunks of {@code chunk} bytes back to back; not released here, and it
      *                must stay referenced by the caller until {@link #start} returns
      */
-    StripeFanOut(ShardDataPath ctx, Vault vault, long fileId, long stripe, ByteBuf encoded, int chunk, int[] crcs,
+    StripeFanOut(ShardDataPath ctx, Vault vault, long fileId, long shardOffset, ByteBuf encoded, int chunk, int[] crcs,
                  WriteMode mode, boolean toStash, int quorum) {
         this.ctx = ctx;
         this.vault = vault;
         this.fileId = fileId;
-        this.stripe = stripe;
+        this.shardOffset = shardOffset;
         this.encoded = encoded;
         this.chunk = chunk;
         this.crcs = crcs;
@@ -96,7 +98,6 @@ final class StripeFanOut {
                 }
             }
         }
-        long offset = vault.layout().shardOffset(stripe);
         // Stash copies first: a synced stash commit is the slow leg of a buffered write, and a
         // stash server's group commit takes what has arrived by the time it starts. So each server
         // gets its chunks of the stripe in one call, which lands them in one commit, and first.
@@ -110,7 +111,7 @@ final class StripeFanOut {
             byServer.forEach((server, shards) -> {
                 List<StashPut> puts = new ArrayList<>(shards.size());
                 for (int shard : shards) {
-                    puts.add(new StashPut(new ShardId(vault.vaultId(), fileId, shard), offset, crcs[shard],
+                    puts.add(new StashPut(new ShardId(vault.vaultId(), fileId, shard), shardOffset, crcs[shard],
                             chunkSlice(shard)));
                 }
                 List<CompletableFuture<Void>> outcomes = ctx.stash.putAll(server, puts);
@@ -123,7 +124,7 @@ final class StripeFanOut {
         for (int i = 0; i < n; i++) {
             if (!skip[i]) {
                 int shard = i;
-                ctx.pods.write(vault.pod(i), new ShardId(vault.vaultId(), fileId, i), offset, crcs[i], mode,
+                ctx.pods.write(vault.pod(i), new ShardId(vault.vaultId(), fileId, i), shardOffset, crcs[i], mode,
                                 chunkSlice(i))
                         .whenComplete((ok, failure) -> onPod(shard, failure));
             }
