@@ -3,9 +3,6 @@ package io.shardvault.pod.internal;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
@@ -26,7 +23,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import static io.shardvault.pod.internal.PodNodeFaultTest.await;
+import static io.shardvault.pod.internal.PodTesting.await;
+import static io.shardvault.pod.internal.PodTesting.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -68,15 +66,6 @@ class FlusherFsyncFailureTest {
         byte[] data = new byte[n];
         new Random(n).nextBytes(data);
         return data;
-    }
-
-    private static byte[] read(PodNode node, ShardId id, int length) throws IOException {
-        ByteBuf b = node.read(id, 0, length, ByteBufAllocator.DEFAULT);
-        try {
-            return ByteBufUtil.getBytes(b);
-        } finally {
-            b.release();
-        }
     }
 
     @Test

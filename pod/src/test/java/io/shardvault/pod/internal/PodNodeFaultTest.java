@@ -1,9 +1,6 @@
 package io.shardvault.pod.internal;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.config.Settings;
@@ -27,8 +24,9 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 
+import static io.shardvault.pod.internal.PodTesting.await;
+import static io.shardvault.pod.internal.PodTesting.read;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -53,25 +51,6 @@ class PodNodeFaultTest {
         s.put("pod.purge.retry.min", "10ms");
         s.put("pod.purge.retry.max", "100ms");
         return PodConfig.from(Settings.of(s));
-    }
-
-    static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(10);
-        }
-    }
-
-    private static byte[] read(PodNode node, ShardId id, int length) throws IOException {
-        ByteBuf b = node.read(id, 0, length, ByteBufAllocator.DEFAULT);
-        try {
-            return ByteBufUtil.getBytes(b);
-        } finally {
-            b.release();
-        }
     }
 
     @Test
