@@ -159,6 +159,11 @@ final class StripeRead {
     private synchronized void onChunk(Source source, long sentNanos, ByteBuf data, Throwable failure) {
         outstanding--;
         int shard = source.shard();
+        // Reported even when the stripe was done without it (hedged around a slow pod): it is damage all the same.
+        ErrorCode code = failure == null || source.stash() ? null : StripeFanOut.code(failure);
+        if (code == ErrorCode.CORRUPT || code == ErrorCode.NOT_FOUND) {
+            ctx.damaged.report(file, shard, code);
+        }
         if (result.isDone()) {
             if (data != null) {
                 data.release();
@@ -173,10 +178,6 @@ final class StripeRead {
                 data.release();
             }
             ctx.metrics.chunkFailures.increment();
-            ErrorCode code = source.stash() ? null : StripeFanOut.code(failure);
-            if (code == ErrorCode.CORRUPT || code == ErrorCode.NOT_FOUND) {
-                ctx.damaged.report(file, shard, code);
-            }
             failures.add("shard " + shard + (source.stash() ? " (stash)" : "") + ": "
                     + StripeFanOut.describe(failure));
             if (!present[shard]) {
