@@ -23,6 +23,10 @@ import io.shardvault.coordinator.data.DataPathConfig;
 import io.shardvault.coordinator.data.Vault;
 import io.shardvault.coordinator.data.VaultDirectory;
 import io.shardvault.coordinator.data.internal.ShardDataPath;
+import io.shardvault.coordinator.repair.ReadDamageReports;
+import io.shardvault.coordinator.repair.RepairConfig;
+import io.shardvault.coordinator.repair.RepairMetrics;
+import io.shardvault.coordinator.repair.RepairWorker;
 import io.shardvault.coordinator.store.CatalogCredentialStore;
 import io.shardvault.coordinator.store.CatalogFileIdSource;
 import io.shardvault.coordinator.store.CatalogObjectStore;
@@ -49,8 +53,8 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One coordinator: its catalog peer, the data paths over the vault's pods and the stash, the file
- * reaper, and the S3 endpoint, started in that order and closed in the reverse one.
+ * One coordinator: its catalog peer, the data paths over the vault's pods and the stash, the repair
+ * worker, the file reaper, and the S3 endpoint, started in that order and closed in the reverse one.
  *
  * <pre>
  *  start() ──▶ catalog peer up, leader known ──▶ cluster map registered ──▶ S3 endpoint listening ──▶ RUNNING
@@ -94,10 +98,20 @@ public final class Coordinator implements AutoCloseable {
             // Operator pod states from the catalog: drained and down pods get no new shards.
             CatalogPodStates podStates = new CatalogPodStates(catalog, CoordinatorAdmin.podStatesRefresh(settings));
             started.add(podStates);
-            ShardDataPath data = ShardDataPath.create(dataConfig,
-                    VaultDirectory.of(List.of(config.vault())), new CatalogFileIdSource(catalog, config.fileIdBatch()),
-                    codecs, transport, RpcClientConfig.from(settings), config.stashServers(), podStates, registry);
+            // Repair (issue #20): reads queue the damage they find; the worker repairs while this peer leads.
+            RepairConfig repairConfig = RepairConfig.from(settings);
+            RepairMetrics repairMetrics = new RepairMetrics(registry);
+            VaultDirectory vaults = VaultDirectory.of(List.of(config.vault()));
+            ShardDataPath data = ShardDataPath.create(dataConfig, vaults,
+                    new CatalogFileIdSource(catalog, config.fileIdBatch()), codecs, transport,
+                    RpcClientConfig.from(settings), config.stashServers(), podStates,
+                    new ReadDamageReports(catalog::enqueueRepair, repairConfig.reportsMax(), repairMetrics), registry);
             started.add(data);
+            RpcClient repairRpc = RpcClient.create(transport, RpcClientConfig.from(settings));
+            started.add(repairRpc);
+            RepairWorker repair = RepairWorker.start(repairConfig, catalog, catalogServer::isLeader, vaults,
+                    new PodClient(repairRpc), codecs, repairMetrics, dataConfig.rpcTimeout());
+            started.add(repair);
             FileReaper reaper = new FileReaper(catalog, data, config.reaperInterval());
             started.add(reaper);
             RpcClient statsRpc = RpcClient.create(transport, RpcClientConfig.from(settings));
@@ -110,7 +124,8 @@ public final class Coordinator implements AutoCloseable {
                     s3Config.region(), freeSpace, config.bootstrapKey().map(Credential::accessKeyId), registry);
             CredentialStore credentials = withBootstrapKey(new CatalogCredentialStore(catalog), config.bootstrapKey());
             started.add(CoordinatorAdmin.start(settings, catalogServer, config.vault(),
-                    dataConfig.writeQuorum(config.vault().layout()), config.stashServers(), transport, podStates));
+                    dataConfig.writeQuorum(config.vault().layout()), config.stashServers(), transport, podStates,
+                    repair));
             c.catalog = catalog;
             c.s3 = S3Server.start(s3Config, store, credentials, registry);
             started.add(c.s3);

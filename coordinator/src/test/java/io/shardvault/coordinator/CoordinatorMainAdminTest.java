@@ -58,6 +58,8 @@ class CoordinatorMainAdminTest {
                     .singleElement().satisfies(s -> assertThat(s.value()).isEqualTo(1.0));
             assertThat(scraped.sum("shardvault_catalog_commit_seconds_count", "service", "coordinator"))
                     .hasValueSatisfying(n -> assertThat(n).isPositive());
+            assertThat(scraped.sum("shardvault_repair_degraded_files", "service", "coordinator"))
+                    .hasValueSatisfying(n -> assertThat(n).isZero());
             assertThat(scraped.sum("shardvault_rpc_client_calls_seconds_count", "op", "pod.stats",
                     "outcome", "unreachable")).isEmpty();
         }

@@ -13,10 +13,12 @@ import io.shardvault.coordinator.admin.internal.CatalogBean;
 import io.shardvault.coordinator.admin.internal.ClusterBean;
 import io.shardvault.coordinator.admin.internal.ClusterProbe;
 import io.shardvault.coordinator.admin.internal.PodBean;
+import io.shardvault.coordinator.admin.internal.RepairBean;
 import io.shardvault.coordinator.admin.internal.StashBean;
 import io.shardvault.coordinator.admin.internal.VaultBean;
 import io.shardvault.coordinator.catalog.CatalogServer;
 import io.shardvault.coordinator.data.Vault;
+import io.shardvault.coordinator.repair.RepairWorker;
 import io.shardvault.coordinator.store.CatalogPodStates;
 import io.shardvault.pod.PodClient;
 import io.shardvault.stash.StashClient;
@@ -47,6 +49,7 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>io.shardvault:type=Catalog,name=catalog</td><td>{@link CatalogMXBean}</td></tr>
  *   <tr><td>io.shardvault:type=AccessKeys,name=accessKeys</td><td>{@link AccessKeysMXBean}</td></tr>
  *   <tr><td>io.shardvault:type=Buckets,name=buckets</td><td>{@link BucketsMXBean}</td></tr>
+ *   <tr><td>io.shardvault:type=Repair,name=repair</td><td>{@link RepairMXBean}</td></tr>
  * </table>
  *
  * <p>The MBeans go into the platform MBean server (next to the JVM's own and the JMX meter
@@ -78,21 +81,22 @@ public final class CoordinatorAdmin implements AutoCloseable {
      *
      * @param transport the coordinator's RPC transport (not owned); the console makes its own client
      * @param writeQuorum the data paths' write quorum for {@code vault}, to say whether it is writable
+     * @param repair the repair worker, for the Repair MBean
      */
     public static CoordinatorAdmin start(Settings settings, CatalogServer catalogServer, Vault vault, int writeQuorum,
                                          List<InetSocketAddress> stashServers, RpcTransport transport,
-                                         CatalogPodStates podStates) throws IOException {
+                                         CatalogPodStates podStates, RepairWorker repair) throws IOException {
         JmxRemoteConfig remoteConfig = JmxRemoteConfig.from(settings);
         RpcClient rpc = RpcClient.create(transport, RpcClientConfig.from(settings));
         ClusterProbe probe = new ClusterProbe(vault, writeQuorum, stashServers, new PodClient(rpc),
                 new StashClient(rpc), podStates);
         MBeanRegistrations regs = null;
         try {
-            regs = register(ManagementFactory.getPlatformMBeanServer(), catalogServer, probe);
+            regs = register(ManagementFactory.getPlatformMBeanServer(), catalogServer, probe, repair);
             if (regs == null) {
                 LOG.warn("the coordinator MBeans are already registered in this JVM's platform MBean server"
                         + " (another coordinator runs here): using a private MBean server");
-                regs = register(MBeanServerFactory.newMBeanServer(), catalogServer, probe);
+                regs = register(MBeanServerFactory.newMBeanServer(), catalogServer, probe, repair);
             }
             Optional<JmxRemoteServer> remote = JmxRemoteServer.startIfEnabled(remoteConfig, regs.server());
             return new CoordinatorAdmin(regs, remote, rpc);
@@ -106,7 +110,8 @@ public final class CoordinatorAdmin implements AutoCloseable {
     }
 
     /** Registers every MBean in {@code server}; null when the names are taken there. */
-    private static MBeanRegistrations register(MBeanServer server, CatalogServer catalogServer, ClusterProbe probe) {
+    private static MBeanRegistrations register(MBeanServer server, CatalogServer catalogServer, ClusterProbe probe,
+                                               RepairWorker repair) {
         MBeanRegistrations regs = new MBeanRegistrations(server);
         Vault vault = probe.vault();
         CatalogBean catalog = new CatalogBean(catalogServer);
@@ -122,6 +127,7 @@ public final class CoordinatorAdmin implements AutoCloseable {
             regs.register(MBeanRegistrations.name("AccessKeys", "accessKeys"),
                     new AccessKeysBean(catalogServer.catalog()), AccessKeysMXBean.class);
             regs.register(bucketsName(), new BucketsBean(catalogServer.catalog()), BucketsMXBean.class);
+            regs.register(repairName(), new RepairBean(repair), RepairMXBean.class);
             return regs;
         } catch (InstanceAlreadyExistsException e) {
             regs.close();
@@ -137,6 +143,11 @@ public final class CoordinatorAdmin implements AutoCloseable {
     /** {@code io.shardvault:type=Buckets,name=buckets}. */
     public static ObjectName bucketsName() {
         return MBeanRegistrations.name("Buckets", "buckets");
+    }
+
+    /** {@code io.shardvault:type=Repair,name=repair}. */
+    public static ObjectName repairName() {
+        return MBeanRegistrations.name("Repair", "repair");
     }
 
     /** {@code io.shardvault:type=Pod,name=vault-V.pod-I}. */

@@ -266,6 +266,12 @@ public interface Catalog extends AutoCloseable {
     /** Removes done deletions from the queue; unknown ids are ignored (acks are idempotent). */
     CompletableFuture<Void> ackFileDeletions(List<Long> deletionIds);
 
+    /**
+     * The live file {@code (vaultId, fileId)} as its first reference recorded it (size, layout, the shards
+     * it missed at its write), or empty when no version or part refers to it (deleted, or never committed).
+     */
+    CompletableFuture<Optional<FileRef>> file(int vaultId, long fileId);
+
     // ---- repair queue ----
 
     /**

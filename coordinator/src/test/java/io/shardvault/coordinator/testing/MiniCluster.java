@@ -2,6 +2,7 @@ package io.shardvault.coordinator.testing;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.shardvault.common.ShardId;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.erasure.ErasureCodecs;
 import io.shardvault.common.erasure.ErasureConfig;
@@ -19,6 +20,7 @@ import io.shardvault.coordinator.data.VaultLayout;
 import io.shardvault.coordinator.data.internal.ShardDataPath;
 import io.shardvault.pod.PodConfig;
 import io.shardvault.pod.PodCrash;
+import io.shardvault.pod.PodFiles;
 import io.shardvault.pod.PodServer;
 import io.shardvault.stash.StashConfig;
 import io.shardvault.stash.StashOps;
@@ -263,6 +265,15 @@ public final class MiniCluster implements AutoCloseable {
             throw new IllegalStateException("pod " + i + " is running");
         }
         pods.set(i, startPod(i, podAddresses.get(i).getPort()));
+    }
+
+    /** Where running pod {@code i} keeps shard {@code id} (to damage it on disk). */
+    public Path shardFile(int i, ShardId id) {
+        PodServer pod = pods.get(i);
+        if (pod == null) {
+            throw new IllegalStateException("pod " + i + " is not running");
+        }
+        return PodFiles.shardFile(pod, id);
     }
 
     public void stopStash(int s) {

@@ -309,6 +309,14 @@ class AdminJmxIT {
         assertThat(listed.out().lines().filter(l -> l.startsWith(bypassingId))).singleElement()
                 .satisfies(l -> assertThat(l).matches(".*\\byes\\s+yes\\b.*"));
 
+        Run repair = cli(withCredentials("repair", "status", "--limit", "5"));
+        assertThat(repair.exit()).as(repair.err()).isZero();
+        assertThat(repair.out()).contains("REPAIR", "repairing here:     true", "degraded files:", "QUEUED (first 5)",
+                "REASON");
+        Run repairJson = cli(withCredentials("repair", "status", "--json"));
+        assertThat(repairJson.exit()).as(repairJson.err()).isZero();
+        assertThat(repairJson.out()).startsWith("{\"repairingHere\":true,\"degradedFiles\":").contains("\"queued\":[");
+
         Run badPod = cli(withCredentials("pod", "drain", "77"));
         assertThat(badPod.exit()).isEqualTo(1);
         assertThat(badPod.err()).contains("no pod 77");

@@ -4,12 +4,14 @@ import io.shardvault.coordinator.catalog.FileDeletion;
 import io.shardvault.coordinator.catalog.FileRef;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.rocksdb.RocksIterator;
 
 /**
  * File lifetimes: each file's reference count in {@link Table#FILES} (a version part, a multipart part),
  * and the queue of files whose count reached zero in {@link Table#DELETIONS}, polled and acknowledged by
- * the coordinators that delete their shards.
+ * the coordinators that delete their shards. A file's first reference also queues the shards it missed
+ * at its write for repair ({@link RepairQueue#enqueueMissedAtWrite}), in the same batch.
  *
  * <p>Deterministic and stateless, as every catalog subject.
  */
@@ -26,6 +28,9 @@ final class FileLifetimes {
         if (refs == 0) {
             Counters.addToCounter(e, Counters.USED_BYTES, f.size());
             Counters.addToCounter(e, Counters.LIVE_FILES, 1);
+            // Only at the first reference: a later one (a copy, a completed part) carries the shards as
+            // written, some of which may have been repaired since.
+            RepairQueue.enqueueMissedAtWrite(e, f);
         }
         Wire.Writer w = new Wire.Writer().i32(refs + 1);
         Codec.fileRef(w, f);
@@ -96,6 +101,22 @@ final class FileLifetimes {
 
     static void answerPendingDeletions(RocksCatalogStore.View r, Wire.Reader in, Wire.Writer out) {
         Codec.list(out, pendingDeletions(r, in.i32()), FileLifetimes::fileDeletion);
+    }
+
+    /** GET_FILE: {@code i32 vaultId | i64 fileId} → {@code bool live [| FileRef as first referenced]}. */
+    static Call<Optional<FileRef>> file(int vaultId, long fileId) {
+        return new Call<>(Op.GET_FILE, w -> w.i32(vaultId).i64(fileId),
+                r -> r.bool() ? Optional.of(Codec.fileRef(r)) : Optional.empty());
+    }
+
+    static void answerFile(RocksCatalogStore.View r, Wire.Reader in, Wire.Writer out) {
+        byte[] row = r.get(Table.FILES, Keys.fileKey(in.i32(), in.i64()));
+        out.bool(row != null);
+        if (row != null) {
+            Wire.Reader stored = new Wire.Reader(row);
+            stored.i32();
+            Codec.fileRef(out, Codec.fileRef(stored));
+        }
     }
 
     /** ACK_DELETIONS: {@code list of i64 deletion id} → nothing. */

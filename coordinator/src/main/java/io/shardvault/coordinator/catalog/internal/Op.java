@@ -54,7 +54,8 @@ enum Op {
     USAGE(77, Buckets::answerUsage),
     LIST_POD_STATES(78, ClusterMap::answerListPodStates),
     GET_BUCKET_ACL(79, AclCommands::answerGetBucketAcl),
-    LIST_REPAIRS(80, RepairQueue::answerList);
+    LIST_REPAIRS(80, RepairQueue::answerList),
+    GET_FILE(81, FileLifetimes::answerFile);
 
     private static final Op[] BY_CODE = new Op[128];
 

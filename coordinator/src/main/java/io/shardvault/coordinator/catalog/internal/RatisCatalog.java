@@ -272,6 +272,11 @@ final class RatisCatalog implements Catalog {
     }
 
     @Override
+    public CompletableFuture<Optional<FileRef>> file(int vaultId, long fileId) {
+        return call(FileLifetimes.file(vaultId, fileId));
+    }
+
+    @Override
     public CompletableFuture<RepairTask> enqueueRepair(int vaultId, long fileId, List<Integer> shards, String reason) {
         return call(RepairQueue.enqueue(vaultId, fileId, shards, reason));
     }

@@ -2,6 +2,7 @@ package io.shardvault.coordinator.catalog.internal;
 
 import io.shardvault.common.ErrorCode;
 import io.shardvault.coordinator.catalog.CatalogException;
+import io.shardvault.coordinator.catalog.FileRef;
 import io.shardvault.coordinator.catalog.RepairTask;
 import io.shardvault.coordinator.catalog.VaultInfo;
 import java.util.ArrayList;
@@ -21,7 +22,9 @@ import org.rocksdb.RocksIterator;
  *  value := u8 format (1) | u32 vaultId | u64 fileId | list of u8 shard | str reason | i64 enqueuedAt, epoch ms
  * </pre>
  *
- * Enqueuing a queued file adds its shards to the row and keeps the first reason and time, so the
+ * A commit that first refers to a file written with missing shards queues them in its own batch
+ * ({@link #enqueueMissedAtWrite}); readers queue chunks they found corrupt or missing through
+ * {@code REPAIR_ENQUEUE}. Enqueuing a queued file adds its shards to the row and keeps the first reason and time, so the
  * queue's age is the age of the oldest damage. Removing takes away only the shards named (the ones a
  * repairer rebuilt); shards enqueued meanwhile stay, and the row goes when none is left. The table is a
  * column family of its own: stores and snapshots written before it existed open with it empty.
@@ -32,6 +35,8 @@ final class RepairQueue {
     private static final int FORMAT = 1;
     private static final Pattern REASON = Pattern.compile("[a-z][a-z0-9-]{0,63}");
     private static final int MAX_LIST = 10_000;
+    /** The reason of a row queued by the commit of a file written with missing shards. */
+    static final String WRITE_MISSED = "write-missed";
 
     private RepairQueue() {
     }
@@ -87,9 +92,33 @@ final class RepairQueue {
             }
             all.add(s);
         }
+        return merge(e, vaultId, fileId, all, reason);
+    }
+
+    /**
+     * Queues the shards a file missed at its write, in the batch of the commit that first refers to it
+     * ({@link FileLifetimes#addReference}), with reason {@value #WRITE_MISSED}: no round trip, no caller
+     * to forget it. Never refuses (the commit must not fail for it): shards outside the file's own layout
+     * are left out, and the vault need not be registered.
+     */
+    static void enqueueMissedAtWrite(Entry e, FileRef f) {
+        int width = f.layout().dataShards() + f.layout().parityShards();
+        TreeSet<Integer> all = new TreeSet<>();
+        for (int s : f.missingShards()) {
+            if (s >= 0 && s < width) {
+                all.add(s);
+            }
+        }
+        if (!all.isEmpty()) {
+            merge(e, f.vaultId(), f.fileId(), all, WRITE_MISSED);
+        }
+    }
+
+    /** Adds {@code shards} to the file's row (created with {@code reason} and the entry's time if absent). */
+    private static RepairTask merge(Entry e, int vaultId, long fileId, TreeSet<Integer> shards, String reason) {
         Optional<RepairTask> old = queued(e.txn(), vaultId, fileId);
-        old.ifPresent(t -> all.addAll(t.shards()));
-        RepairTask t = new RepairTask(vaultId, fileId, List.copyOf(all), old.map(RepairTask::reason).orElse(reason),
+        old.ifPresent(t -> shards.addAll(t.shards()));
+        RepairTask t = new RepairTask(vaultId, fileId, List.copyOf(shards), old.map(RepairTask::reason).orElse(reason),
                 old.map(RepairTask::enqueuedAt).orElse(e.time()));
         put(e, t);
         return t;

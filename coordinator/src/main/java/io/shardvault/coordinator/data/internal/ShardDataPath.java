@@ -8,6 +8,7 @@ import io.shardvault.common.rpc.RpcClientConfig;
 import io.shardvault.common.rpc.RpcMetrics;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.coordinator.data.ByteSource;
+import io.shardvault.coordinator.data.DamagedShards;
 import io.shardvault.coordinator.data.DataPath;
 import io.shardvault.coordinator.data.DataPathConfig;
 import io.shardvault.coordinator.data.DataPathException;
@@ -50,6 +51,8 @@ public final class ShardDataPath implements DataPath {
     final StashPlacement placement;
     final StashHealth stashHealth;
     final WritablePods writablePods;
+    /** Where reads report chunks a pod answered CORRUPT or NOT_FOUND for. */
+    final DamagedShards damaged;
     final LatencyTracker readLatency;
     final DataPathMetrics metrics;
     final StripeBuffers buffers;
@@ -62,8 +65,9 @@ public final class ShardDataPath implements DataPath {
 
     private ShardDataPath(DataPathConfig config, VaultDirectory vaults, FileIdSource fileIds, ErasureCodecs codecs,
                           RpcClient rpc, List<InetSocketAddress> stashServers, WritablePods writablePods,
-                          MeterRegistry registry) {
+                          DamagedShards damaged, MeterRegistry registry) {
         this.config = config;
+        this.damaged = damaged;
         this.writablePods = writablePods;
         this.vaults = vaults;
         this.fileIds = fileIds;
@@ -111,7 +115,20 @@ public final class ShardDataPath implements DataPath {
                                        ErasureCodecs codecs, RpcTransport transport, RpcClientConfig clientConfig,
                                        List<InetSocketAddress> stashServers, WritablePods writablePods,
                                        MeterRegistry registry) {
+        return create(config, vaults, fileIds, codecs, transport, clientConfig, stashServers, writablePods,
+                DamagedShards.NONE, registry);
+    }
+
+    /**
+     * Creates the data paths; reads report the shards they find corrupt or missing to {@code damaged}
+     * (the repair queue, issue #20).
+     */
+    public static ShardDataPath create(DataPathConfig config, VaultDirectory vaults, FileIdSource fileIds,
+                                       ErasureCodecs codecs, RpcTransport transport, RpcClientConfig clientConfig,
+                                       List<InetSocketAddress> stashServers, WritablePods writablePods,
+                                       DamagedShards damaged, MeterRegistry registry) {
         Objects.requireNonNull(writablePods, "writablePods");
+        Objects.requireNonNull(damaged, "damaged");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(vaults, "vaults");
         Objects.requireNonNull(fileIds, "fileIds");
@@ -120,7 +137,7 @@ public final class ShardDataPath implements DataPath {
         RpcClient rpc = RpcClient.create(transport, clientConfig.withRequestTimeout(config.rpcTimeout()),
                 RpcMetrics.create(registry, RpcMetrics.opNames(PodOps.METRIC_NAMES, StashOps.METRIC_NAMES)));
         return new ShardDataPath(config, vaults, fileIds, codecs, rpc, List.copyOf(stashServers), writablePods,
-                registry);
+                damaged, registry);
     }
 
     @Override

@@ -207,7 +207,7 @@ final class StripeFanOut {
     }
 
     /** The typed error of an RPC failure, or null for any other failure. */
-    private static ErrorCode code(Throwable failure) {
+    static ErrorCode code(Throwable failure) {
         return unwrap(failure) instanceof RpcException rpc ? rpc.code() : null;
     }
 

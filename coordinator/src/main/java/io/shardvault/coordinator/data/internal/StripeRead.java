@@ -25,7 +25,11 @@ import java.util.concurrent.TimeUnit;
  * timeout) is replaced by the stash's copy when the file was stashed, else by enough other chunks
  * (parity first) to decode from any k; chunks still missing after the hedge delay are hedged the
  * same way. Whichever completes first wins: all wanted data chunks, or any k chunks, then decoded.
- * Shards the catalog recorded missing are never asked.
+ * Shards the catalog recorded missing (at the file's write) are asked last, only when too few others
+ * answer: a repair may have rebuilt them since.
+ *
+ * <p>A chunk a pod answers {@code CORRUPT} or {@code NOT_FOUND} for is reported to
+ * {@link io.shardvault.coordinator.data.DamagedShards} (for repair) and read around, never waited for.
  *
  * <p>Every chunk is checked against its stored CRC32C before it is used: pods verify each chunk
  * before answering (CORRUPT otherwise) and the stash client checks the stash's CRC on receipt.
@@ -101,6 +105,11 @@ final class StripeRead {
                     backlog.add(new Source(i, false));
                 }
             }
+            for (int i : file.missingShards()) {
+                if (i >= 0 && i < layout.n()) {
+                    backlog.add(new Source(i, false));
+                }
+            }
             boolean[] slow = ctx.slowPods.slowAmong(vault.pods());
             for (int i = firstWanted; i <= lastWanted; i++) {
                 if (file.missingShards().contains(i)) {
@@ -132,7 +141,8 @@ final class StripeRead {
 
     private void launch(Source source) {
         int shard = source.shard();
-        asked[shard] = true;
+        // A stash copy tried does not count: its pod may still be asked (a recorded-missing shard, asked last).
+        asked[shard] |= !source.stash();
         outstanding++;
         ShardId id = new ShardId(vault.vaultId(), file.fileId(), shard);
         long sent = System.nanoTime();
@@ -149,6 +159,11 @@ final class StripeRead {
     private synchronized void onChunk(Source source, long sentNanos, ByteBuf data, Throwable failure) {
         outstanding--;
         int shard = source.shard();
+        // Reported even when the stripe was done without it (hedged around a slow pod): it is damage all the same.
+        ErrorCode code = failure == null || source.stash() ? null : StripeFanOut.code(failure);
+        if (code == ErrorCode.CORRUPT || code == ErrorCode.NOT_FOUND) {
+            ctx.damaged.report(file, shard, code);
+        }
         if (result.isDone()) {
             if (data != null) {
                 data.release();

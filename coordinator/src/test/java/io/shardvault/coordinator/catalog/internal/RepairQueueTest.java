@@ -1,16 +1,25 @@
 package io.shardvault.coordinator.catalog.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.shardvault.common.ErrorCode;
+import io.shardvault.coordinator.catalog.CompletedPart;
 import io.shardvault.coordinator.catalog.FileLayout;
+import io.shardvault.coordinator.catalog.FileRef;
+import io.shardvault.coordinator.catalog.MultipartUpload;
+import io.shardvault.coordinator.catalog.ObjectMetadata;
+import io.shardvault.coordinator.catalog.PutObjectVersion;
 import io.shardvault.coordinator.catalog.RepairTask;
 import io.shardvault.coordinator.catalog.VaultInfo;
+import io.shardvault.coordinator.catalog.WriteCondition;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,7 +30,7 @@ import org.rocksdb.RocksDB;
 
 /**
  * The repair queue applied to a real store: enqueue merges, remove takes only the repaired shards, the
- * list pages in key order; a checkpoint (a snapshot) carries it; a store from before the queue opens.
+ * list pages in key order; a commit of a file with missing shards queues them; a checkpoint (a snapshot) carries it; a store from before the queue opens.
  */
 @Timeout(60)
 class RepairQueueTest {
@@ -103,6 +112,51 @@ class RepairQueueTest {
         }
         try (RocksCatalogStore restored = RocksCatalogStore.open(dir.resolve("snapshot"))) {
             assertThat(list(restored, 0, 0, 10)).extracting(RepairTask::fileId).containsExactly(1L << 40);
+        }
+    }
+
+    private static Optional<FileRef> file(RocksCatalogStore store, int vaultId, long fileId) {
+        Call<Optional<FileRef>> call = FileLifetimes.file(vaultId, fileId);
+        Wire.Writer w = new Wire.Writer();
+        call.fields().accept(w);
+        try (RocksCatalogStore.View v = store.view()) {
+            return reply(CommandDispatcher.read(Op.GET_FILE, new Wire.Reader(w.toByteArray()), v), call);
+        }
+    }
+
+    @Test
+    void aCommitOfAFileWithMissingShardsQueuesThemInItsOwnBatchOnlyAtTheFirstReference() throws Exception {
+        FileLayout layout = new FileLayout(4, 2, 65536);
+        FileRef degraded = new FileRef(2, 100, 5000, layout, List.of(5, 1));
+        FileRef part = new FileRef(2, 101, 6000, layout, List.of(0));
+        try (RocksCatalogStore store = RocksCatalogStore.open(dir.resolve("db"))) {
+            applied(store, T0, Buckets.createBucket("bkt", "AK", false, "private"));
+            applied(store, T0 + 1, ObjectVersions.putObject(PutObjectVersion.of("bkt", "whole", "e1",
+                    ObjectMetadata.EMPTY, new FileRef(2, 99, 10, layout, List.of()))));
+            applied(store, T0 + 2, ObjectVersions.putObject(PutObjectVersion.of("bkt", "k1", "e1",
+                    ObjectMetadata.EMPTY, degraded)));
+            assertThat(list(store, 0, 0, 10)).containsExactly(new RepairTask(2, 100, List.of(1, 5),
+                    RepairQueue.WRITE_MISSED, Instant.ofEpochMilli(T0 + 2)));
+            assertThat(file(store, 2, 100)).contains(degraded);
+            assertThat(file(store, 2, 98)).isEmpty();
+
+            // Repaired; a second reference to the same file (a copy) does not queue its written-missing shards again.
+            applied(store, T0 + 3, RepairQueue.remove(2, 100, List.of(1, 5)));
+            applied(store, T0 + 4, ObjectVersions.putObject(PutObjectVersion.of("bkt", "copy", "e1",
+                    ObjectMetadata.EMPTY, degraded)));
+            assertThat(list(store, 0, 0, 10)).isEmpty();
+
+            // A part: queued at its upload; after its repair, completing the upload queues nothing.
+            MultipartUpload u = applied(store, T0 + 5, Uploads.createUpload("bkt", "mp", ObjectMetadata.EMPTY,
+                    Optional.empty(), false));
+            applied(store, T0 + 6, Uploads.putPart("bkt", "mp", u.uploadId(), 1, "p1", part, Map.of()));
+            assertThat(list(store, 0, 0, 10)).extracting(RepairTask::fileId, RepairTask::shards, RepairTask::reason)
+                    .containsExactly(tuple(101L, List.of(0), RepairQueue.WRITE_MISSED));
+            applied(store, T0 + 7, RepairQueue.remove(2, 101, List.of(0)));
+            applied(store, T0 + 8, Uploads.completeUpload("bkt", "mp", u.uploadId(), List.of(new CompletedPart(1, "p1")),
+                    0, WriteCondition.NONE, Map.of(), ""));
+            assertThat(list(store, 0, 0, 10)).isEmpty();
+            assertThat(file(store, 2, 101)).contains(part);
         }
     }
 
