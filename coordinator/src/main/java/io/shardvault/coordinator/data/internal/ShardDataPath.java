@@ -13,6 +13,7 @@ import io.shardvault.coordinator.data.DataPathConfig;
 import io.shardvault.coordinator.data.DataPathException;
 import io.shardvault.coordinator.data.FileContent;
 import io.shardvault.coordinator.data.FileIdSource;
+import io.shardvault.coordinator.data.RecoverablePods;
 import io.shardvault.coordinator.data.StoredFile;
 import io.shardvault.coordinator.data.Vault;
 import io.shardvault.coordinator.data.VaultDirectory;
@@ -50,6 +51,7 @@ public final class ShardDataPath implements DataPath {
     final StashPlacement placement;
     final StashHealth stashHealth;
     final WritablePods writablePods;
+    final RecoverablePods recoverablePods;
     final LatencyTracker readLatency;
     final DataPathMetrics metrics;
     final StripeBuffers buffers;
@@ -62,9 +64,10 @@ public final class ShardDataPath implements DataPath {
 
     private ShardDataPath(DataPathConfig config, VaultDirectory vaults, FileIdSource fileIds, ErasureCodecs codecs,
                           RpcClient rpc, List<InetSocketAddress> stashServers, WritablePods writablePods,
-                          MeterRegistry registry) {
+                          RecoverablePods recoverablePods, MeterRegistry registry) {
         this.config = config;
         this.writablePods = writablePods;
+        this.recoverablePods = recoverablePods;
         this.vaults = vaults;
         this.fileIds = fileIds;
         this.codecs = codecs;
@@ -100,18 +103,20 @@ public final class ShardDataPath implements DataPath {
                                        ErasureCodecs codecs, RpcTransport transport, RpcClientConfig clientConfig,
                                        List<InetSocketAddress> stashServers, MeterRegistry registry) {
         return create(config, vaults, fileIds, codecs, transport, clientConfig, stashServers, WritablePods.ALL,
-                registry);
+                RecoverablePods.ALL, registry);
     }
 
     /**
      * Creates the data paths; new shards go only to the pods {@code writablePods} allows (see
-     * {@link WritablePods} for what a write does without a pod).
+     * {@link WritablePods} for what a write does without a pod), and buffered writes only to the
+     * pods {@code recoverablePods} allows (the others are written durably).
      */
     public static ShardDataPath create(DataPathConfig config, VaultDirectory vaults, FileIdSource fileIds,
                                        ErasureCodecs codecs, RpcTransport transport, RpcClientConfig clientConfig,
                                        List<InetSocketAddress> stashServers, WritablePods writablePods,
-                                       MeterRegistry registry) {
+                                       RecoverablePods recoverablePods, MeterRegistry registry) {
         Objects.requireNonNull(writablePods, "writablePods");
+        Objects.requireNonNull(recoverablePods, "recoverablePods");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(vaults, "vaults");
         Objects.requireNonNull(fileIds, "fileIds");
@@ -120,7 +125,7 @@ public final class ShardDataPath implements DataPath {
         RpcClient rpc = RpcClient.create(transport, clientConfig.withRequestTimeout(config.rpcTimeout()),
                 RpcMetrics.create(registry, RpcMetrics.opNames(PodOps.METRIC_NAMES, StashOps.METRIC_NAMES)));
         return new ShardDataPath(config, vaults, fileIds, codecs, rpc, List.copyOf(stashServers), writablePods,
-                registry);
+                recoverablePods, registry);
     }
 
     @Override
