@@ -71,7 +71,13 @@ public enum ErrorCode {
     /** An argument is out of range or malformed (a bad max-keys, a bad retention date). */
     INVALID_ARGUMENT(30),
     /** The request is valid but the operation or option is not implemented. */
-    NOT_IMPLEMENTED(31);
+    NOT_IMPLEMENTED(31),
+    /**
+     * A pod refuses a buffered write it could not recover after a crash (it has no stash
+     * assignment, the shard's slot is not assigned to it, or it has no stash): write the chunk
+     * durably instead.
+     */
+    NOT_RECOVERABLE(32);
 
     private static final ErrorCode[] BY_WIRE = new ErrorCode[64];
 

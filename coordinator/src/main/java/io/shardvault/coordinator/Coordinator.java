@@ -20,6 +20,7 @@ import io.shardvault.coordinator.catalog.PodInfo;
 import io.shardvault.coordinator.catalog.StashInfo;
 import io.shardvault.coordinator.catalog.VaultInfo;
 import io.shardvault.coordinator.data.DataPathConfig;
+import io.shardvault.coordinator.data.PodAssignments;
 import io.shardvault.coordinator.data.Vault;
 import io.shardvault.coordinator.data.VaultDirectory;
 import io.shardvault.coordinator.data.internal.ShardDataPath;
@@ -35,6 +36,7 @@ import io.shardvault.coordinator.store.FileReaper;
 import io.shardvault.coordinator.store.FreeSpace;
 import io.shardvault.coordinator.store.PodFreeSpace;
 import io.shardvault.pod.PodClient;
+import io.shardvault.pod.PodSlot;
 import io.shardvault.s3.Credential;
 import io.shardvault.s3.CredentialStore;
 import io.shardvault.s3.S3Server;
@@ -46,7 +48,9 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -57,7 +61,8 @@ import java.util.concurrent.TimeUnit;
  * worker, the file reaper, and the S3 endpoint, started in that order and closed in the reverse one.
  *
  * <pre>
- *  start() ──▶ catalog peer up, leader known ──▶ cluster map registered ──▶ S3 endpoint listening ──▶ RUNNING
+ *  start() ──▶ catalog peer up, leader known ──▶ cluster map registered ──▶ pods assigned from the catalog's map
+ *          ──▶ S3 endpoint listening ──▶ RUNNING
  *  close() ──▶ S3 endpoint closed ──▶ reaper, data paths, RPC transport closed ──▶ catalog peer closed
  * </pre>
  *
@@ -91,9 +96,17 @@ public final class Coordinator implements AutoCloseable {
             Catalog catalog = catalogServer.catalog();
             awaitCatalog(catalogServer, config.startupTimeout().toMillis());
             register(catalog, config);
+            // One source for where stash copies go: the catalog's cluster map, for this coordinator's
+            // writes and for the pods' recovery alike (each pod is told by ASSIGN).
+            List<InetSocketAddress> stashServers = catalogStashServers(catalog, config);
 
             RpcTransport transport = RpcTransport.create(RpcTransportConfig.from(settings));
             started.add(transport);
+            RpcClient statsRpc = RpcClient.create(transport, RpcClientConfig.from(settings));
+            started.add(statsRpc);
+            PodAssignments assignments = new PodAssignments(new PodClient(statsRpc), catalogPods(catalog),
+                    stashServers);
+            awaitAssignments(assignments);
             ErasureCodecs codecs = ErasureCodecs.create(ErasureConfig.from(settings), registry);
             // Operator pod states from the catalog: drained and down pods get no new shards.
             CatalogPodStates podStates = new CatalogPodStates(catalog, CoordinatorAdmin.podStatesRefresh(settings));
@@ -104,7 +117,7 @@ public final class Coordinator implements AutoCloseable {
             VaultDirectory vaults = VaultDirectory.of(List.of(config.vault()));
             ShardDataPath data = ShardDataPath.create(dataConfig, vaults,
                     new CatalogFileIdSource(catalog, config.fileIdBatch()), codecs, transport,
-                    RpcClientConfig.from(settings), config.stashServers(), podStates,
+                    RpcClientConfig.from(settings), stashServers, podStates, assignments,
                     new ReadDamageReports(catalog::enqueueRepair, repairConfig.reportsMax(), repairMetrics), registry);
             started.add(data);
             RpcClient repairRpc = RpcClient.create(transport, RpcClientConfig.from(settings));
@@ -114,8 +127,6 @@ public final class Coordinator implements AutoCloseable {
             started.add(repair);
             FileReaper reaper = new FileReaper(catalog, data, config.reaperInterval());
             started.add(reaper);
-            RpcClient statsRpc = RpcClient.create(transport, RpcClientConfig.from(settings));
-            started.add(statsRpc);
             FreeSpace freeSpace = new PodFreeSpace(catalog, new PodClient(statsRpc), FREE_SPACE_MAX_AGE,
                     System::nanoTime);
             S3ServerConfig s3Config = S3ServerConfig.from(settings);
@@ -124,7 +135,7 @@ public final class Coordinator implements AutoCloseable {
                     s3Config.region(), freeSpace, config.bootstrapKey().map(Credential::accessKeyId), registry);
             CredentialStore credentials = withBootstrapKey(new CatalogCredentialStore(catalog), config.bootstrapKey());
             started.add(CoordinatorAdmin.start(settings, catalogServer, config.vault(),
-                    dataConfig.writeQuorum(config.vault().layout()), config.stashServers(), transport, podStates,
+                    dataConfig.writeQuorum(config.vault().layout()), stashServers, transport, podStates,
                     repair));
             c.catalog = catalog;
             c.s3 = S3Server.start(s3Config, store, credentials, registry);
@@ -133,7 +144,7 @@ public final class Coordinator implements AutoCloseable {
             c.readiness = new VaultReadiness(catalogServer, config.vault(),
                     dataConfig.writeQuorum(config.vault().layout()), RpcClient.create(transport,
                     new RpcClientConfig(rpcConfig.maxFrameBytes(), 1, VaultReadiness.TIMEOUT, VaultReadiness.TIMEOUT,
-                            VaultReadiness.TIMEOUT))).start();
+                            VaultReadiness.TIMEOUT)), assignments).start();
             started.add(c.readiness);
             // Close in the reverse order of start.
             for (int i = started.size() - 1; i >= 0; i--) {
@@ -216,6 +227,60 @@ public final class Coordinator implements AutoCloseable {
         }
         for (PodInfo p : pods) {
             logRegistration(catalog.registerPod(p));
+        }
+    }
+
+    /** How long start-up waits for the pods to take their assignments (unassigned pods are written durably). */
+    private static final Duration ASSIGN_WAIT = Duration.ofSeconds(5);
+
+    /**
+     * The stash servers of the catalog's cluster map, in its order. A configured list that differs is
+     * logged: the catalog's wins, as every pod is assigned the catalog's.
+     */
+    private static List<InetSocketAddress> catalogStashServers(Catalog catalog, CoordinatorConfig config)
+            throws IOException {
+        List<InetSocketAddress> servers = new ArrayList<>();
+        for (StashInfo s : readCatalog("stash servers", catalog.listStashes())) {
+            servers.add(new InetSocketAddress(s.host(), s.port()));
+        }
+        if (!new java.util.HashSet<>(servers).equals(new java.util.HashSet<>(config.stashServers()))) {
+            LOG.error("coordinator.stash.servers ({}) differs from the catalog's cluster map ({}); writing to and "
+                    + "assigning the pods the catalog's", config.stashServers(), servers);
+        }
+        return servers;
+    }
+
+    /** Every pod of the catalog's cluster map by the slot it holds. */
+    private static Map<PodSlot, InetSocketAddress> catalogPods(Catalog catalog) throws IOException {
+        Map<PodSlot, InetSocketAddress> bySlot = new HashMap<>();
+        for (VaultInfo v : readCatalog("vaults", catalog.listVaults())) {
+            for (PodInfo p : v.pods()) {
+                bySlot.put(new PodSlot(p.vaultId(), p.shardIndex()), new InetSocketAddress(p.host(), p.port()));
+            }
+        }
+        return bySlot;
+    }
+
+    private static <T> T readCatalog(String what, CompletableFuture<T> read) throws IOException {
+        try {
+            return read.get(30, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IOException("cannot read the " + what + " of the catalog's cluster map: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while reading the catalog's cluster map", e);
+        }
+    }
+
+    /** Sends every pod its assignment and waits a little: pods not assigned by then are written durably. */
+    private static void awaitAssignments(PodAssignments assignments) {
+        try {
+            assignments.assignAll().get(ASSIGN_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            LOG.info("not every pod took its assignment within {} ms; the readiness probe retries: {}",
+                    ASSIGN_WAIT.toMillis(), e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

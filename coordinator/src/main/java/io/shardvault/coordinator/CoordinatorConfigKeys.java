@@ -24,8 +24,9 @@ public final class CoordinatorConfigKeys {
     public static final ConfigKey<String> VAULT_PODS = ConfigKey.ofString("coordinator.vault.pods", "none",
             "The vault's n pods as host:port, comma-separated, in shard order.");
     public static final ConfigKey<String> STASH_SERVERS = ConfigKey.ofString("coordinator.stash.servers", "none",
-            "The stash servers as host:port, comma-separated, in cluster-map order (the pods must list the same);"
-                    + " none: every write is durable.");
+            "The stash servers as host:port, comma-separated, in cluster-map order; registered in the catalog's "
+                    + "cluster map, whose list every coordinator writes to and assigns the pods (op ASSIGN); "
+                    + "none: every write is durable.");
     public static final ConfigKey<Duration> REAPER_INTERVAL = ConfigKey.ofDuration("coordinator.reaper.interval",
             Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofHours(24),
             "How often the catalog's queue of released files is checked for shards to delete.");

@@ -7,6 +7,7 @@ import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.coordinator.catalog.CatalogException;
 import io.shardvault.coordinator.catalog.CatalogServer;
 import io.shardvault.coordinator.catalog.PodInfo;
+import io.shardvault.coordinator.data.PodAssignments;
 import io.shardvault.coordinator.data.Vault;
 import io.shardvault.pod.PodClient;
 import java.net.InetSocketAddress;
@@ -34,7 +35,9 @@ import org.slf4j.LoggerFactory;
  *       a success the next one waits {@link #WRITE_INTERVAL}; after a failure it is retried on
  *       every probe.</li>
  * </ol>
- * The first failing condition is the reason in the 503 body. Until the first probe ends, and from
+ * The first failing condition is the reason in the 503 body. The probe's STATS answers also
+ * keep the pods' assignments current ({@link PodAssignments#observe}): a pod that reports none or
+ * another one is sent its assignment again. Until the first probe ends, and from
  * {@link #close()} on, the answer is "not ready".
  *
  * <p>Thread-safe. Owns its probe thread and its RPC client (not the transport).
@@ -53,6 +56,7 @@ final class VaultReadiness implements ReadinessCheck, AutoCloseable {
     private final int writeQuorum;
     private final RpcClient rpc;
     private final PodClient pods;
+    private final PodAssignments assignments;
     private final ScheduledExecutorService probe;
     private volatile Readiness last = Readiness.notReady("starting: first readiness probe not done");
     private volatile boolean closed;
@@ -60,8 +64,9 @@ final class VaultReadiness implements ReadinessCheck, AutoCloseable {
     private long lastWriteNanos;
     private boolean wroteOnce;
 
-    VaultReadiness(CatalogServer catalog, Vault vault, int writeQuorum, RpcClient rpc) {
+    VaultReadiness(CatalogServer catalog, Vault vault, int writeQuorum, RpcClient rpc, PodAssignments assignments) {
         this.catalog = catalog;
+        this.assignments = assignments;
         this.vault = vault;
         this.writeQuorum = writeQuorum;
         this.rpc = rpc;
@@ -106,7 +111,7 @@ final class VaultReadiness implements ReadinessCheck, AutoCloseable {
         }
         List<CompletableFuture<?>> calls = new ArrayList<>();
         for (InetSocketAddress pod : vault.pods()) {
-            calls.add(pods.stats(pod));
+            calls.add(pods.stats(pod).thenAccept(stats -> assignments.observe(pod, stats)));
         }
         int reachable = 0;
         long deadline = System.nanoTime() + TIMEOUT.toNanos();

@@ -81,6 +81,18 @@ public final class PodClient {
         });
     }
 
+    /**
+     * Tells the pod its slots and stash servers; completes once the pod has persisted them. Fails
+     * with CONFLICT when the pod refuses a change it could not make safely (see {@link PodOps}).
+     */
+    public CompletableFuture<Void> assign(InetSocketAddress pod, PodAssignment assignment) {
+        RpcMessage request = new RpcMessage(PodOps.ASSIGN, PodWire.assignHeader(assignment), Unpooled.EMPTY_BUFFER);
+        return rpc.call(pod, request).thenApply(response -> {
+            response.close();
+            return null;
+        });
+    }
+
     /** Asks the pod to retry its purge deliveries at once; completes with whether it has a stash to deliver to. */
     public CompletableFuture<Boolean> retryPurges(InetSocketAddress pod) {
         return rpc.call(pod, RpcMessage.empty(PodOps.RETRY_PURGES)).thenApply(response -> {

@@ -10,7 +10,8 @@ import java.util.Map;
  *   <caption>Requests and responses</caption>
  *   <tr><th>op</th><th>request header</th><th>request payload</th><th>response</th></tr>
  *   <tr><td>WRITE</td><td>ShardId(13), offsetInShard u64, crc32c u32, mode u8 (0 buffered, 1 durable)</td>
- *       <td>the chunk</td><td>empty; CHECKSUM_MISMATCH if the CRC does not match</td></tr>
+ *       <td>the chunk</td><td>empty; CHECKSUM_MISMATCH if the CRC does not match; NOT_RECOVERABLE for a
+ *       buffered write the pod could not recover (no assignment holding the shard's slot, or no stash)</td></tr>
  *   <tr><td>READ</td><td>ShardId, offset u64, length u32</td><td>empty</td>
  *       <td>payload: the bytes, every chunk CRC-verified; CORRUPT on a mismatch, NOT_FOUND if absent</td></tr>
  *   <tr><td>DELETE</td><td>ShardId</td><td>empty</td><td>header: existed u8; idempotent</td></tr>
@@ -18,9 +19,14 @@ import java.util.Map;
  *       <td>header: hasNext u8, [next ShardId]; payload: count x ShardId, in key order</td></tr>
  *   <tr><td>STATS</td><td>empty</td><td>empty</td>
  *       <td>header: unflushedBytes u64, unflushedShards u32, queueDepth u64, oldestAgeMillis u64, tomes u32,
- *       usableBytes u64</td></tr>
+ *       usableBytes u64, assignment u64 (the {@link PodAssignment#fingerprint()}, 0 when unassigned)</td></tr>
  *   <tr><td>RETRY_PURGES</td><td>empty</td><td>empty</td>
  *       <td>header: hasStash u8; the purge sender retries at once (an operator's action)</td></tr>
+ *   <tr><td>ASSIGN</td><td>slots u16, slots x (vaultId u32, shardIndex u8), servers u16,
+ *       servers x (host length u16, host UTF-8, port u16)</td><td>empty</td>
+ *       <td>empty, once the {@link PodAssignment} is persisted; an identical one is a no-op; CONFLICT when it
+ *       would change the stash servers (or drop a slot) while the pod has unflushed shards or undelivered
+ *       purges</td></tr>
  * </table>
  */
 public final class PodOps {
@@ -30,13 +36,15 @@ public final class PodOps {
     public static final int LIST = 0x0204;
     public static final int STATS = 0x0205;
     public static final int RETRY_PURGES = 0x0206;
+    public static final int ASSIGN = 0x0207;
 
     /** The largest page a LIST answers. */
     public static final int MAX_LIST_LIMIT = 10_000;
 
     /** Readable names for the RPC meters' {@code op} tag ({@link io.shardvault.common.rpc.RpcMetrics}). */
     public static final Map<Integer, String> METRIC_NAMES = Map.of(WRITE, "pod.write", READ, "pod.read",
-            DELETE, "pod.delete", LIST, "pod.list", STATS, "pod.stats", RETRY_PURGES, "pod.retry.purges");
+            DELETE, "pod.delete", LIST, "pod.list", STATS, "pod.stats", RETRY_PURGES, "pod.retry.purges",
+            ASSIGN, "pod.assign");
 
     private PodOps() {
     }

@@ -9,7 +9,9 @@ package io.shardvault.pod;
  * @param oldestPurgeAgeMillis age of the oldest undelivered purge event, 0 when none
  * @param tomes the instance's tome count
  * @param usableBytes free bytes summed over the tomes' file systems
+ * @param assignment the fingerprint of the instance's {@link PodAssignment}, or
+ *     {@link PodAssignment#UNASSIGNED}
  */
 public record PodStats(long unflushedBytes, int unflushedShards, long purgeQueueDepth, long oldestPurgeAgeMillis,
-                       int tomes, long usableBytes) {
+                       int tomes, long usableBytes, long assignment) {
 }

@@ -11,8 +11,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The resolved, immutable settings of one pod instance (see {@link PodConfigKeys} for each).
@@ -31,7 +33,7 @@ import java.util.Set;
  * </table>
  */
 public record PodConfig(String name, InetSocketAddress bind, Path stateDir, List<TomeConfig> tomes,
-                        List<PodSlot> slots, List<InetSocketAddress> stashServers, Duration flushInterval,
+                        Duration flushInterval,
                         int flushBatchShards, long maxUnflushedBytes, long purgeSegmentBytes, int purgeBatchSize,
                         Duration purgeRetryMin, Duration purgeRetryMax, Duration purgeSendTimeout,
                         Duration purgeLinger, Duration recoveryTimeout, long simulatedHddSeed, RpcServerConfig rpc) {
@@ -40,8 +42,6 @@ public record PodConfig(String name, InetSocketAddress bind, Path stateDir, List
         Objects.requireNonNull(bind, "bind");
         Objects.requireNonNull(stateDir, "stateDir");
         tomes = List.copyOf(tomes);
-        slots = List.copyOf(slots);
-        stashServers = List.copyOf(stashServers);
         if (tomes.isEmpty()) {
             throw new IllegalArgumentException("a pod needs at least one tome");
         }
@@ -55,8 +55,18 @@ public record PodConfig(String name, InetSocketAddress bind, Path stateDir, List
         Objects.requireNonNull(rpc, "rpc");
     }
 
-    /** Reads and validates every pod and RPC key. */
+    /**
+     * Reads and validates every pod and RPC key.
+     *
+     * @throws ConfigException also for a setting the pod no longer takes ({@link PodConfigKeys#REMOVED})
+     */
     public static PodConfig from(Settings s) {
+        for (Map.Entry<String, String> removed : new TreeMap<>(PodConfigKeys.REMOVED).entrySet()) {
+            if (s.isSet(removed.getKey())) {
+                throw new ConfigException("pod settings from " + s.source() + ": " + removed.getKey()
+                        + " is no longer a pod setting: " + removed.getValue());
+            }
+        }
         try {
             List<TomeConfig> tomes = new ArrayList<>();
             List<String> dirs = splitList(s.get(PodConfigKeys.TOMES));
@@ -64,13 +74,8 @@ public record PodConfig(String name, InetSocketAddress bind, Path stateDir, List
             for (int i = 0; i < dirs.size(); i++) {
                 tomes.add(new TomeConfig(Path.of(dirs.get(i)), simulated.contains(i)));
             }
-            List<PodSlot> slots = new ArrayList<>();
-            for (String slot : splitList(s.get(PodConfigKeys.SLOTS))) {
-                slots.add(PodSlot.parse(slot));
-            }
-            List<InetSocketAddress> stash = HostPort.parseList(s.get(PodConfigKeys.STASH_SERVERS));
             return new PodConfig(s.get(PodConfigKeys.NAME), HostPort.parse(s.get(PodConfigKeys.BIND)),
-                    s.get(PodConfigKeys.STATE_DIR), tomes, slots, stash, s.get(PodConfigKeys.FLUSH_INTERVAL),
+                    s.get(PodConfigKeys.STATE_DIR), tomes, s.get(PodConfigKeys.FLUSH_INTERVAL),
                     s.get(PodConfigKeys.FLUSH_BATCH_SHARDS), s.get(PodConfigKeys.MAX_UNFLUSHED_BYTES),
                     s.get(PodConfigKeys.PURGE_SEGMENT_BYTES), s.get(PodConfigKeys.PURGE_BATCH),
                     s.get(PodConfigKeys.PURGE_RETRY_MIN), s.get(PodConfigKeys.PURGE_RETRY_MAX),

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** The settings of one pod instance. Lists are comma-separated strings; {@code none} means empty. */
 public final class PodConfigKeys {
@@ -18,7 +19,8 @@ public final class PodConfigKeys {
     public static final ConfigKey<String> BIND = ConfigKey.ofString("pod.bind", "127.0.0.1:0",
             "host:port the instance listens on; port 0 picks a free port.");
     public static final ConfigKey<Path> STATE_DIR = ConfigKey.ofPath("pod.stateDir", Path.of("pod-state"),
-            "The instance's own state: the durable purge queue. Not on a tome.");
+            "The instance's own state: the durable purge queue and its assignment (slots, stash servers). "
+                    + "Not on a tome.");
     public static final ConfigKey<String> TOMES = ConfigKey.ofString("pod.tomes", "tome0",
             "Comma-separated tome directories, one per disk. The order fixes shard placement: never reorder.");
     public static final ConfigKey<String> SIMULATED_HDD = ConfigKey.ofString("pod.simulatedHdd.tomes", "none",
@@ -26,10 +28,6 @@ public final class PodConfigKeys {
                     + "tome indices.");
     public static final ConfigKey<Integer> SIMULATED_HDD_SEED = ConfigKey.ofInt("pod.simulatedHdd.seed", 7200,
             Integer.MIN_VALUE, Integer.MAX_VALUE, "Seed of the simulated drives' rotational delays (tome i uses seed+i).");
-    public static final ConfigKey<String> SLOTS = ConfigKey.ofString("pod.slots", "none",
-            "Comma-separated vaultId:shardIndex slots the instance holds; recovery lists these from the stash.");
-    public static final ConfigKey<String> STASH_SERVERS = ConfigKey.ofString("pod.stash.servers", "none",
-            "Comma-separated host:port of every stash server, in cluster-map order; none runs without a stash.");
     public static final ConfigKey<Duration> FLUSH_INTERVAL = ConfigKey.ofDuration("pod.flush.interval",
             Duration.ofMillis(250), Duration.ofMillis(1), Duration.ofMinutes(10),
             "How often the flusher fsyncs buffered shards (sooner when a batch's worth of bytes waits). Each "
@@ -63,10 +61,20 @@ public final class PodConfigKeys {
             Duration.ofMinutes(10), Duration.ZERO, Duration.ofDays(1),
             "How long start-up recovery retries an unreachable stash before the instance fails to start.");
 
+    /**
+     * Settings a pod no longer takes, and why: a configuration that still sets one fails start-up with
+     * this message rather than "unknown setting", so an operator knows where the value went.
+     */
+    public static final Map<String, String> REMOVED = Map.of(
+            "pod.slots", "a pod's slots now come from the catalog's cluster map: the coordinators send them "
+                    + "(op ASSIGN) and the pod keeps them in its state directory; delete the setting",
+            "pod.stash.servers", "a pod's stash servers now come from the catalog's cluster map: the coordinators "
+                    + "send them (op ASSIGN) and the pod keeps them in its state directory; delete the setting");
+
     /** Every pod key plus the RPC keys, for {@link io.shardvault.common.config.Settings#rejectUnknown}. */
     public static List<ConfigKey<?>> all() {
         List<ConfigKey<?>> keys = new ArrayList<>(List.of(NAME, BIND, STATE_DIR, TOMES, SIMULATED_HDD,
-                SIMULATED_HDD_SEED, SLOTS, STASH_SERVERS, FLUSH_INTERVAL, FLUSH_BATCH_SHARDS, MAX_UNFLUSHED_BYTES,
+                SIMULATED_HDD_SEED, FLUSH_INTERVAL, FLUSH_BATCH_SHARDS, MAX_UNFLUSHED_BYTES,
                 PURGE_SEGMENT_BYTES, PURGE_BATCH, PURGE_RETRY_MIN, PURGE_RETRY_MAX, PURGE_SEND_TIMEOUT,
                 PURGE_LINGER, RECOVERY_TIMEOUT));
         keys.addAll(RpcConfigKeys.all());

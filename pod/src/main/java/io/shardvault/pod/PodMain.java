@@ -64,8 +64,10 @@ public final class PodMain implements Callable<Integer> {
             known.addAll(AdminConfigKeys.all());
             known.addAll(JmxRemoteConfigKeys.all());
             for (Settings s : perInstance) {
+                // PodConfig first: it explains a removed setting better than "unknown setting" would.
+                PodConfig config = PodConfig.from(s);
                 s.rejectUnknown(known);
-                pods.add(PodConfig.from(s));
+                pods.add(config);
             }
             adminConfig = AdminConfig.from(perInstance.get(0));
         } catch (ConfigException e) {

@@ -7,11 +7,11 @@ import io.shardvault.common.rpc.RpcServer;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.pod.internal.PodNode;
 import io.shardvault.pod.internal.PodService;
-import io.shardvault.pod.internal.StashAccess;
 import io.shardvault.pod.internal.StashClientAccess;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.Optional;
 
 /**
  * One pod instance serving on its own port: its tomes, its state directory, its flusher and purge
@@ -36,16 +36,15 @@ public final class PodServer implements AutoCloseable {
     /**
      * Opens, recovers and starts one instance.
      *
-     * @param stashRpc the client used to reach the stash servers of {@link PodConfig#stashServers()}
+     * @param stashRpc the client used to reach the stash servers of the instance's assignment
      *     (shared by the instances of a process; the caller closes it after the servers)
      * @throws IOException when a tome or the state directory cannot be used, recovery cannot reach
      *     the stash within {@code pod.recovery.timeout}, or the port cannot be bound
      */
     public static PodServer start(RpcTransport transport, PodConfig config, RpcClient stashRpc, MeterRegistry metrics)
             throws IOException {
-        StashAccess stash = config.stashServers().isEmpty() ? null
-                : new StashClientAccess(stashRpc, config.stashServers());
-        return serve(transport, config, PodNode.open(config, stash, metrics),
+        return serve(transport, config,
+                PodNode.open(config, servers -> new StashClientAccess(stashRpc, servers), metrics),
                 RpcMetrics.create(metrics, RpcMetrics.opNames(PodOps.METRIC_NAMES)));
     }
 
@@ -76,6 +75,11 @@ public final class PodServer implements AutoCloseable {
     /** The instance's STATS, as the RPC answers them. */
     public PodStats stats() throws IOException {
         return node.stats();
+    }
+
+    /** The instance's assignment, if a coordinator assigned one (now or before a restart). */
+    public Optional<PodAssignment> assignment() {
+        return node.assignment();
     }
 
     /** Makes the purge sender retry at once; false when the instance runs without a stash. */

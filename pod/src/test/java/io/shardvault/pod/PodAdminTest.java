@@ -49,8 +49,7 @@ class PodAdminTest {
         return PodConfig.from(Settings.of(Map.of(
                 "pod.name", "p" + i,
                 "pod.stateDir", dir.resolve("p" + i + "/state").toString(),
-                "pod.tomes", dir.resolve("p" + i + "/t0").toString(),
-                "pod.slots", "0:" + i)));
+                "pod.tomes", dir.resolve("p" + i + "/t0").toString())));
     }
 
     @Test

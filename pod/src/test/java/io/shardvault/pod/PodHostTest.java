@@ -42,8 +42,7 @@ class PodHostTest {
         return PodConfig.from(Settings.of(Map.of(
                 "pod.name", "p" + i,
                 "pod.stateDir", dir.resolve("p" + i + "/state").toString(),
-                "pod.tomes", dir.resolve("p" + i + "/t0") + "," + dir.resolve("p" + i + "/t1"),
-                "pod.slots", "0:" + i)));
+                "pod.tomes", dir.resolve("p" + i + "/t0") + "," + dir.resolve("p" + i + "/t1"))));
     }
 
     @Test
@@ -93,8 +92,7 @@ class PodHostTest {
             assertThat(host.pods()).hasSize(1);
         }
         PodConfig swapped = new PodConfig(first.name(), first.bind(), first.stateDir(),
-                List.of(first.tomes().get(1), first.tomes().get(0)), first.slots(), first.stashServers(),
-                first.flushInterval(), first.flushBatchShards(), first.maxUnflushedBytes(), first.purgeSegmentBytes(),
+                List.of(first.tomes().get(1), first.tomes().get(0)), first.flushInterval(), first.flushBatchShards(), first.maxUnflushedBytes(), first.purgeSegmentBytes(),
                 first.purgeBatchSize(), first.purgeRetryMin(), first.purgeRetryMax(), first.purgeSendTimeout(),
                 first.purgeLinger(), first.recoveryTimeout(), first.simulatedHddSeed(), first.rpc());
         assertThatThrownBy(() -> PodHost.start(List.of(swapped), RpcTransportConfig.defaults(),
@@ -107,19 +105,25 @@ class PodHostTest {
         PodConfig c = PodConfig.from(Settings.of(Map.of(
                 "pod.tomes", "/a,/b,/c",
                 "pod.simulatedHdd.tomes", "0,2",
-                "pod.slots", "1:3, 2:3",
-                "pod.stash.servers", "10.0.0.1:7000,10.0.0.2:7000",
                 "pod.flush.interval", "5ms")));
         assertThat(c.tomes()).extracting(TomeConfig::simulatedHdd).containsExactly(true, false, true);
-        assertThat(c.slots()).containsExactly(new PodSlot(1, 3), new PodSlot(2, 3));
-        assertThat(c.stashServers()).hasSize(2);
         assertThat(c.flushInterval()).isEqualTo(Duration.ofMillis(5));
         assertThat(PodConfig.from(Settings.empty()).tomes()).extracting(TomeConfig::simulatedHdd).containsExactly(false);
         assertThatThrownBy(() -> PodConfig.from(Settings.of(Map.of("pod.simulatedHdd.tomes", "3"))))
                 .isInstanceOf(ConfigException.class);
-        assertThatThrownBy(() -> PodConfig.from(Settings.of(Map.of("pod.slots", "1"))))
+        assertThatThrownBy(() -> PodConfig.from(Settings.of(Map.of("pod.recovery.timeout", "1x"))))
                 .isInstanceOf(ConfigException.class);
         assertThatThrownBy(() -> Settings.of(Map.of("pod.flushh.interval", "5ms")).rejectUnknown(PodConfigKeys.all()))
                 .isInstanceOf(ConfigException.class);
+    }
+
+    @Test
+    void theRemovedSlotAndStashSettingsFailWithWhereTheirValuesComeFromNow() {
+        for (String key : List.of("pod.slots", "pod.stash.servers")) {
+            assertThatThrownBy(() -> PodConfig.from(Settings.of(Map.of(key, "none"))))
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageContaining(key + " is no longer a pod setting")
+                    .hasMessageContaining("catalog's cluster map");
+        }
     }
 }

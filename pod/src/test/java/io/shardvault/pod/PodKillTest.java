@@ -63,6 +63,8 @@ class PodKillTest {
             Map<ShardId, byte[]> acked = new ConcurrentHashMap<>();
             try {
                 InetSocketAddress pod = HostPort.parse(child.awaitLine("pod p3 listening ", Duration.ofSeconds(90)));
+                // The pod's only source of its slot and stash: the restart below recovers from what it persisted.
+                f.assign(pod);
                 int writers = 2;
                 int killAfter = 100 + random.nextInt(150);
                 AtomicInteger done = new AtomicInteger();

@@ -28,8 +28,7 @@ class PodMainAdminTest {
         ChildJvm child = ChildJvm.builder(PodMain.class).name("pod")
                 .jvmArgs("-Xmx256m", "-Dlogback.configurationFile=" + shippedLogback)
                 .args("--set", "admin.bind=127.0.0.1:0", "--set", "pod.name=solo", "--set", "pod.bind=127.0.0.1:0",
-                        "--set", "pod.stateDir=" + dir.resolve("state"), "--set", "pod.tomes=" + dir.resolve("t0"),
-                        "--set", "pod.slots=0:0")
+                        "--set", "pod.stateDir=" + dir.resolve("state"), "--set", "pod.tomes=" + dir.resolve("t0"))
                 .start();
         try (child) {
             AdminScrape admin = new AdminScrape(child.awaitLine("admin listening on ", Duration.ofSeconds(60)));

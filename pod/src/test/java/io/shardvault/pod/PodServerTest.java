@@ -23,8 +23,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -61,11 +63,30 @@ class PodServerTest {
         rpc = RpcClient.create(transport, RpcClientConfig.defaults());
         client = new PodClient(rpc);
         registry = new SimpleMeterRegistry();
-        pod = PodServer.start(transport, PodConfig.from(Settings.of(Map.of(
+        pod = PodServer.start(transport, config("10ms"), rpc, registry);
+        client.assign(pod.localAddress(), ASSIGNED).join();
+    }
+
+    /** Slots 0:7, 1:7 and 4:7, and a stash server that does not listen (purges wait for it). */
+    private static final PodAssignment ASSIGNED = new PodAssignment(
+            List.of(new PodSlot(4, 7), new PodSlot(0, 7), new PodSlot(1, 7)), List.of(stashAt(1)));
+
+    private static InetSocketAddress stashAt(int port) {
+        return new InetSocketAddress("127.0.0.1", port);
+    }
+
+    private PodConfig config(String flushInterval) {
+        return PodConfig.from(Settings.of(Map.of(
                 "pod.name", "p0",
                 "pod.stateDir", dir.resolve("state").toString(),
                 "pod.tomes", dir.resolve("t0") + "," + dir.resolve("t1"),
-                "pod.flush.interval", "10ms"))), rpc, registry);
+                "pod.flush.interval", flushInterval)));
+    }
+
+    /** Restarts the pod (cleanly) with {@code config}; it keeps what it persisted. */
+    private void restart(PodConfig config) throws IOException {
+        pod.close();
+        pod = PodServer.start(transport, config, rpc, registry);
     }
 
     @AfterEach
@@ -129,6 +150,83 @@ class PodServerTest {
         assertThat(registry.get("shardvault.pod.flush.latency").timer().count()).isPositive();
         assertThat(registry.get("shardvault.pod.unflushed.bytes").gauge().value()).isZero();
         assertThat(registry.get("shardvault.pod.write.latency").tag("mode", "durable").timer().count()).isEqualTo(1);
+    }
+
+    @Test
+    void anUnassignedPodRefusesBufferedWritesAsNotRecoverableAndTakesDurableOnes() throws IOException {
+        pod.close();
+        Files.delete(dir.resolve("state").resolve("assignment"));
+        pod = PodServer.start(transport, config("10ms"), rpc, registry);
+        assertThat(client.stats(pod.localAddress()).join().assignment()).isEqualTo(PodAssignment.UNASSIGNED);
+        ShardId id = new ShardId(4, 300, 7);
+        byte[] data = bytes(1000);
+        assertThat(codeOf(client.write(pod.localAddress(), id, 0, Crc32c.of(data), WriteMode.BUFFERED,
+                Unpooled.wrappedBuffer(data)))).isEqualTo(ErrorCode.NOT_RECOVERABLE);
+        assertThat(codeOf(client.read(pod.localAddress(), id, 0, 1))).as("nothing stored").isEqualTo(ErrorCode.NOT_FOUND);
+        write(id, 0, data, WriteMode.DURABLE);
+        assertThat(read(id, 0, data.length)).isEqualTo(data);
+        assertThat(registry.get("shardvault.pod.write.refused.buffered").counter().count()).isEqualTo(1.0);
+    }
+
+    @Test
+    void aBufferedWriteOfASlotNotAssignedIsRefused() {
+        byte[] data = bytes(100);
+        assertThat(codeOf(client.write(pod.localAddress(), new ShardId(4, 1, 8), 0, Crc32c.of(data),
+                WriteMode.BUFFERED, Unpooled.wrappedBuffer(data)))).isEqualTo(ErrorCode.NOT_RECOVERABLE);
+        assertThat(codeOf(client.write(pod.localAddress(), new ShardId(5, 1, 7), 0, Crc32c.of(data),
+                WriteMode.BUFFERED, Unpooled.wrappedBuffer(data)))).isEqualTo(ErrorCode.NOT_RECOVERABLE);
+    }
+
+    @Test
+    void anAssignmentSurvivesARestartAndStatsReportItsFingerprint() throws IOException {
+        assertThat(client.stats(pod.localAddress()).join().assignment()).isEqualTo(ASSIGNED.fingerprint());
+        restart(config("10ms"));
+        assertThat(pod.assignment()).contains(ASSIGNED);
+        assertThat(client.stats(pod.localAddress()).join().assignment()).isEqualTo(ASSIGNED.fingerprint());
+        // Buffered writes are taken again at once, before any coordinator re-sends it.
+        write(new ShardId(4, 400, 7), 0, bytes(100), WriteMode.BUFFERED);
+    }
+
+    @Test
+    void aDamagedAssignmentFileStopsTheStartRatherThanRecoverFromTheWrongStash() throws IOException {
+        pod.close();
+        Path file = dir.resolve("state").resolve("assignment");
+        byte[] bytes = Files.readAllBytes(file);
+        bytes[bytes.length - 6] ^= 1;
+        Files.write(file, bytes);
+        assertThatThrownBy(() -> PodServer.start(transport, config("10ms"), rpc, registry))
+                .isInstanceOf(IOException.class).hasMessageContaining("damaged");
+        Files.delete(file); // the operator's way out; tearDown closes a running pod
+        pod = PodServer.start(transport, config("10ms"), rpc, registry);
+    }
+
+    @Test
+    void aStashChangeIsRefusedWhileShardsAreUnflushedOrPurgesUndeliveredAndTheSameAssignmentIsANoOp()
+            throws Exception {
+        restart(config("10m")); // nothing is flushed until the close
+        write(new ShardId(4, 500, 7), 0, bytes(100), WriteMode.BUFFERED);
+        Path file = dir.resolve("state").resolve("assignment");
+        java.nio.file.attribute.FileTime before = Files.getLastModifiedTime(file);
+        Thread.sleep(20);
+        client.assign(pod.localAddress(), ASSIGNED).join(); // the same again: nothing changes
+        assertThat(Files.getLastModifiedTime(file)).isEqualTo(before);
+
+        PodAssignment moved = new PodAssignment(ASSIGNED.slots(), List.of(stashAt(2)));
+        CompletableFuture<Void> refused = client.assign(pod.localAddress(), moved);
+        assertThat(codeOf(refused)).isEqualTo(ErrorCode.CONFLICT);
+        assertThatThrownBy(refused::join).hasMessageContaining("unflushed");
+        PodAssignment fewerSlots = new PodAssignment(List.of(new PodSlot(4, 7)), ASSIGNED.stashServers());
+        assertThat(codeOf(client.assign(pod.localAddress(), fewerSlots))).isEqualTo(ErrorCode.CONFLICT);
+        // Another slot on the same stash is fine: nothing that depends on the current one moves.
+        PodAssignment more = new PodAssignment(List.of(new PodSlot(4, 7), new PodSlot(0, 7), new PodSlot(1, 7),
+                new PodSlot(2, 7)), List.of(stashAt(1)));
+        client.assign(pod.localAddress(), more).join();
+
+        // Flushed at the close, but the purges cannot reach the stash: still refused after a restart.
+        restart(config("10m"));
+        assertThat(pod.node().purgeQueueDepth()).isPositive();
+        assertThat(codeOf(client.assign(pod.localAddress(), moved))).isEqualTo(ErrorCode.CONFLICT);
+        assertThat(pod.assignment()).contains(more);
     }
 
     @Test

@@ -40,9 +40,10 @@ class PodStashFaultTest {
         try (StashFaultFixture f = new StashFaultFixture(dir)) {
             PodConfig config = f.podConfig("400ms");
             List<FaultTomeIo> disks = List.of(new FaultTomeIo(), new FaultTomeIo());
-            PodNode node = PodNode.open(config, disks::get, new StashClientAccess(f.rpc, config.stashServers()),
+            PodNode node = PodNode.open(config, disks::get, servers -> new StashClientAccess(f.rpc, servers),
                     new SimpleMeterRegistry(), Clock.systemUTC());
             PodServer pod = PodServer.serve(f.transport, config, node);
+            f.assign(pod.localAddress());
             Map<ShardId, byte[]> acked = new LinkedHashMap<>();
             int writes = 150 + random.nextInt(150);
             for (int i = 0; i < writes; i++) {
@@ -101,6 +102,7 @@ class PodStashFaultTest {
             PodConfig config = f.podConfig("10m");
             int n = 40;
             try (PodServer pod = PodServer.start(f.transport, config, f.rpc, new SimpleMeterRegistry())) {
+                f.assign(pod.localAddress());
                 for (int i = 0; i < n; i++) {
                     ShardId id = new ShardId(StashFaultFixture.VAULT, i, StashFaultFixture.SHARD);
                     f.write(pod.localAddress(), id, ("chunk " + i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -136,6 +138,7 @@ class PodStashFaultTest {
             settings.put("pod.recovery.timeout", "300ms");
             PodConfig config = PodConfig.from(io.shardvault.common.config.Settings.of(settings));
             PodServer pod = PodServer.start(f.transport, config, f.rpc, new SimpleMeterRegistry());
+            f.assign(pod.localAddress());
             pod.halt(); // a crash: no clean-shutdown marker
             f.stopStash();
             org.assertj.core.api.Assertions.assertThatThrownBy(

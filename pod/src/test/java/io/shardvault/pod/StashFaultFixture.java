@@ -62,14 +62,23 @@ final class StashFaultFixture implements AutoCloseable {
         stash = null;
     }
 
-    /** Settings of a pod instance holding slot 1:3, its stash being this fixture's. */
+    /** What a coordinator assigns the pod: slot 1:3, this fixture's stash. */
+    PodAssignment assignment() {
+        return new PodAssignment(List.of(new PodSlot(VAULT, SHARD)),
+                List.of(new InetSocketAddress("127.0.0.1", stashAddress.getPort())));
+    }
+
+    /** Assigns the pod at {@code pod} {@link #assignment()}, as a coordinator does once it reaches it. */
+    void assign(InetSocketAddress pod) {
+        podClient.assign(pod, assignment()).join();
+    }
+
+    /** Settings of a pod instance (it holds slot 1:3 once {@link #assign}ed). */
     Map<String, Object> podSettings(String flushInterval) {
         Map<String, Object> s = new HashMap<>();
         s.put("pod.name", "p3");
         s.put("pod.stateDir", dir.resolve("pod-state").toString());
         s.put("pod.tomes", dir.resolve("t0") + "," + dir.resolve("t1"));
-        s.put("pod.slots", VAULT + ":" + SHARD);
-        s.put("pod.stash.servers", "127.0.0.1:" + stashAddress.getPort());
         s.put("pod.flush.interval", flushInterval);
         s.put("pod.purge.retry.min", "20ms");
         s.put("pod.purge.retry.max", "200ms");

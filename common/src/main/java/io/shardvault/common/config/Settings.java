@@ -125,6 +125,11 @@ public final class Settings {
         }
     }
 
+    /** Whether {@code name} is set (in the overrides or the file), whether or not any key declares it. */
+    public boolean isSet(String name) {
+        return config.hasPath(name);
+    }
+
     /** Where these settings came from: a file name, or "defaults". */
     public String source() {
         return source;

@@ -63,7 +63,7 @@ class WritablePodsPlacementTest {
                 VaultDirectory.of(List.of(cluster.vault())),
                 vaultId -> java.util.concurrent.CompletableFuture.completedFuture(ids.getAndIncrement()),
                 ErasureCodecs.create(ErasureConfig.defaults()), cluster.transport(), RpcClientConfig.defaults(),
-                cluster.stashAddresses(), pods, cluster.metrics());
+                cluster.stashAddresses(), pods, cluster.assignments(), cluster.metrics());
         rpc = RpcClient.create(cluster.transport(), RpcClientConfig.defaults());
     }
 

@@ -101,7 +101,8 @@ class RepairClusterTest {
         VaultDirectory vaults = VaultDirectory.of(List.of(cluster.vault()));
         data = ShardDataPath.create(MiniCluster.Options.defaults().dataPath(), vaults,
                 new CatalogFileIdSource(catalog, 16), codecs, cluster.transport(), RpcClientConfig.defaults(),
-                cluster.stashAddresses(), WritablePods.ALL, new ReadDamageReports(catalog::enqueueRepair, 64, metrics),
+                cluster.stashAddresses(), WritablePods.ALL, cluster.assignments(),
+                new ReadDamageReports(catalog::enqueueRepair, 64, metrics),
                 registry);
         rpc = RpcClient.create(cluster.transport(), RpcClientConfig.defaults().withRequestTimeout(Duration.ofSeconds(5)));
         BooleanSupplier leads = catalogServer::isLeader;

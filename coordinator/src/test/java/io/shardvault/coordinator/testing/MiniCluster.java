@@ -14,10 +14,13 @@ import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.common.rpc.RpcTransportConfig;
 import io.shardvault.coordinator.data.DataPathConfig;
 import io.shardvault.coordinator.data.FileIdSource;
+import io.shardvault.coordinator.data.PodAssignments;
 import io.shardvault.coordinator.data.Vault;
 import io.shardvault.coordinator.data.VaultDirectory;
 import io.shardvault.coordinator.data.VaultLayout;
+import io.shardvault.coordinator.data.WritablePods;
 import io.shardvault.coordinator.data.internal.ShardDataPath;
+import io.shardvault.pod.PodClient;
 import io.shardvault.pod.PodConfig;
 import io.shardvault.pod.PodCrash;
 import io.shardvault.pod.PodFiles;
@@ -46,7 +49,9 @@ import java.util.stream.Stream;
 
 /**
  * One vault of real pods and real stash servers on 127.0.0.1, in this JVM, under one directory,
- * plus the coordinator's data paths over them. Pods and stash servers can be stopped cleanly,
+ * plus the coordinator's data paths over them. The pods learn their slot and the stash servers as
+ * from a coordinator: by ASSIGN ({@link #assignments()}) once started, and from what they persisted
+ * when restarted; no pod setting names them. Pods and stash servers can be stopped cleanly,
  * crashed (a pod: halted, and its unflushed shard files deleted, as a power cut leaves them) and
  * restarted on the same port with the same directories.
  *
@@ -88,6 +93,7 @@ public final class MiniCluster implements AutoCloseable {
     private final List<InetSocketAddress> stashAddresses = new ArrayList<>();
     private final List<PodServer> pods = new ArrayList<>();
     private final List<InetSocketAddress> podAddresses = new ArrayList<>();
+    private PodAssignments assignments;
     private final AtomicLong nextFileId = new AtomicLong(1000);
 
     /** File ids from this cluster's in-process allocator (a test fixture standing in for the catalog's). */
@@ -133,6 +139,9 @@ public final class MiniCluster implements AutoCloseable {
                 cluster.pods.add(pod);
                 cluster.podAddresses.add(pod.localAddress());
             }
+            cluster.assignments = PodAssignments.forVaults(new PodClient(cluster.podStashClient),
+                    List.of(cluster.vault()), cluster.stashAddresses);
+            cluster.probePods();
             cluster.dataPath = cluster.newDataPath(options.dataPath());
             LOG.info("mini cluster up: {} pods ({}), {} stash servers, under {}", n, options.erasure(),
                     options.stashServers(), dir);
@@ -174,7 +183,7 @@ public final class MiniCluster implements AutoCloseable {
     /** New data paths over {@code vault} (this cluster's, with some pods behind proxies, say). */
     public ShardDataPath newDataPath(DataPathConfig config, FileIdSource ids, Vault vault) {
         ShardDataPath path = ShardDataPath.create(config, VaultDirectory.of(List.of(vault)), ids, codecs, transport,
-                RpcClientConfig.defaults(), stashAddresses, metrics);
+                RpcClientConfig.defaults(), stashAddresses, WritablePods.ALL, assignments, metrics);
         extraPaths.add(path);
         return path;
     }
@@ -184,6 +193,37 @@ public final class MiniCluster implements AutoCloseable {
     /** The vault as the coordinator sees it. */
     public Vault vault() {
         return new Vault(VAULT_ID, new VaultLayout(options.erasure(), options.chunkBytes()), podAddresses);
+    }
+
+    /** Which pods took their assignment, as the coordinator tracks it (the data paths' {@code RecoverablePods}). */
+    public PodAssignments assignments() {
+        return assignments;
+    }
+
+    /**
+     * What the coordinator's periodic pod probe does: asks every running pod for its STATS and sends
+     * ASSIGN to those that report none or another; returns once each answered.
+     */
+    public void probePods() {
+        List<CompletableFuture<Void>> probes = new ArrayList<>();
+        PodClient client = new PodClient(podStashClient);
+        for (int i = 0; i < pods.size(); i++) {
+            if (pods.get(i) != null) {
+                InetSocketAddress pod = podAddresses.get(i);
+                probes.add(client.stats(pod).thenCompose(stats -> assignments.observe(pod, stats)));
+            }
+        }
+        CompletableFuture.allOf(probes.toArray(CompletableFuture[]::new)).join();
+    }
+
+    /** Pod {@code i} itself, for tests that look inside it (its stats, its state directory). */
+    public PodServer pod(int i) {
+        return pods.get(i);
+    }
+
+    /** Pod {@code i}'s state directory (its purge queue, its persisted assignment). */
+    public Path podStateDir(int i) {
+        return dir.resolve("pod-" + i).resolve("state");
     }
 
     public ShardDataPath dataPath() {
@@ -265,6 +305,20 @@ public final class MiniCluster implements AutoCloseable {
             throw new IllegalStateException("pod " + i + " is running");
         }
         pods.set(i, startPod(i, podAddresses.get(i).getPort()));
+        probePods();
+    }
+
+    /**
+     * Restarts stopped pod {@code i} without its persisted assignment (a pod whose state directory was
+     * replaced), and without the coordinator's probe that would assign it again: it takes durable
+     * writes only until {@link #probePods()}.
+     */
+    public void restartPodUnassigned(int i) throws IOException {
+        if (pods.get(i) != null) {
+            throw new IllegalStateException("pod " + i + " is running");
+        }
+        Files.deleteIfExists(podStateDir(i).resolve("assignment"));
+        pods.set(i, startPod(i, podAddresses.get(i).getPort()));
     }
 
     /** Where running pod {@code i} keeps shard {@code id} (to damage it on disk). */
@@ -298,11 +352,8 @@ public final class MiniCluster implements AutoCloseable {
         Map<String, Object> s = new HashMap<>();
         s.put("pod.name", "pod-" + i);
         s.put("pod.bind", "127.0.0.1:" + port);
-        s.put("pod.stateDir", dir.resolve("pod-" + i).resolve("state").toString());
+        s.put("pod.stateDir", podStateDir(i).toString());
         s.put("pod.tomes", tomeDir(i).toString());
-        s.put("pod.slots", VAULT_ID + ":" + i);
-        s.put("pod.stash.servers", stashAddresses.isEmpty() ? "none" : stashAddresses.stream()
-                .map(a -> "127.0.0.1:" + a.getPort()).collect(Collectors.joining(",")));
         s.put("pod.purge.retry.min", "20ms");
         s.put("pod.purge.retry.max", "500ms");
         s.put("pod.recovery.timeout", "30s");

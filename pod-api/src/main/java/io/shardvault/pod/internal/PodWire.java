@@ -4,8 +4,13 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.shardvault.common.ShardId;
+import io.shardvault.pod.PodAssignment;
 import io.shardvault.pod.PodPage;
+import io.shardvault.pod.PodSlot;
 import io.shardvault.pod.PodStats;
+
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -66,13 +71,47 @@ public final class PodWire {
     }
 
     public static ByteBuf statsHeader(PodStats s, ByteBufAllocator alloc) {
-        ByteBuf h = alloc.heapBuffer(44);
+        ByteBuf h = alloc.heapBuffer(52);
         h.writeLong(s.unflushedBytes()).writeInt(s.unflushedShards()).writeLong(s.purgeQueueDepth())
-                .writeLong(s.oldestPurgeAgeMillis()).writeInt(s.tomes()).writeLong(s.usableBytes());
+                .writeLong(s.oldestPurgeAgeMillis()).writeInt(s.tomes()).writeLong(s.usableBytes())
+                .writeLong(s.assignment());
         return h;
     }
 
+    /** A STATS header; one from a pod older than ASSIGN (no assignment field) reads as unassigned. */
     public static PodStats decodeStats(ByteBuf h) {
-        return new PodStats(h.readLong(), h.readInt(), h.readLong(), h.readLong(), h.readInt(), h.readLong());
+        return new PodStats(h.readLong(), h.readInt(), h.readLong(), h.readLong(), h.readInt(), h.readLong(),
+                h.readableBytes() >= 8 ? h.readLong() : PodAssignment.UNASSIGNED);
+    }
+
+    /** The ASSIGN request header (see {@link io.shardvault.pod.PodOps}). */
+    public static ByteBuf assignHeader(PodAssignment a) {
+        ByteBuf h = Unpooled.buffer();
+        h.writeShort(a.slots().size());
+        for (PodSlot s : a.slots()) {
+            h.writeInt(s.vaultId()).writeByte(s.shardIndex());
+        }
+        h.writeShort(a.stashServers().size());
+        for (InetSocketAddress server : a.stashServers()) {
+            byte[] host = server.getHostString().getBytes(StandardCharsets.UTF_8);
+            h.writeShort(host.length).writeBytes(host).writeShort(server.getPort());
+        }
+        return h;
+    }
+
+    /** Reads an ASSIGN request header; IllegalArgumentException or IndexOutOfBoundsException when malformed. */
+    public static PodAssignment decodeAssign(ByteBuf h) {
+        int slotCount = h.readUnsignedShort();
+        List<PodSlot> slots = new ArrayList<>(slotCount);
+        for (int i = 0; i < slotCount; i++) {
+            slots.add(new PodSlot(h.readInt(), h.readUnsignedByte()));
+        }
+        int serverCount = h.readUnsignedShort();
+        List<InetSocketAddress> servers = new ArrayList<>(serverCount);
+        for (int i = 0; i < serverCount; i++) {
+            String host = h.readCharSequence(h.readUnsignedShort(), StandardCharsets.UTF_8).toString();
+            servers.add(new InetSocketAddress(host, h.readUnsignedShort()));
+        }
+        return new PodAssignment(slots, servers);
     }
 }

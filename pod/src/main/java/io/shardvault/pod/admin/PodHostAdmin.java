@@ -71,7 +71,8 @@ public final class PodHostAdmin implements PodHostMXBean, AutoCloseable {
 
     private static PodInstanceView view(PodServer p) {
         String address = p.localAddress().getHostString() + ":" + p.localAddress().getPort();
-        String slots = p.config().slots().stream().map(Object::toString).collect(Collectors.joining(","));
+        String slots = p.assignment().map(a -> a.slots().stream().map(Object::toString)
+                .collect(Collectors.joining(","))).orElse("unassigned");
         try {
             PodStats s = p.stats();
             return new PodInstanceView(p.config().name(), address, slots, s.unflushedBytes(), s.unflushedShards(),

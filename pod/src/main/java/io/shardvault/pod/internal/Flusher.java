@@ -47,10 +47,10 @@ public final class Flusher implements Closeable {
     private final String name;
     private final FlushQueue pending;
     private final ShardStore store;
-    /** Null when the pod has no stash: nothing to purge. */
-    private final PurgeQueue purgeQueue;
-    /** Where not-durable shards are rewritten from; null when the pod has no stash. */
-    private final StashAccess stash;
+    /** Where purge events go; a failed append is held and retried at the start of every round. */
+    private final PurgeEvents purges;
+    /** Where not-durable shards are rewritten from: the stash of the pod's assignment. */
+    private final AssignedStash stash;
     private final Duration interval;
     private final int batchShards;
     private final PodMetrics metrics;
@@ -61,12 +61,12 @@ public final class Flusher implements Closeable {
     /** How long a rewrite waits for the stash copy before it tries again next round. */
     private static final Duration STASH_WAIT = Duration.ofSeconds(30);
 
-    public Flusher(String name, FlushQueue pending, ShardStore store, PurgeQueue purgeQueue, StashAccess stash,
-                   Duration interval, int batchShards, PodMetrics metrics) {
+    Flusher(String name, FlushQueue pending, ShardStore store, PurgeEvents purges, AssignedStash stash,
+            Duration interval, int batchShards, PodMetrics metrics) {
         this.name = name;
         this.pending = pending;
         this.store = store;
-        this.purgeQueue = purgeQueue;
+        this.purges = purges;
         this.stash = stash;
         this.interval = interval;
         this.batchShards = batchShards;
@@ -106,6 +106,7 @@ public final class Flusher implements Closeable {
 
     /** Flushes one batch per tome and waits for all of them; true if some tome's batch was full. */
     boolean flushOnce() {
+        purges.retryHeld();
         Map<Tome, List<FlushQueue.Pending>> batch = pending.takeBatch(batchShards);
         List<CompletableFuture<Void>> running = new ArrayList<>();
         boolean full = false;
@@ -185,16 +186,8 @@ public final class Flusher implements Closeable {
                 purge.add(p.id());
             }
         }
-        if (purgeQueue != null && !purge.isEmpty()) {
-            try {
-                purgeQueue.append(purge);
-            } catch (IOException e) {
-                // The shards are durable here; their stash copies stay until recovery at the next
-                // start lists and purges them. Nothing is lost, the stash just holds them longer.
-                LOG.error("cannot queue {} purge events on {}; the stash keeps those copies until the next start",
-                        purge.size(), tome, e);
-            }
-        }
+        // A failed append is held and retried (PurgeEvents): the stash keeps those copies meanwhile.
+        purges.queue(purge);
         metrics.flushed(Duration.ofNanos(System.nanoTime() - start), durable.size());
     }
 
@@ -204,7 +197,7 @@ public final class Flusher implements Closeable {
      * impossible).
      */
     private boolean rewrite(Tome tome, FlushQueue.Pending p) {
-        if (stash == null) {
+        if (!stash.available()) {
             failTome(tome, "shard " + p.id() + " failed its fsync and this pod has no stash copy to rewrite it from");
             return false;
         }

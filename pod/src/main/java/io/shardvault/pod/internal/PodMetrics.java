@@ -32,6 +32,8 @@ import java.util.function.Supplier;
  *   <tr><td>shardvault.pod.recovery.restored</td><td>counter</td><td>shards rewritten from their stash copy: at start,
  *       and by the flusher after a failed fsync</td></tr>
  *   <tr><td>shardvault.pod.write.latency</td><td>timer, tag mode</td><td>a chunk write, arrival to acknowledgement</td></tr>
+ *   <tr><td>shardvault.pod.write.refused.buffered</td><td>counter</td><td>buffered writes refused as not recoverable
+ *       (no assignment holding the slot, or no stash): the coordinator writes them durably</td></tr>
  * </table>
  *
  * <p>Thread-safe.
@@ -49,6 +51,7 @@ public final class PodMetrics {
     private final Counter restored;
     private final Timer writeBuffered;
     private final Timer writeDurable;
+    private final Counter bufferedRefused;
 
     public PodMetrics(MeterRegistry registry, String podName) {
         this.registry = registry;
@@ -66,6 +69,7 @@ public final class PodMetrics {
                 .publishPercentiles(0.5, 0.99).register(registry);
         this.writeDurable = Timer.builder("shardvault.pod.write.latency").tags(tags.and("mode", "durable"))
                 .publishPercentiles(0.5, 0.99).register(registry);
+        this.bufferedRefused = Counter.builder("shardvault.pod.write.refused.buffered").tags(tags).register(registry);
     }
 
     /** Registers the gauges that read live state; the suppliers must be cheap and thread-safe. */
@@ -94,6 +98,10 @@ public final class PodMetrics {
 
     void purgeFailure() {
         purgeFailures.increment();
+    }
+
+    void bufferedRefused() {
+        bufferedRefused.increment();
     }
 
     void crcFailureOnWrite() {

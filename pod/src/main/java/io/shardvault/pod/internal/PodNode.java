@@ -3,6 +3,8 @@ package io.shardvault.pod.internal;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.shardvault.common.ShardId;
+import io.shardvault.common.ErrorCode;
+import io.shardvault.pod.PodAssignment;
 import io.shardvault.pod.PodConfig;
 import io.shardvault.pod.PodStats;
 import io.shardvault.pod.TomeConfig;
@@ -18,6 +20,8 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Function;
 import java.util.function.IntFunction;
 
 /**
@@ -30,8 +34,18 @@ import java.util.function.IntFunction;
  *                                               └──halt()──▶ CLOSED (pending writes abandoned: a crash)
  * </pre>
  *
+ * <h2>Assignment</h2>
+ * The coordinators tell the instance its slots and stash servers ({@link #assign}, op ASSIGN), from
+ * the catalog's cluster map; it persists them ({@link AssignmentFile}) before it answers, and its
+ * next start recovers from exactly those, before any coordinator is reachable. It takes a buffered
+ * write only when it could recover it: it has an assignment with stash servers that holds the
+ * shard's slot; otherwise it answers {@code NOT_RECOVERABLE} and the coordinator writes the chunk
+ * durably. An assignment that changes the stash servers, or drops a slot, is refused
+ * ({@code CONFLICT}) while buffered writes or purge events still depend on the old one.
+ *
  * <p>Thread-safe. Durability: a buffered write is durable once the flusher has fsynced it; a durable
- * write when {@link #write} returns; a purge event once it is in the purge queue.
+ * write when {@link #write} returns; a purge event once it is in the purge queue; an assignment
+ * when {@link #assign} returns.
  */
 public final class PodNode implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PodNode.class);
@@ -41,38 +55,55 @@ public final class PodNode implements AutoCloseable {
     private final ShardStore store;
     private final FlushQueue flushQueue;
     private final PurgeQueue purgeQueue;
+    private final PurgeEvents purges;
     private final Flusher flusher;
     private final PurgeSender sender;
     private final PodMetrics metrics;
-    private final boolean hasStash;
+    private final AssignedStash stash;
+    /**
+     * Buffered writes hold it shared from their check of the assignment until their shard is in the
+     * flush queue; {@link #assign} holds it exclusively, so it sees every write that relied on the old one.
+     */
+    private final ReentrantReadWriteLock assignmentLock = new ReentrantReadWriteLock();
+    private volatile PodAssignment assignment;
 
-    private PodNode(PodConfig config, List<Tome> tomes, PurgeQueue purgeQueue, StashAccess stash,
-                    MeterRegistry registry) {
+    private PodNode(PodConfig config, List<Tome> tomes, PurgeQueue purgeQueue, PurgeEvents.Log purgeLog,
+                    AssignedStash stash, MeterRegistry registry) {
         this.config = config;
         this.tomes = tomes;
         this.store = new ShardStore(tomes);
         this.flushQueue = new FlushQueue(Math.max(1L << 20, config.maxUnflushedBytes() / 8));
         this.purgeQueue = purgeQueue;
+        this.purges = new PurgeEvents(config.name(), purgeLog);
         this.metrics = new PodMetrics(registry, config.name());
-        this.hasStash = stash != null;
-        this.flusher = new Flusher(config.name(), flushQueue, store, hasStash ? purgeQueue : null, stash,
+        this.stash = stash;
+        this.flusher = new Flusher(config.name(), flushQueue, store, purges, stash,
                 config.flushInterval(), config.flushBatchShards(), metrics);
-        this.sender = hasStash ? new PurgeSender(config.name(), purgeQueue, stash, config.purgeBatchSize(),
+        this.sender = new PurgeSender(config.name(), purgeQueue, stash, config.purgeBatchSize(),
                 config.purgeRetryMin(), config.purgeRetryMax(), config.purgeSendTimeout(), config.purgeLinger(),
-                metrics) : null;
+                metrics);
         metrics.bindGauges(flushQueue::unflushedBytes, purgeQueue::depth, purgeQueue::oldestAgeMillis,
                 () -> tomes.stream().filter(Tome::failed).count());
     }
 
     /**
-     * Opens an instance and recovers it from the stash; when this returns it may serve.
+     * Opens an instance and, if it did not shut down cleanly, recovers it from the stash of its
+     * persisted assignment; when this returns it may serve.
      *
      * @param tomeIo the disk under tome {@code i} (the real disk, or a test's crashable one); the
      *     simulated drive is layered on top where the config asks for it
-     * @param stash the stash, or null to run without one (no recovery, no purges)
+     * @param stash makes the access to an assignment's stash servers; null: the pod never has a stash
+     *     (and takes no buffered write)
      */
-    public static PodNode open(PodConfig config, IntFunction<TomeIo> tomeIo, StashAccess stash,
+    public static PodNode open(PodConfig config, IntFunction<TomeIo> tomeIo, StashAccess.Connector stash,
                                MeterRegistry registry, Clock clock) throws IOException {
+        return open(config, tomeIo, queue -> queue::append, stash, registry, clock);
+    }
+
+    /** As above, with the purge queue's appends going through {@code purgeLog} (a test's faulty one). */
+    static PodNode open(PodConfig config, IntFunction<TomeIo> tomeIo,
+                        Function<PurgeQueue, PurgeEvents.Log> purgeLog, StashAccess.Connector stash,
+                        MeterRegistry registry, Clock clock) throws IOException {
         List<Tome> tomes = new ArrayList<>();
         for (int i = 0; i < config.tomes().size(); i++) {
             TomeConfig t = config.tomes().get(i);
@@ -86,22 +117,30 @@ public final class PodNode implements AutoCloseable {
             TomeStamp.check(io, t.directory().toAbsolutePath().normalize(), config.name(), i);
             tomes.add(new Tome(i, t.directory(), io));
         }
+        Optional<PodAssignment> assigned = AssignmentFile.read(config.stateDir());
         PurgeQueue queue = PurgeQueue.open(config.stateDir().resolve("purge"), config.purgeSegmentBytes(), clock);
-        PodNode node = new PodNode(config, tomes, queue, stash, registry);
+        AssignedStash assignedStash = new AssignedStash(stash);
+        PodNode node = new PodNode(config, tomes, queue, purgeLog.apply(queue), assignedStash, registry);
         try {
+            assigned.ifPresent(a -> {
+                assignedStash.connect(a.stashServers());
+                node.assignment = a;
+            });
             boolean clean = CleanShutdownMarker.consume(config.stateDir());
             node.flusher.start();
-            if (node.hasStash && !config.slots().isEmpty()) {
-                if (clean) {
-                    LOG.info("pod {} shut down cleanly with nothing unflushed: no recovery needed", config.name());
-                } else {
-                    new StashRecovery(config.name(), node.store, stash, queue, config.recoveryTimeout(),
-                            node.metrics).recover(config.slots());
-                }
+            if (assigned.isEmpty()) {
+                LOG.info("pod {} has no assignment yet: it takes durable writes only until a coordinator assigns it",
+                        config.name());
+            } else if (!assignedStash.available()) {
+                LOG.info("pod {} is assigned {}: no stash, so no recovery and durable writes only", config.name(),
+                        assigned.get());
+            } else if (clean) {
+                LOG.info("pod {} shut down cleanly with nothing unflushed: no recovery needed", config.name());
+            } else {
+                new StashRecovery(config.name(), node.store, assignedStash, queue, config.recoveryTimeout(),
+                        node.metrics).recover(assigned.get().slots());
             }
-            if (node.sender != null) {
-                node.sender.start();
-            }
+            node.sender.start();
         } catch (IOException | RuntimeException e) {
             node.halt();
             throw e;
@@ -110,7 +149,8 @@ public final class PodNode implements AutoCloseable {
     }
 
     /** Opens an instance on the real disk. */
-    public static PodNode open(PodConfig config, StashAccess stash, MeterRegistry registry) throws IOException {
+    public static PodNode open(PodConfig config, StashAccess.Connector stash, MeterRegistry registry)
+            throws IOException {
         return open(config, i -> DirectTomeIo.INSTANCE, stash, registry, Clock.systemUTC());
     }
 
@@ -127,15 +167,52 @@ public final class PodNode implements AutoCloseable {
         return store.pathOf(id);
     }
 
-    /** Stores a chunk; see {@link ShardStore#write}. Buffered writes past the unflushed limit are made durable. */
+    /**
+     * Stores a chunk; see {@link ShardStore#write}. Buffered writes past the unflushed limit are made
+     * durable; a buffered write the instance could not recover is refused ({@code NOT_RECOVERABLE}).
+     */
     public void write(ShardId id, long offsetInShard, int crc32c, ByteBuf chunk, WriteMode mode) throws IOException {
+        if (mode == WriteMode.DURABLE) {
+            store(id, offsetInShard, crc32c, chunk, mode);
+            return;
+        }
+        assignmentLock.readLock().lock();
+        try {
+            String why = whyNotRecoverable(id);
+            if (why != null) {
+                metrics.bufferedRefused();
+                throw new ShardStoreException(ErrorCode.NOT_RECOVERABLE, "pod " + config.name() + " cannot recover "
+                        + "a buffered write of shard " + id + " after a crash (" + why + "): write it durably");
+            }
+            store(id, offsetInShard, crc32c, chunk, mode);
+        } finally {
+            assignmentLock.readLock().unlock();
+        }
+    }
+
+    /** Why a buffered write of {@code id} could not be recovered, or null when it could. */
+    private String whyNotRecoverable(ShardId id) {
+        PodAssignment a = assignment;
+        if (a == null) {
+            return "no coordinator has assigned it slots and stash servers yet";
+        }
+        if (!stash.available()) {
+            return "its assignment has no stash servers";
+        }
+        if (!a.holds(id.vaultId(), id.shardIndex())) {
+            return "slot " + id.vaultId() + ":" + id.shardIndex() + " is not among its assigned slots " + a.slots();
+        }
+        return null;
+    }
+
+    private void store(ShardId id, long offsetInShard, int crc32c, ByteBuf chunk, WriteMode mode) throws IOException {
         long start = System.nanoTime();
         boolean durable = mode == WriteMode.DURABLE || flushQueue.unflushedBytes() >= config.maxUnflushedBytes();
         ShardStore.WriteOutcome outcome;
         try {
             outcome = store.write(id, offsetInShard, crc32c, chunk, durable);
         } catch (ShardStoreException e) {
-            if (e.code() == io.shardvault.common.ErrorCode.CHECKSUM_MISMATCH) {
+            if (e.code() == ErrorCode.CHECKSUM_MISMATCH) {
                 metrics.crcFailureOnWrite();
             }
             throw e;
@@ -156,7 +233,7 @@ public final class PodNode implements AutoCloseable {
         try {
             return store.read(id, offset, length, alloc);
         } catch (ShardStoreException e) {
-            if (e.code() == io.shardvault.common.ErrorCode.CORRUPT) {
+            if (e.code() == ErrorCode.CORRUPT) {
                 metrics.crcFailureOnRead();
             }
             throw e;
@@ -166,10 +243,50 @@ public final class PodNode implements AutoCloseable {
     /** Deletes a shard, idempotently; true if it existed. A never-flushed shard's stash copy is purged too. */
     public boolean delete(ShardId id) throws IOException {
         boolean existed = store.delete(id);
-        if (flushQueue.discard(id) && hasStash) {
-            purgeQueue.append(List.of(id));
+        if (flushQueue.discard(id)) {
+            purges.queue(List.of(id));
         }
         return existed;
+    }
+
+    /**
+     * Takes a new assignment: persists it (durably) and uses it from now on; the same one again is a
+     * no-op.
+     *
+     * @throws ShardStoreException CONFLICT when it changes the stash servers or drops a slot while
+     *     unflushed shards or undelivered purge events depend on the current one (their stash copies
+     *     are on the current servers, and recovery lists only assigned slots)
+     */
+    public void assign(PodAssignment next) throws IOException {
+        assignmentLock.writeLock().lock();
+        try {
+            PodAssignment current = assignment;
+            if (current != null && current.fingerprint() == next.fingerprint() && current.equals(next)) {
+                return;
+            }
+            if (current != null && (!current.sameStash(next) || !next.slots().containsAll(current.slots()))) {
+                long unflushed = flushQueue.size();
+                long backlog = purgeQueue.depth() + purges.held();
+                if (unflushed > 0 || backlog > 0) {
+                    throw new ShardStoreException(ErrorCode.CONFLICT, "pod " + config.name() + " refuses the "
+                            + "assignment (" + next + "): it would change its stash servers or drop a slot while "
+                            + unflushed + " unflushed shards and " + backlog + " undelivered purge events depend on "
+                            + "the current one (" + current + "); it takes durable writes only until they are "
+                            + "flushed and delivered");
+                }
+            }
+            AssignmentFile.write(config.stateDir(), next);
+            stash.connect(next.stashServers());
+            assignment = next;
+            LOG.info("pod {} assigned: {}", config.name(), next);
+        } finally {
+            assignmentLock.writeLock().unlock();
+        }
+    }
+
+    /** The current assignment, if a coordinator assigned one (now or before a restart). */
+    public Optional<PodAssignment> assignment() {
+        return Optional.ofNullable(assignment);
     }
 
     public List<ShardId> list(Optional<ShardId> after, int limit) throws IOException {
@@ -181,8 +298,10 @@ public final class PodNode implements AutoCloseable {
         for (Tome t : tomes) {
             usable += t.usableSpace();
         }
+        PodAssignment a = assignment;
         return new PodStats(flushQueue.unflushedBytes(), flushQueue.size(), purgeQueue.depth(),
-                purgeQueue.oldestAgeMillis(), tomes.size(), usable);
+                purgeQueue.oldestAgeMillis(), tomes.size(), usable,
+                a == null ? PodAssignment.UNASSIGNED : a.fingerprint());
     }
 
     /** Closes cleanly: pending writes are flushed and their purges queued; the sender stops. */
@@ -198,9 +317,8 @@ public final class PodNode implements AutoCloseable {
 
     private void shutdown(boolean flush) {
         flusher.close(flush);
-        if (sender != null) {
-            sender.close();
-        }
+        sender.close();
+        boolean purgesQueued = purges.retryHeld();
         for (Tome t : tomes) {
             t.close();
         }
@@ -209,7 +327,10 @@ public final class PodNode implements AutoCloseable {
         } catch (IOException e) {
             LOG.warn("pod {}: closing the purge queue failed", config.name(), e);
         }
-        if (flush && flushQueue.isEmpty()) {
+        if (flush && !purgesQueued) {
+            LOG.error("pod {}: {} purge events could not be queued; not recording a clean shutdown, so the next start "
+                    + "recovers from the stash and queues them again", config.name(), purges.held());
+        } else if (flush && flushQueue.isEmpty()) {
             try {
                 CleanShutdownMarker.write(config.stateDir());
             } catch (IOException e) {
@@ -220,7 +341,7 @@ public final class PodNode implements AutoCloseable {
 
     /** Makes the purge sender retry its deliveries at once; false when the pod runs without a stash. */
     public boolean retryPurgesNow() {
-        if (sender == null) {
+        if (!stash.available()) {
             return false;
         }
         sender.retryNow();

@@ -90,6 +90,9 @@ public final class PodService implements RpcHandler {
                 return new RpcMessage(PodOps.RETRY_PURGES, Unpooled.buffer(1).writeBoolean(hasStash),
                         Unpooled.EMPTY_BUFFER);
             }
+            case PodOps.ASSIGN:
+                node.assign(PodWire.decodeAssign(h));
+                return RpcMessage.empty(PodOps.ASSIGN);
             default:
                 throw new RpcException(ErrorCode.UNKNOWN_OP, "pod does not serve op 0x"
                         + Integer.toHexString(request.op()));

@@ -29,6 +29,12 @@ public interface StashAccess {
     record Page(List<Entry> entries, Optional<ShardId> next) {
     }
 
+    /** Makes the access to an assignment's stash servers: the real client, or a test's in-memory stash. */
+    @FunctionalInterface
+    interface Connector {
+        StashAccess connect(List<InetSocketAddress> servers);
+    }
+
     /** The stash server that holds the copies of a slot's shards. */
     InetSocketAddress serverFor(int vaultId, int shardIndex);
 

@@ -11,11 +11,14 @@ import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.common.rpc.RpcClientConfig;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.common.rpc.RpcTransportConfig;
+import io.shardvault.pod.PodAssignment;
 import io.shardvault.pod.PodClient;
 import io.shardvault.pod.PodConfig;
 import io.shardvault.pod.PodHost;
+import io.shardvault.pod.PodSlot;
 import io.shardvault.pod.WriteMode;
 import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +37,6 @@ class PodHostAdminTest {
                 "pod.name", "p" + i,
                 "pod.stateDir", dir.resolve("p" + i + "/state").toString(),
                 "pod.tomes", dir.resolve("p" + i + "/t0").toString(),
-                "pod.slots", "0:" + i,
                 "pod.flush.interval", "10m")));
     }
 
@@ -50,6 +52,9 @@ class PodHostAdminTest {
                 PodHostMXBean bean = JMX.newMXBeanProxy(platform, PodHostAdmin.NAME, PodHostMXBean.class);
                 assertThat(bean.getUnflushedBytes()).isZero();
                 byte[] data = new byte[4096];
+                // Instance 1 is assigned slot 0:1 and a stash (none listens there: its purges wait).
+                new PodClient(rpc).assign(host.pods().get(1).localAddress(), new PodAssignment(
+                        List.of(new PodSlot(0, 1)), List.of(new InetSocketAddress("127.0.0.1", 1)))).join();
                 new PodClient(rpc).write(host.pods().get(1).localAddress(), new ShardId(0, 7, 1), 0, Crc32c.of(data),
                         WriteMode.BUFFERED, Unpooled.wrappedBuffer(data)).join();
                 // The chunk plus the shard file's own header and CRC.
@@ -58,10 +63,11 @@ class PodHostAdminTest {
                 assertThat(bean.getPods()).extracting(PodInstanceView::getName, PodInstanceView::getUnflushedBytes)
                         .containsExactly(org.assertj.core.groups.Tuple.tuple("p0", 0L),
                                 org.assertj.core.groups.Tuple.tuple("p1", unflushed));
+                assertThat(bean.getPods()[0].getSlots()).isEqualTo("unassigned");
                 assertThat(bean.getPods()[1].getSlots()).isEqualTo("0:1");
                 assertThat(bean.getPurgeQueueDepth()).isZero();
-                // Without a stash there is nothing to deliver.
-                assertThat(bean.retryPurgesNow()).isZero();
+                // Only the assigned instance has a stash to deliver to.
+                assertThat(bean.retryPurgesNow()).isEqualTo(1);
                 assertThat(platform.getMBeanInfo(PodHostAdmin.NAME).getDescription()).contains("purge");
             }
             assertThat(platform.isRegistered(PodHostAdmin.NAME)).isFalse();

@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import static io.shardvault.pod.internal.PodTesting.assigned;
 import static io.shardvault.pod.internal.PodTesting.await;
 import static io.shardvault.pod.internal.PodTesting.read;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,8 +44,7 @@ class FlusherFsyncFailureTest {
 
     private PodConfig config(String flushInterval) {
         return PodConfig.from(Settings.of(Map.of("pod.name", "p3", "pod.stateDir", dir.resolve("state").toString(),
-                "pod.tomes", dir.resolve("t0").toString(), "pod.slots", "1:3", "pod.stash.servers", "127.0.0.1:1",
-                "pod.flush.interval", flushInterval, "pod.purge.retry.min", "10ms", "pod.purge.retry.max", "100ms")));
+                "pod.tomes", dir.resolve("t0").toString(), "pod.flush.interval", flushInterval, "pod.purge.retry.min", "10ms", "pod.purge.retry.max", "100ms")));
     }
 
     /** Records every purge that reaches the stash while the pod's copy would not survive a power cut. */
@@ -100,14 +100,14 @@ class FlusherFsyncFailureTest {
         List<String> violations = purgesBeforeDurable(stash, disk, node);
         MeterRegistry meters = new SimpleMeterRegistry();
         PodConfig config = config("10m");
-        node[0] = PodNode.open(config, i -> disk, stash, meters, Clock.systemUTC());
+        node[0] = assigned(PodNode.open(config, i -> disk, servers -> stash, meters, Clock.systemUTC()));
         byte[] data = bytes(20_000);
         stash.put(SHARD, 0, data);
         node[0].write(SHARD, 0, Crc32c.of(data), Unpooled.wrappedBuffer(data), WriteMode.BUFFERED);
         fault.inject(disk, node[0].pathOf(SHARD));
         node[0].close(); // flushes what is pending, retries included
 
-        node[0] = PodNode.open(config, i -> disk, stash, meters, Clock.systemUTC());
+        node[0] = assigned(PodNode.open(config, i -> disk, servers -> stash, meters, Clock.systemUTC()));
         await("the stash copy purged", () -> !stash.contains(SHARD));
         assertThat(violations).as("purges that went out before the shard was durable").isEmpty();
         assertThat(meters.get("shardvault.pod.recovery.restored").counter().count())
@@ -115,7 +115,8 @@ class FlusherFsyncFailureTest {
         disk.powerLoss();
         node[0].halt();
 
-        PodNode restarted = PodNode.open(config, i -> DirectTomeIo.INSTANCE, stash, new SimpleMeterRegistry(),
+        PodNode restarted = PodNode.open(config, i -> DirectTomeIo.INSTANCE, servers -> stash,
+                new SimpleMeterRegistry(),
                 Clock.systemUTC());
         try {
             assertThat(read(restarted, SHARD, data.length)).as("the shard after a power cut").isEqualTo(data);
@@ -130,7 +131,7 @@ class FlusherFsyncFailureTest {
         FaultTomeIo disk = new FaultTomeIo();
         MeterRegistry meters = new SimpleMeterRegistry();
         PodConfig config = config("10m");
-        PodNode node = PodNode.open(config, i -> disk, stash, meters, Clock.systemUTC());
+        PodNode node = assigned(PodNode.open(config, i -> disk, servers -> stash, meters, Clock.systemUTC()));
         // Two pending shards whose fsyncs fail in one batch: the first can be rewritten from its stash
         // copy, the second cannot (its copy is missing), which fails the tome.
         ShardId kept = new ShardId(1, 7, 3);
@@ -152,7 +153,8 @@ class FlusherFsyncFailureTest {
         assertThat(stash.contains(kept)).isTrue();
 
         // The next start recovers the tome's unflushed shards from the stash.
-        PodNode restarted = PodNode.open(config, i -> DirectTomeIo.INSTANCE, stash, new SimpleMeterRegistry(),
+        PodNode restarted = PodNode.open(config, i -> DirectTomeIo.INSTANCE, servers -> stash,
+                new SimpleMeterRegistry(),
                 Clock.systemUTC());
         try {
             assertThat(read(restarted, kept, keptData.length)).isEqualTo(keptData);

@@ -25,6 +25,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static io.shardvault.pod.internal.PodTesting.assigned;
 import static io.shardvault.pod.internal.PodTesting.await;
 import static io.shardvault.pod.internal.PodTesting.read;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,8 +46,6 @@ class PodNodeFaultTest {
         s.put("pod.name", "p3");
         s.put("pod.stateDir", dir.resolve("state").toString());
         s.put("pod.tomes", dir.resolve("t0") + "," + dir.resolve("t1"));
-        s.put("pod.slots", "1:3");
-        s.put("pod.stash.servers", "127.0.0.1:1");
         s.put("pod.flush.interval", flushInterval);
         s.put("pod.purge.retry.min", "10ms");
         s.put("pod.purge.retry.max", "100ms");
@@ -75,7 +74,8 @@ class PodNodeFaultTest {
             }
         });
         PodConfig config = config("20ms");
-        PodNode node = PodNode.open(config, disks::get, stash, new SimpleMeterRegistry(), Clock.systemUTC());
+        PodNode node = assigned(PodNode.open(config, disks::get, servers -> stash, new SimpleMeterRegistry(),
+                Clock.systemUTC()));
         current[0] = node;
         Map<ShardId, byte[]> acked = new LinkedHashMap<>();
         int n = 300;
@@ -121,7 +121,8 @@ class PodNodeFaultTest {
             }
         }
 
-        PodNode restarted = PodNode.open(config, i -> DirectTomeIo.INSTANCE, stash, new SimpleMeterRegistry(),
+        PodNode restarted = PodNode.open(config, i -> DirectTomeIo.INSTANCE, servers -> stash,
+                new SimpleMeterRegistry(),
                 Clock.systemUTC());
         try {
             for (Map.Entry<ShardId, byte[]> e : acked.entrySet()) {
@@ -139,8 +140,9 @@ class PodNodeFaultTest {
     void purgesQueuedWhileTheStashIsDownAreDeliveredAfterItReturnsAcrossARestart() throws Exception {
         InMemoryStash stash = new InMemoryStash();
         PodConfig config = config("5ms");
-        PodNode node = PodNode.open(config, i -> DirectTomeIo.INSTANCE, stash, new SimpleMeterRegistry(),
-                Clock.systemUTC());
+        PodNode node = assigned(PodNode.open(config, i -> DirectTomeIo.INSTANCE, servers -> stash,
+                new SimpleMeterRegistry(),
+                Clock.systemUTC()));
         stash.setDown(true);
         List<ShardId> ids = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
@@ -154,7 +156,8 @@ class PodNodeFaultTest {
         node.close(); // a clean shutdown: nothing unflushed, so the restart needs no stash to recover
         assertThat(stash.size()).isEqualTo(50);
 
-        PodNode restarted = PodNode.open(config, i -> DirectTomeIo.INSTANCE, stash, new SimpleMeterRegistry(),
+        PodNode restarted = PodNode.open(config, i -> DirectTomeIo.INSTANCE, servers -> stash,
+                new SimpleMeterRegistry(),
                 Clock.systemUTC());
         try {
             assertThat(restarted.purgeQueueDepth()).isEqualTo(50);
@@ -168,20 +171,11 @@ class PodNodeFaultTest {
         }
     }
 
-    private PodConfig configWithoutSlots() {
-        PodConfig c = config("5ms");
-        return new PodConfig(c.name(), c.bind(), c.stateDir(), c.tomes(), List.of(), c.stashServers(),
-                c.flushInterval(), c.flushBatchShards(), c.maxUnflushedBytes(), c.purgeSegmentBytes(),
-                c.purgeBatchSize(), c.purgeRetryMin(), c.purgeRetryMax(), c.purgeSendTimeout(), c.purgeLinger(),
-                c.recoveryTimeout(),
-                c.simulatedHddSeed(), c.rpc());
-    }
-
     @Test
     void aMetricCountsWritesRejectedForTheirCrc() throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         AtomicInteger none = new AtomicInteger();
-        PodNode node = PodNode.open(configWithoutSlots(), i -> DirectTomeIo.INSTANCE, null, registry,
+        PodNode node = PodNode.open(config("5ms"), i -> DirectTomeIo.INSTANCE, null, registry,
                 Clock.systemUTC());
         try {
             byte[] data = {1, 2, 3};
@@ -230,7 +224,8 @@ class PodNodeFaultTest {
         InMemoryStash stash = new InMemoryStash();
         List<FaultTomeIo> disks = List.of(new FaultTomeIo(), new FaultTomeIo());
         PodConfig config = config("20ms");
-        PodNode node = PodNode.open(config, disks::get, stash, new SimpleMeterRegistry(), Clock.systemUTC());
+        PodNode node = assigned(PodNode.open(config, disks::get, servers -> stash, new SimpleMeterRegistry(),
+                Clock.systemUTC()));
         Map<ShardId, byte[]> acked = new LinkedHashMap<>();
         // Durable shards of two chunks each (two stripes), never in the stash: only the pod has them.
         for (int i = 0; i < 30; i++) {
@@ -282,7 +277,8 @@ class PodNodeFaultTest {
         writers.shutdown();
         node.halt();
 
-        PodNode restarted = PodNode.open(config, i -> DirectTomeIo.INSTANCE, stash, new SimpleMeterRegistry(),
+        PodNode restarted = PodNode.open(config, i -> DirectTomeIo.INSTANCE, servers -> stash,
+                new SimpleMeterRegistry(),
                 Clock.systemUTC());
         try {
             for (Map.Entry<ShardId, byte[]> e : acked.entrySet()) {
@@ -303,7 +299,7 @@ class PodNodeFaultTest {
     @Test
     void statsLookUpEachTomesFileStoreOnce() throws Exception {
         List<FaultTomeIo> disks = List.of(new FaultTomeIo(), new FaultTomeIo());
-        PodNode node = PodNode.open(configWithoutSlots(), disks::get, null, new SimpleMeterRegistry(),
+        PodNode node = PodNode.open(config("5ms"), disks::get, null, new SimpleMeterRegistry(),
                 Clock.systemUTC());
         try {
             for (int i = 0; i < 5; i++) {
@@ -313,5 +309,59 @@ class PodNodeFaultTest {
         } finally {
             node.close();
         }
+    }
+
+    /** Opens the node over the real disk with its purge-queue appends going through a {@link FaultPurgeLog}. */
+    private PodNode openWithFaultyPurgeLog(PodConfig config, InMemoryStash stash, FaultPurgeLog[] log)
+            throws IOException {
+        return PodNode.open(config, i -> DirectTomeIo.INSTANCE, queue -> log[0] = new FaultPurgeLog(queue),
+                servers -> stash, new SimpleMeterRegistry(), Clock.systemUTC());
+    }
+
+    @Test
+    void purgeEventsWhoseAppendFailedAreNotForgottenAtACleanShutdown() throws Exception {
+        InMemoryStash stash = new InMemoryStash();
+        PodConfig config = config("5ms");
+        FaultPurgeLog[] log = new FaultPurgeLog[1];
+        PodNode node = assigned(openWithFaultyPurgeLog(config, stash, log));
+        ShardId id = new ShardId(1, 77, 3);
+        byte[] data = {7, 7, 7};
+        stash.put(id, 0, data);
+        log[0].failNextAppends(Integer.MAX_VALUE);
+        node.write(id, 0, Crc32c.of(data), Unpooled.wrappedBuffer(data), WriteMode.BUFFERED);
+        await("the flusher's append failed", () -> log[0].failedAppends() > 0 && node.unflushedBytes() == 0);
+        node.close();
+        assertThat(config.stateDir().resolve(CleanShutdownMarker.NAME))
+                .as("no clean shutdown recorded while purge events are held").doesNotExist();
+        assertThat(stash.contains(id)).isTrue();
+
+        // Not clean, so the next start recovers: it finds the shard durable here and queues its purge.
+        PodNode restarted = PodNode.open(config, i -> DirectTomeIo.INSTANCE, servers -> stash,
+                new SimpleMeterRegistry(), Clock.systemUTC());
+        try {
+            await("the stash copy purged", () -> !stash.contains(id));
+            assertThat(read(restarted, id, data.length)).isEqualTo(data);
+        } finally {
+            restarted.close();
+        }
+    }
+
+    @Test
+    void aFailedPurgeAppendIsRetriedOnTheNextFlushRound() throws Exception {
+        InMemoryStash stash = new InMemoryStash();
+        FaultPurgeLog[] log = new FaultPurgeLog[1];
+        PodNode node = assigned(openWithFaultyPurgeLog(config("5ms"), stash, log));
+        try {
+            ShardId id = new ShardId(1, 78, 3);
+            byte[] data = {8, 8};
+            stash.put(id, 0, data);
+            log[0].failNextAppends(3);
+            node.write(id, 0, Crc32c.of(data), Unpooled.wrappedBuffer(data), WriteMode.BUFFERED);
+            await("the stash copy purged without a restart", () -> !stash.contains(id));
+            assertThat(log[0].failedAppends()).isEqualTo(3);
+        } finally {
+            node.close();
+        }
+        assertThat(config("5ms").stateDir().resolve(CleanShutdownMarker.NAME)).exists();
     }
 }

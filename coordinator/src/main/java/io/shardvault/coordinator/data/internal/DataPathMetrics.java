@@ -18,6 +18,16 @@ final class DataPathMetrics {
     final Counter fallbackStashFull;
     final Counter fallbackStashUnreachable;
     final Counter fallbackStashDown;
+    /**
+     * {@code shardvault.data.write.durable.unassigned}: chunks of small writes sent durably, without a
+     * stash copy, to a pod that could not recover a buffered write (not assigned, or no stash).
+     */
+    final Counter unassignedPodChunks;
+    /**
+     * {@code shardvault.data.write.refused.buffered}: buffered chunk writes a pod refused as not
+     * recoverable, each sent again durably (the coordinator's view of the pod was stale).
+     */
+    final Counter bufferedRefused;
     /** {@code shardvault.data.write.missing.shards}: shards recorded missing by successful writes. */
     final Counter missingShards;
     /** {@code shardvault.data.write.failures}: writes that did not reach their quorum. */
@@ -41,6 +51,8 @@ final class DataPathMetrics {
         fallbackStashFull = registry.counter("shardvault.data.write.fallbacks", "reason", "stash_full");
         fallbackStashUnreachable = registry.counter("shardvault.data.write.fallbacks", "reason", "stash_unreachable");
         fallbackStashDown = registry.counter("shardvault.data.write.fallbacks", "reason", "stash_down");
+        unassignedPodChunks = registry.counter("shardvault.data.write.durable.unassigned");
+        bufferedRefused = registry.counter("shardvault.data.write.refused.buffered");
         missingShards = registry.counter("shardvault.data.write.missing.shards");
         writeFailures = registry.counter("shardvault.data.write.failures");
         stripeRead = Timer.builder("shardvault.data.read.stripe").publishPercentiles(0.5, 0.99).register(registry);

@@ -11,7 +11,6 @@ import io.shardvault.coordinator.data.DataPathException;
 import io.shardvault.coordinator.data.StoredFile;
 import io.shardvault.coordinator.data.Vault;
 import io.shardvault.coordinator.data.VaultLayout;
-import io.shardvault.pod.WriteMode;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -38,7 +37,8 @@ import java.util.concurrent.TimeUnit;
  * only partly filled, is laid out as the shorter stripe's: the data chunks are back to back either way).
  *
  * <p>A small file (one stripe, at most {@code stash.threshold}) with a usable stash is sent to
- * buffered pods and the stash. The choice is made when the first stripe goes out, when a source of
+ * buffered pods and the stash; a pod that could not recover a buffered write ({@code RecoverablePods})
+ * gets its chunk durably instead, which secures that chunk as a stash copy would. The choice is made when the first stripe goes out, when a source of
  * unknown length is small only if it already ended within that stripe. If the stash side cannot reach its quorum, the stash is marked down
  * for a while and the same encoded stripe is written again, durably, under a fresh file id: the
  * pods would acknowledge a repeated chunk without syncing it, so reusing the id could not make it
@@ -294,9 +294,16 @@ final class FileWrite {
     /** Sends the encoded stripe in {@code encoded} (chunks of {@code chunk} bytes); the caller keeps its reference. */
     private void send(long stripe, ByteBuf encoded, int chunk, int[] crcs) {
         inFlight++;
-        WriteMode mode = stashMode ? WriteMode.BUFFERED : WriteMode.DURABLE;
+        // A pod that could not recover a buffered write gets its chunk durably (and no stash copy).
+        boolean[] podDurable = new boolean[layout.n()];
+        for (int i = 0; i < podDurable.length; i++) {
+            podDurable[i] = !stashMode || !ctx.recoverablePods.canRecoverBuffered(vault.vaultId(), i);
+            if (stashMode && podDurable[i] && !failed[i]) {
+                ctx.metrics.unassignedPodChunks.increment();
+            }
+        }
         StripeFanOut fanOut = new StripeFanOut(ctx, vault, fileId, layout.shardOffset(stripe), encoded, chunk, crcs,
-                mode, stashMode, quorum)
+                stashMode, podDurable, quorum)
                 .start(failed.clone(), failCauses.clone());
         unsettled.removeIf(CompletableFuture::isDone);
         unsettled.add(fanOut.settled);

@@ -14,6 +14,7 @@ import io.shardvault.coordinator.data.DataPathConfig;
 import io.shardvault.coordinator.data.DataPathException;
 import io.shardvault.coordinator.data.FileContent;
 import io.shardvault.coordinator.data.FileIdSource;
+import io.shardvault.coordinator.data.RecoverablePods;
 import io.shardvault.coordinator.data.StoredFile;
 import io.shardvault.coordinator.data.Vault;
 import io.shardvault.coordinator.data.VaultDirectory;
@@ -51,6 +52,7 @@ public final class ShardDataPath implements DataPath {
     final StashPlacement placement;
     final StashHealth stashHealth;
     final WritablePods writablePods;
+    final RecoverablePods recoverablePods;
     /** Where reads report chunks a pod answered CORRUPT or NOT_FOUND for. */
     final DamagedShards damaged;
     final LatencyTracker readLatency;
@@ -65,10 +67,11 @@ public final class ShardDataPath implements DataPath {
 
     private ShardDataPath(DataPathConfig config, VaultDirectory vaults, FileIdSource fileIds, ErasureCodecs codecs,
                           RpcClient rpc, List<InetSocketAddress> stashServers, WritablePods writablePods,
-                          DamagedShards damaged, MeterRegistry registry) {
+                          RecoverablePods recoverablePods, DamagedShards damaged, MeterRegistry registry) {
         this.config = config;
         this.damaged = damaged;
         this.writablePods = writablePods;
+        this.recoverablePods = recoverablePods;
         this.vaults = vaults;
         this.fileIds = fileIds;
         this.codecs = codecs;
@@ -104,30 +107,32 @@ public final class ShardDataPath implements DataPath {
                                        ErasureCodecs codecs, RpcTransport transport, RpcClientConfig clientConfig,
                                        List<InetSocketAddress> stashServers, MeterRegistry registry) {
         return create(config, vaults, fileIds, codecs, transport, clientConfig, stashServers, WritablePods.ALL,
-                registry);
+                RecoverablePods.ALL, registry);
     }
 
     /**
      * Creates the data paths; new shards go only to the pods {@code writablePods} allows (see
-     * {@link WritablePods} for what a write does without a pod).
+     * {@link WritablePods} for what a write does without a pod), and buffered writes only to the
+     * pods {@code recoverablePods} allows (the others are written durably).
      */
     public static ShardDataPath create(DataPathConfig config, VaultDirectory vaults, FileIdSource fileIds,
                                        ErasureCodecs codecs, RpcTransport transport, RpcClientConfig clientConfig,
                                        List<InetSocketAddress> stashServers, WritablePods writablePods,
-                                       MeterRegistry registry) {
+                                       RecoverablePods recoverablePods, MeterRegistry registry) {
         return create(config, vaults, fileIds, codecs, transport, clientConfig, stashServers, writablePods,
-                DamagedShards.NONE, registry);
+                recoverablePods, DamagedShards.NONE, registry);
     }
 
     /**
-     * Creates the data paths; reads report the shards they find corrupt or missing to {@code damaged}
-     * (the repair queue, issue #20).
+     * Creates the data paths as above; reads also report the shards they find corrupt or missing to
+     * {@code damaged} (the repair queue, issue #20).
      */
     public static ShardDataPath create(DataPathConfig config, VaultDirectory vaults, FileIdSource fileIds,
                                        ErasureCodecs codecs, RpcTransport transport, RpcClientConfig clientConfig,
                                        List<InetSocketAddress> stashServers, WritablePods writablePods,
-                                       DamagedShards damaged, MeterRegistry registry) {
+                                       RecoverablePods recoverablePods, DamagedShards damaged, MeterRegistry registry) {
         Objects.requireNonNull(writablePods, "writablePods");
+        Objects.requireNonNull(recoverablePods, "recoverablePods");
         Objects.requireNonNull(damaged, "damaged");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(vaults, "vaults");
@@ -137,7 +142,7 @@ public final class ShardDataPath implements DataPath {
         RpcClient rpc = RpcClient.create(transport, clientConfig.withRequestTimeout(config.rpcTimeout()),
                 RpcMetrics.create(registry, RpcMetrics.opNames(PodOps.METRIC_NAMES, StashOps.METRIC_NAMES)));
         return new ShardDataPath(config, vaults, fileIds, codecs, rpc, List.copyOf(stashServers), writablePods,
-                damaged, registry);
+                recoverablePods, damaged, registry);
     }
 
     @Override

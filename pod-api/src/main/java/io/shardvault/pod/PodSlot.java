@@ -4,7 +4,7 @@ import io.shardvault.common.ShardId;
 
 /**
  * A slot a pod instance holds: shard {@code shardIndex} of every file of vault {@code vaultId}.
- * Written {@code vaultId:shardIndex} in configuration.
+ * Written {@code vaultId:shardIndex}; a pod is told its slots by ASSIGN ({@link PodAssignment}).
  */
 public record PodSlot(int vaultId, int shardIndex) {
     public PodSlot {
