@@ -1,6 +1,7 @@
 package io.shardvault.coordinator.store;
 
 import io.shardvault.common.ErrorCode;
+import io.shardvault.common.ShardvaultException;
 import io.shardvault.coordinator.catalog.Bucket;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.ObjectVersion;
@@ -78,7 +79,7 @@ final class BucketAccess {
                             ? CompletableFuture.completedFuture(v) : BucketAccess.<ObjectVersion>denied(bucket);
                 }
                 return bucketAcl(bucket).thenCompose(acl -> acl.grantsRead(caller, owner)
-                        ? CompletableFuture.<ObjectVersion>failedFuture(StoreErrors.unwrap(failure))
+                        ? CompletableFuture.<ObjectVersion>failedFuture(ShardvaultException.unwrap(failure))
                         : BucketAccess.<ObjectVersion>denied(bucket));
             }).thenCompose(Function.identity());
         });

@@ -1,6 +1,7 @@
 package io.shardvault.coordinator.store;
 
 import io.shardvault.common.ErrorCode;
+import io.shardvault.common.ShardvaultException;
 import io.shardvault.coordinator.catalog.Bucket;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.s3.AccessControl;
@@ -36,7 +37,7 @@ record CatalogBuckets(Catalog catalog, BucketAccess access, String region, FreeS
         CompletableFuture<BucketInfo> created = catalog.createBucket(bucket, caller.owner(), objectLockEnabled,
                 acl.headerValue()).thenApply(this::info);
         return StoreErrors.map(created).exceptionallyCompose(failure -> {
-            Throwable cause = StoreErrors.unwrap(failure);
+            Throwable cause = ShardvaultException.unwrap(failure);
             if (cause instanceof ObjectStoreException e && e.code() == ErrorCode.BUCKET_ALREADY_EXISTS) {
                 return catalog.getBucket(bucket).thenCompose(b -> CompletableFuture.<BucketInfo>failedFuture(
                         b.ownerAccessKeyId().equals(caller.owner())

@@ -1,5 +1,6 @@
 package io.shardvault.coordinator.store;
 
+import io.shardvault.common.ShardvaultException;
 import io.shardvault.coordinator.catalog.Bucket;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.DeleteObjectVersion;
@@ -57,7 +58,7 @@ record CatalogObjects(Catalog catalog, DataPath data, BucketAccess access, FileC
         CompletableFuture<Bucket> ownership = access.permitted(caller, request.bucket(), CannedAcl::grantsWrite);
         ownership.whenComplete((b, refused) -> {
             if (refused != null) {
-                source.abort(StoreErrors.unwrap(refused));
+                source.abort(ShardvaultException.unwrap(refused));
             }
         });
         // An unsigned caller's bytes go nowhere before its ACL lets it write (issue #17).
@@ -69,10 +70,10 @@ record CatalogObjects(Catalog catalog, DataPath data, BucketAccess access, FileC
                         if (file != null) {
                             data.delete(file);
                         }
-                        return CompletableFuture.<StoredFile>failedFuture(StoreErrors.unwrap(refused));
+                        return CompletableFuture.<StoredFile>failedFuture(ShardvaultException.unwrap(refused));
                     }
                     return failure == null ? CompletableFuture.completedFuture(file)
-                            : CompletableFuture.<StoredFile>failedFuture(StoreErrors.unwrap(failure));
+                            : CompletableFuture.<StoredFile>failedFuture(ShardvaultException.unwrap(failure));
                 }).thenCompose(Function.identity()))
                 .whenComplete((f, failure) -> {
                     if (failure != null) {

@@ -3,6 +3,7 @@ package io.shardvault.coordinator.store;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.shardvault.common.ErrorCode;
+import io.shardvault.common.ShardvaultException;
 import io.shardvault.coordinator.catalog.CatalogException;
 import io.shardvault.coordinator.catalog.FileRef;
 import io.shardvault.coordinator.data.DataPath;
@@ -63,7 +64,7 @@ final class FileCommits {
     <T> CompletableFuture<T> commitOrDelete(StoredFile file, CompletableFuture<T> commit) {
         return commit.whenComplete((r, failure) -> {
             if (failure != null) {
-                release(file, StoreErrors.unwrap(failure));
+                release(file, ShardvaultException.unwrap(failure));
             }
         });
     }
