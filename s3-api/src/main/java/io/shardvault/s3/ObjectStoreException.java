@@ -1,8 +1,7 @@
 package io.shardvault.s3;
 
 import io.shardvault.common.ErrorCode;
-import java.io.IOException;
-import java.util.Objects;
+import io.shardvault.common.ShardvaultException;
 
 /**
  * A typed failure of an {@link ObjectStore} operation. The S3 server maps {@link #code()} to an S3
@@ -38,23 +37,14 @@ import java.util.Objects;
  * truncated or badly signed body) is answered with that body error instead: stores should fail
  * with the body's exception, or wrap it as the cause.
  */
-public class ObjectStoreException extends IOException {
+public class ObjectStoreException extends ShardvaultException {
     private static final long serialVersionUID = 1L;
 
-    private final ErrorCode code;
-
     public ObjectStoreException(ErrorCode code, String message) {
-        super(message);
-        this.code = Objects.requireNonNull(code, "code");
+        super(code, message);
     }
 
     public ObjectStoreException(ErrorCode code, String message, Throwable cause) {
-        super(message, cause);
-        this.code = Objects.requireNonNull(code, "code");
-    }
-
-    /** The stable code the S3 edge maps to an S3 error and status. */
-    public ErrorCode code() {
-        return code;
+        super(code, message, cause);
     }
 }

@@ -1,37 +1,28 @@
 package io.shardvault.common.rpc;
 
 import io.shardvault.common.ErrorCode;
-import java.io.IOException;
-import java.util.Objects;
+import io.shardvault.common.ShardvaultException;
 
 /**
  * Every failed RPC, local or remote, as one type carrying a stable {@link ErrorCode}: a remote
  * error frame, a timeout, a closed connection, an unreachable peer. Futures fail with it (wrapped
  * in a {@link java.util.concurrent.CompletionException} by {@code join()}).
  */
-public final class RpcException extends IOException {
+public final class RpcException extends ShardvaultException {
     private static final long serialVersionUID = 1L;
 
-    private final ErrorCode code;
-
     public RpcException(ErrorCode code, String message) {
-        super(code + ": " + message);
-        this.code = Objects.requireNonNull(code, "code");
+        super(code, code + ": " + message);
     }
 
     public RpcException(ErrorCode code, String message, Throwable cause) {
-        super(code + ": " + message, cause);
-        this.code = Objects.requireNonNull(code, "code");
-    }
-
-    public ErrorCode code() {
-        return code;
+        super(code, code + ": " + message, cause);
     }
 
     /** The message without the code prefix, as sent in an error frame. */
     public String detail() {
         String message = getMessage();
-        String prefix = code + ": ";
+        String prefix = code() + ": ";
         return message.startsWith(prefix) ? message.substring(prefix.length()) : message;
     }
 
@@ -40,11 +31,7 @@ public final class RpcException extends IOException {
      * else becomes {@link ErrorCode#INTERNAL}.
      */
     public static RpcException from(Throwable failure) {
-        Throwable t = failure;
-        while ((t instanceof java.util.concurrent.CompletionException
-                || t instanceof java.util.concurrent.ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
+        Throwable t = unwrap(failure);
         if (t instanceof RpcException rpc) {
             return rpc;
         }

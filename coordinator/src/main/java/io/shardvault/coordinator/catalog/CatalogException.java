@@ -1,8 +1,7 @@
 package io.shardvault.coordinator.catalog;
 
 import io.shardvault.common.ErrorCode;
-import java.io.IOException;
-import java.util.Objects;
+import io.shardvault.common.ShardvaultException;
 
 /**
  * A catalog operation failed. {@link #code()} says what the caller can do about it:
@@ -12,28 +11,19 @@ import java.util.Objects;
  * group could not answer in time (the operation may or may not have been applied; every write
  * carries a request id, so the client's own retries never apply it twice).
  */
-public class CatalogException extends IOException {
+public class CatalogException extends ShardvaultException {
     private static final long serialVersionUID = 1L;
 
-    private final ErrorCode code;
-
     public CatalogException(ErrorCode code, String message) {
-        super(message);
-        this.code = Objects.requireNonNull(code, "code");
+        super(code, message);
     }
 
     public CatalogException(ErrorCode code, String message, Throwable cause) {
-        super(message, cause);
-        this.code = Objects.requireNonNull(code, "code");
-    }
-
-    /** The stable code of this failure. */
-    public ErrorCode code() {
-        return code;
+        super(code, message, cause);
     }
 
     @Override
     public String toString() {
-        return "CatalogException[" + code + "]: " + getMessage();
+        return "CatalogException[" + code() + "]: " + getMessage();
     }
 }

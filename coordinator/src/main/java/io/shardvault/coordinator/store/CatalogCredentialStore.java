@@ -1,6 +1,7 @@
 package io.shardvault.coordinator.store;
 
 import io.shardvault.common.ErrorCode;
+import io.shardvault.common.ShardvaultException;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CatalogException;
 import io.shardvault.s3.Credential;
@@ -25,8 +26,7 @@ public final class CatalogCredentialStore implements CredentialStore {
             if (failure == null) {
                 return Optional.of(new Credential(key.accessKeyId(), key.secretKey(), key.enabled(), key.owner()));
             }
-            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                    ? failure.getCause() : failure;
+            Throwable cause = ShardvaultException.unwrap(failure);
             if (cause instanceof CatalogException c && c.code() == ErrorCode.INVALID_ACCESS_KEY) {
                 return Optional.empty();
             }

@@ -2,9 +2,8 @@ package io.shardvault.s3.internal;
 
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.shardvault.common.ErrorCode;
+import io.shardvault.common.ShardvaultException;
 import io.shardvault.s3.ObjectStoreException;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 
 /** Maps any failure to the S3 error it is answered with (the table on {@link ObjectStoreException}). */
@@ -13,7 +12,7 @@ public final class ErrorMapper {
     }
 
     public static S3Error toS3Error(Throwable failure) {
-        Throwable t = unwrap(failure);
+        Throwable t = ShardvaultException.unwrap(failure);
         // A body error (bad digest, truncated body) wins over whatever the store wrapped it in.
         for (Throwable c = t; c != null; c = c.getCause()) {
             if (c instanceof S3Error s3) {
@@ -30,14 +29,6 @@ public final class ErrorMapper {
             return fromCode(ErrorCode.BUSY, "too many requests");
         }
         return S3Error.internal(t.getClass().getSimpleName());
-    }
-
-    /** The failure inside any CompletionException or ExecutionException wrapping. */
-    public static Throwable unwrap(Throwable t) {
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
     }
 
     public static S3Error fromCode(ErrorCode code, String message) {

@@ -1,5 +1,6 @@
 package io.shardvault.s3.internal;
 
+import io.shardvault.common.ShardvaultException;
 import io.shardvault.s3.Caller;
 import io.shardvault.s3.ObjectStore;
 import io.shardvault.s3.S3ServerConfig;
@@ -85,7 +86,7 @@ final class S3Dispatcher {
                 if (error.status().code() >= 500 && error.status().code() != 501) {
                     try (RequestLogContext context = RequestLogContext.open(ex.requestId(), logged)) {
                         LOG.warn("request failed operation={} status={}: {}", loggedOperation, error.status().code(),
-                                err.toString(), ErrorMapper.unwrap(err));
+                                err.toString(), ShardvaultException.unwrap(err));
                     }
                 }
                 ex.rawBody().discard();

@@ -1,5 +1,6 @@
 package io.shardvault.stash.internal;
 
+import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
 
 /**
@@ -12,12 +13,11 @@ public final class CorruptEntryException extends ShardStoreException {
     private final transient ShardId id;
 
     public CorruptEntryException(String operation, ShardId id, String message) {
-        super(operation, (id == null ? "" : id + ": ") + message);
-        this.id = id;
+        this(operation, id, message, null);
     }
 
     public CorruptEntryException(String operation, ShardId id, String message, Throwable cause) {
-        super(operation, (id == null ? "" : id + ": ") + message, cause);
+        super(ErrorCode.CORRUPT, operation, (id == null ? "" : id + ": ") + message, cause);
         this.id = id;
     }
 

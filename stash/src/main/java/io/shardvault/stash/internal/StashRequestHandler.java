@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.shardvault.common.ErrorCode;
+import io.shardvault.common.ShardvaultException;
 import io.shardvault.common.rpc.RpcException;
 import io.shardvault.common.rpc.RpcHandler;
 import io.shardvault.common.rpc.RpcMessage;
@@ -116,21 +117,12 @@ public final class StashRequestHandler implements RpcHandler {
 
     /** The error code a failure is sent with. */
     static RpcException toRpc(Throwable failure) {
-        Throwable t = failure;
-        while (t instanceof CompletionException && t.getCause() != null) {
-            t = t.getCause();
-        }
+        Throwable t = ShardvaultException.unwrap(failure);
         if (t instanceof RpcException rpc) {
             return rpc;
         }
-        if (t instanceof CorruptEntryException corrupt) {
-            return new RpcException(ErrorCode.CORRUPT, corrupt.getMessage(), corrupt);
-        }
-        if (t instanceof ShardStoreException store) {
-            String message = String.valueOf(store.getMessage());
-            ErrorCode code = message.contains("No space left") || message.contains("NoSpace")
-                    ? ErrorCode.NO_SPACE : ErrorCode.INTERNAL;
-            return new RpcException(code, message, store);
+        if (t instanceof ShardvaultException e) {
+            return new RpcException(e.code(), e.getMessage(), e);
         }
         if (t instanceof IllegalArgumentException bad) {
             return new RpcException(ErrorCode.BAD_REQUEST, bad.getMessage(), bad);

@@ -1,5 +1,6 @@
 package io.shardvault.coordinator.admin.internal;
 
+import io.shardvault.common.ShardvaultException;
 import io.shardvault.coordinator.admin.PodView;
 import io.shardvault.coordinator.admin.SlotBacklogView;
 import io.shardvault.coordinator.admin.StashServerView;
@@ -22,7 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -71,7 +71,7 @@ public final class ClusterProbe {
     }
 
     static String describe(Throwable t) {
-        Throwable c = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+        Throwable c = ShardvaultException.unwrap(t);
         if (c instanceof java.util.concurrent.TimeoutException) {
             return "no answer within " + PROBE_TIMEOUT.toMillis() + " ms";
         }

@@ -4,13 +4,13 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.shardvault.common.ErrorCode;
+import io.shardvault.common.ShardvaultException;
 import io.shardvault.coordinator.catalog.CatalogException;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -260,7 +260,7 @@ final class RatisCalls implements AutoCloseable {
     }
 
     private static CatalogException translate(Throwable t) {
-        Throwable c = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+        Throwable c = ShardvaultException.unwrap(t);
         if (c instanceof CatalogException ce) {
             return ce;
         }

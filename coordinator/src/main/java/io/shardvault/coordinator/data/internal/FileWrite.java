@@ -3,6 +3,7 @@ package io.shardvault.coordinator.data.internal;
 import io.micrometer.core.instrument.Timer;
 import io.netty.buffer.ByteBuf;
 import io.shardvault.common.ErrorCode;
+import io.shardvault.common.ShardvaultException;
 import io.shardvault.common.crc.Crc32c;
 import io.shardvault.common.erasure.ErasureCodec;
 import io.shardvault.common.erasure.ErasureStripes;
@@ -17,7 +18,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -421,8 +421,7 @@ final class FileWrite {
         }
         releaseRetryBlock();
         ctx.metrics.writeFailures.increment();
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
+        Throwable cause = ShardvaultException.unwrap(failure);
         result.completeExceptionally(cause);
         if (nextStripe > 0 && fileId >= 0) {
             handOverUnsettled();

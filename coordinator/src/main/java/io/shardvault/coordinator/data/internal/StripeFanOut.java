@@ -2,6 +2,7 @@ package io.shardvault.coordinator.data.internal;
 
 import io.netty.buffer.ByteBuf;
 import io.shardvault.common.ErrorCode;
+import io.shardvault.common.ShardvaultException;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.rpc.RpcException;
 import io.shardvault.coordinator.data.Vault;
@@ -14,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -279,7 +279,7 @@ final class StripeFanOut {
     }
 
     static String describe(Throwable failure) {
-        Throwable t = unwrap(failure);
+        Throwable t = ShardvaultException.unwrap(failure);
         if (t instanceof RpcException rpc) {
             return rpc.code() + " " + rpc.getMessage();
         }
@@ -288,10 +288,6 @@ final class StripeFanOut {
 
     /** The typed error of an RPC failure, or null for any other failure. */
     static ErrorCode code(Throwable failure) {
-        return unwrap(failure) instanceof RpcException rpc ? rpc.code() : null;
-    }
-
-    private static Throwable unwrap(Throwable failure) {
-        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        return ShardvaultException.unwrap(failure) instanceof RpcException rpc ? rpc.code() : null;
     }
 }

@@ -4,11 +4,11 @@ import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.shardvault.common.ErrorCode;
+import io.shardvault.common.ShardvaultException;
 import io.shardvault.s3.BucketInfo;
 import io.shardvault.s3.CannedAcl;
 import io.shardvault.s3.ObjectStoreException;
 import io.shardvault.s3.VersioningStatus;
-import io.shardvault.s3.internal.ErrorMapper;
 import io.shardvault.s3.internal.S3Error;
 import io.shardvault.s3.internal.S3Request;
 import io.shardvault.s3.internal.xml.XmlElement;
@@ -106,7 +106,7 @@ final class BucketOperations {
             return op.store().createBucket(op.caller(), op.req().bucket(), region, lock, acl)
                     .thenApply(b -> b.name());
         }).exceptionally(failure -> {
-            Throwable cause = ErrorMapper.unwrap(failure);
+            Throwable cause = ShardvaultException.unwrap(failure);
             if (region.equals(LEGACY_REGION) && cause instanceof ObjectStoreException e
                     && e.code() == ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU) {
                 return op.req().bucket();

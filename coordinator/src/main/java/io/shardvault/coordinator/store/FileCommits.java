@@ -3,19 +3,25 @@ package io.shardvault.coordinator.store;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.shardvault.common.ErrorCode;
+import io.shardvault.common.ShardvaultException;
 import io.shardvault.coordinator.catalog.CatalogException;
+import io.shardvault.coordinator.catalog.FileRef;
 import io.shardvault.coordinator.data.DataPath;
 import io.shardvault.coordinator.data.StoredFile;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 
 /**
- * What becomes of a new file whose catalog commit (a version, a part) failed: its shards are deleted
- * only when the failure proves the commit did not happen, and left in place otherwise.
+ * What becomes of files once a catalog commit answers. A new file whose commit (a version, a part)
+ * failed has its shards deleted only when the failure proves the commit did not happen, and left in
+ * place otherwise; files a commit released (a replaced version, part or upload) wake the
+ * {@link FileReaper}, which deletes their shards.
  *
  * <p>A <em>definite</em> failure is an answer from the catalog's state machine: it applied the
  * entry, refused it (a condition, a missing bucket or upload, a lock) and changed nothing; the
@@ -28,8 +34,8 @@ import java.util.Set;
  *
  * <p>Thread-safe.
  */
-final class FailedCommits {
-    private static final Logger LOG = LoggerFactory.getLogger(FailedCommits.class);
+final class FileCommits {
+    private static final Logger LOG = LoggerFactory.getLogger(FileCommits.class);
 
     /**
      * The codes the state machine answers with after applying a refused entry. Everything else,
@@ -41,15 +47,37 @@ final class FailedCommits {
             ErrorCode.ENTITY_TOO_SMALL, ErrorCode.INVALID_ARGUMENT, ErrorCode.BAD_REQUEST, ErrorCode.CONFLICT);
 
     private final DataPath data;
+    private final FileReaper reaper;
     private final MeterRegistry registry;
 
-    FailedCommits(DataPath data, MeterRegistry registry) {
+    /** @param reaper woken when a commit released files (may be null: they wait for its next pass) */
+    FileCommits(DataPath data, FileReaper reaper, MeterRegistry registry) {
         this.data = Objects.requireNonNull(data, "data");
+        this.reaper = reaper;
         this.registry = Objects.requireNonNull(registry, "registry");
     }
 
+    /**
+     * Commits {@code file} through {@code commit}; when the commit definitely failed the new file is
+     * unreferenced and its shards go, otherwise (an unknown outcome) they stay.
+     */
+    <T> CompletableFuture<T> commitOrDelete(StoredFile file, CompletableFuture<T> commit) {
+        return commit.whenComplete((r, failure) -> {
+            if (failure != null) {
+                release(file, ShardvaultException.unwrap(failure));
+            }
+        });
+    }
+
+    /** Files a commit released: the reaper is woken so their shards go soon. */
+    void released(List<FileRef> files) {
+        if (reaper != null && !files.isEmpty()) {
+            reaper.wake();
+        }
+    }
+
     /** Whether {@code failure} (of a catalog write, unwrapped) proves the write was not applied. */
-    static boolean isDefinite(Throwable failure) {
+    private static boolean isDefinite(Throwable failure) {
         return failure instanceof CatalogException e && DEFINITE.contains(e.code());
     }
 
@@ -59,7 +87,7 @@ final class FailedCommits {
      *
      * @param failure the commit's failure, unwrapped from any {@code CompletionException}
      */
-    void release(StoredFile file, Throwable failure) {
+    private void release(StoredFile file, Throwable failure) {
         if (isDefinite(failure)) {
             data.delete(file);
             return;
