@@ -26,21 +26,15 @@ final class CleanShutdownMarker {
                 StandardOpenOption.WRITE)) {
             ch.force(true);
         }
-        syncDirectory(stateDir);
+        StateFiles.syncDirectory(stateDir);
     }
 
     /** Returns whether the marker was there, and removes it durably. */
     static boolean consume(Path stateDir) throws IOException {
         boolean present = Files.deleteIfExists(stateDir.resolve(NAME));
         if (present) {
-            syncDirectory(stateDir);
+            StateFiles.syncDirectory(stateDir);
         }
         return present;
-    }
-
-    private static void syncDirectory(Path dir) throws IOException {
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
-        }
     }
 }
