@@ -165,6 +165,9 @@ class FlusherFsyncFailureTest {
             assertThat(again.get("shardvault.pod.tomes.failed").gauge().value()).as("failed after a restart")
                     .isEqualTo(1.0);
             assertThat(restarted.stats().failedTomes()).as("STATS").isEqualTo(1);
+            // Depth first: a purge recovery queued is either still queued or already took the copy.
+            assertThat(restarted.purgeQueueDepth()).as("recovery queued no purge for the failed tome").isZero();
+            assertThat(stash.contains(kept)).as("recovery kept the failed tome's stash copy").isTrue();
             assertThat(restarted.failedTomes()).singleElement().asString()
                     .startsWith("tome 0 (" + dir.resolve("t0") + "): shard " + SHARD + " failed its fsync");
             assertThatThrownBy(() -> restarted.write(new ShardId(1, 9, 3), 0, Crc32c.of(data),
