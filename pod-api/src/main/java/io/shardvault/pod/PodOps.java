@@ -19,7 +19,8 @@ import java.util.Map;
  *       <td>header: hasNext u8, [next ShardId]; payload: count x ShardId, in key order</td></tr>
  *   <tr><td>STATS</td><td>empty</td><td>empty</td>
  *       <td>header: unflushedBytes u64, unflushedShards u32, queueDepth u64, oldestAgeMillis u64, tomes u32,
- *       usableBytes u64, assignment u64 (the {@link PodAssignment#fingerprint()}, 0 when unassigned)</td></tr>
+ *       usableBytes u64, assignment u64 (the {@link PodAssignment#fingerprint()}, 0 when unassigned),
+ *       failedTomes u32 (fields appended later are absent in an older pod's answer: read as 0)</td></tr>
  *   <tr><td>RETRY_PURGES</td><td>empty</td><td>empty</td>
  *       <td>header: hasStash u8; the purge sender retries at once (an operator's action)</td></tr>
  *   <tr><td>ASSIGN</td><td>slots u16, slots x (vaultId u32, shardIndex u8), servers u16,

@@ -11,7 +11,9 @@ package io.shardvault.pod;
  * @param usableBytes free bytes summed over the tomes' file systems
  * @param assignment the fingerprint of the instance's {@link PodAssignment}, or
  *     {@link PodAssignment#UNASSIGNED}
+ * @param failedTomes tomes marked failed (no writes; their shards' stash copies kept until an operator
+ *     clears them); 0 from a pod older than this field
  */
 public record PodStats(long unflushedBytes, int unflushedShards, long purgeQueueDepth, long oldestPurgeAgeMillis,
-                       int tomes, long usableBytes, long assignment) {
+                       int tomes, long usableBytes, long assignment, int failedTomes) {
 }

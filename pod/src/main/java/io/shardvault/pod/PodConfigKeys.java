@@ -19,8 +19,8 @@ public final class PodConfigKeys {
     public static final ConfigKey<String> BIND = ConfigKey.ofString("pod.bind", "127.0.0.1:0",
             "host:port the instance listens on; port 0 picks a free port.");
     public static final ConfigKey<Path> STATE_DIR = ConfigKey.ofPath("pod.stateDir", Path.of("pod-state"),
-            "The instance's own state: the durable purge queue and its assignment (slots, stash servers). "
-                    + "Not on a tome.");
+            "The instance's own state: the durable purge queue, its assignment (slots, stash servers) and "
+                    + "failed-tome records. Not on a tome.");
     public static final ConfigKey<String> TOMES = ConfigKey.ofString("pod.tomes", "tome0",
             "Comma-separated tome directories, one per disk. The order fixes shard placement: never reorder.");
     public static final ConfigKey<String> SIMULATED_HDD = ConfigKey.ofString("pod.simulatedHdd.tomes", "none",

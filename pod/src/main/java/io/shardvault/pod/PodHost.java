@@ -1,6 +1,7 @@
 package io.shardvault.pod;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.shardvault.common.admin.Readiness;
 import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.common.rpc.RpcClientConfig;
 import io.shardvault.common.rpc.RpcMetrics;
@@ -81,6 +82,23 @@ public final class PodHost implements AutoCloseable {
             LOG.info("pod {} serving on {}", p.config().name(), p.localAddress());
         }
         return new PodHost(transport, client, started);
+    }
+
+    /**
+     * The process's {@code /health/ready} answer once it serves: ready, or, when a tome of some
+     * instance has failed, ready but degraded, naming each failed tome of each instance. Not
+     * "not ready": the process still serves its other tomes and instances, and reads from the
+     * failed tome; a 503 would make a load balancer drop all of that for one disk. The
+     * {@code shardvault.pod.tomes.failed} gauge is what alerts.
+     */
+    public Readiness readiness() {
+        List<String> failed = new ArrayList<>();
+        for (PodServer p : pods) {
+            for (String tome : p.failedTomes()) {
+                failed.add("pod " + p.config().name() + " " + tome);
+            }
+        }
+        return failed.isEmpty() ? Readiness.ready() : Readiness.degraded(String.join("; ", failed));
     }
 
     /** The instances, in configuration order. */

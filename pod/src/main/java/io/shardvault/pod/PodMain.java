@@ -32,7 +32,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code /health/live}, {@code /health/ready}; setting {@code admin.bind}, taken from the first
  * instance's settings) serves, then one line {@code pod <name> listening <host:port>} per instance
  * once all have recovered from the stash and listen (from then on {@code /health/ready} answers
- * 200), then runs until terminated.
+ * 200, with a failed tome named in its body: {@link PodHost#readiness}), then runs until terminated.
  */
 @Command(name = "pod", mixinStandardHelpOptions = true,
         description = "Runs one or more shardvault storage pod instances.")
@@ -80,8 +80,11 @@ public final class PodMain implements Callable<Integer> {
         AtomicReference<PodHost> serving = new AtomicReference<>();
         AdminServer admin;
         try {
-            admin = AdminServer.start(adminConfig, metrics, () -> serving.get() != null ? Readiness.ready()
-                    : Readiness.notReady("pods not serving (recovering from the stash, or stopping)"));
+            admin = AdminServer.start(adminConfig, metrics, () -> {
+                PodHost h = serving.get();
+                return h != null ? h.readiness()
+                        : Readiness.notReady("pods not serving (recovering from the stash, or stopping)");
+            });
         } catch (Exception e) {
             metrics.close();
             System.err.println("pod: cannot start the admin port on " + adminConfig.bind() + ": " + e.getMessage());

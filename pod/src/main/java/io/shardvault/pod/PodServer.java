@@ -11,6 +11,7 @@ import io.shardvault.pod.internal.StashClientAccess;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -75,6 +76,11 @@ public final class PodServer implements AutoCloseable {
     /** The instance's STATS, as the RPC answers them. */
     public PodStats stats() throws IOException {
         return node.stats();
+    }
+
+    /** The instance's failed tomes, each as {@code tome <index> (<directory>): <reason>}; empty when none. */
+    public List<String> failedTomes() {
+        return node.failedTomes();
     }
 
     /** The instance's assignment, if a coordinator assigned one (now or before a restart). */

@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
+import io.shardvault.common.admin.Readiness;
 import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.crc.Crc32c;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -124,6 +126,32 @@ class PodHostTest {
                     .isInstanceOf(ConfigException.class)
                     .hasMessageContaining(key + " is no longer a pod setting")
                     .hasMessageContaining("catalog's cluster map");
+        }
+    }
+
+    @Test
+    void aFailedTomeLeavesTheProcessReadyButDegradedNamingPodAndTome() throws IOException {
+        List<PodConfig> configs = List.of(pod(0), pod(1));
+        // The record the flusher writes when it fails a tome (docs/POD.md), left from an earlier run.
+        Path state = dir.resolve("p1/state");
+        Files.createDirectories(state);
+        Files.writeString(state.resolve("failed-tome-1"), "shardvault failed tome v1\npod=p1\ntome=1\n"
+                + "directory=" + dir.resolve("p1/t1") + "\nfailedAt=2026-11-22T02:20:20Z\n"
+                + "reason=shard 1:7:3 failed its fsync and its stash copy is gone\n");
+        try (PodHost host = PodHost.start(configs, RpcTransportConfig.defaults(), RpcClientConfig.defaults(),
+                new SimpleMeterRegistry())) {
+            Readiness ready = host.readiness();
+            assertThat(ready.isReady()).as("still serves its other tomes and pods").isTrue();
+            assertThat(ready.reason()).isEqualTo("ready, degraded: pod p1 tome 1 (" + dir.resolve("p1/t1") + "): "
+                    + "shard 1:7:3 failed its fsync and its stash copy is gone (failed at 2026-11-22T02:20:20Z; "
+                    + "recorded in " + state.resolve("failed-tome-1") + ")");
+            assertThat(host.pods().get(1).stats().failedTomes()).isEqualTo(1);
+            assertThat(host.pods().get(0).stats().failedTomes()).isZero();
+        }
+        Files.delete(state.resolve("failed-tome-1"));
+        try (PodHost host = PodHost.start(configs, RpcTransportConfig.defaults(), RpcClientConfig.defaults(),
+                new SimpleMeterRegistry())) {
+            assertThat(host.readiness()).isEqualTo(Readiness.ready());
         }
     }
 }

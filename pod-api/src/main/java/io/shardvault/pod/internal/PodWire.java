@@ -71,17 +71,21 @@ public final class PodWire {
     }
 
     public static ByteBuf statsHeader(PodStats s, ByteBufAllocator alloc) {
-        ByteBuf h = alloc.heapBuffer(52);
+        ByteBuf h = alloc.heapBuffer(56);
         h.writeLong(s.unflushedBytes()).writeInt(s.unflushedShards()).writeLong(s.purgeQueueDepth())
                 .writeLong(s.oldestPurgeAgeMillis()).writeInt(s.tomes()).writeLong(s.usableBytes())
-                .writeLong(s.assignment());
+                .writeLong(s.assignment()).writeInt(s.failedTomes());
         return h;
     }
 
-    /** A STATS header; one from a pod older than ASSIGN (no assignment field) reads as unassigned. */
+    /**
+     * A STATS header. Fields were appended over time, and a missing one reads as its "none": from
+     * a pod older than ASSIGN (no assignment) as unassigned, from one older than failed tomes as 0.
+     */
     public static PodStats decodeStats(ByteBuf h) {
         return new PodStats(h.readLong(), h.readInt(), h.readLong(), h.readLong(), h.readInt(), h.readLong(),
-                h.readableBytes() >= 8 ? h.readLong() : PodAssignment.UNASSIGNED);
+                h.readableBytes() >= 8 ? h.readLong() : PodAssignment.UNASSIGNED,
+                h.readableBytes() >= 4 ? h.readInt() : 0);
     }
 
     /** The ASSIGN request header (see {@link io.shardvault.pod.PodOps}). */

@@ -8,12 +8,9 @@ import io.shardvault.pod.PodAssignment;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 
 /**
@@ -44,7 +41,6 @@ final class AssignmentFile {
     }
 
     static void write(Path stateDir, PodAssignment assignment) throws IOException {
-        Files.createDirectories(stateDir);
         ByteBuf body = PodWire.assignHeader(assignment);
         ByteBuffer b;
         try {
@@ -56,18 +52,7 @@ final class AssignmentFile {
         }
         b.putInt(Crc32c.of(b.array(), 0, b.position()));
         b.flip();
-        Path tmp = stateDir.resolve(NAME + ".tmp");
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            while (b.hasRemaining()) {
-                ch.write(b);
-            }
-            ch.force(true);
-        }
-        Files.move(tmp, stateDir.resolve(NAME), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        try (FileChannel dir = FileChannel.open(stateDir, StandardOpenOption.READ)) {
-            dir.force(true);
-        }
+        StateFiles.replace(stateDir, NAME, b);
     }
 
     /** The persisted assignment, or empty when none was ever persisted; IOException when the file is damaged. */

@@ -8,7 +8,8 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * An empty file {@code clean-shutdown} in the state directory, written (and synced) only after a
- * clean close has flushed every buffered write. A start that finds it knows nothing was left
+ * clean close has flushed every buffered write and queued every purge, with no tome failed (a
+ * failed tome's shards have only their stash copies). A start that finds it knows nothing was left
  * unflushed, so it may skip recovery (and start while the stash is away); it deletes the marker,
  * durably, before serving, so a crash later is never mistaken for a clean stop.
  *
@@ -26,21 +27,15 @@ final class CleanShutdownMarker {
                 StandardOpenOption.WRITE)) {
             ch.force(true);
         }
-        syncDirectory(stateDir);
+        StateFiles.syncDirectory(stateDir);
     }
 
     /** Returns whether the marker was there, and removes it durably. */
     static boolean consume(Path stateDir) throws IOException {
         boolean present = Files.deleteIfExists(stateDir.resolve(NAME));
         if (present) {
-            syncDirectory(stateDir);
+            StateFiles.syncDirectory(stateDir);
         }
         return present;
-    }
-
-    private static void syncDirectory(Path dir) throws IOException {
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
-        }
     }
 }

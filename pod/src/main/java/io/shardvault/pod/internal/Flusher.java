@@ -10,6 +10,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -35,8 +36,9 @@ import java.util.concurrent.TimeUnit;
  * its purge. A stash that cannot be reached is
  * retried next round (the copy stays, as nothing purged it). When the rewrite is impossible (no
  * stash, no stash copy, the rewrite's own I/O fails) the tome is marked failed ({@link
- * Tome#markFailed}): it takes no writes, none of its shards is purged any more (their stash copies
- * stay for the recovery at the next start), and the pod says so at ERROR and in the
+ * Tome#markFailed}) and that is recorded durably ({@link FailedTomeMarker}): it takes no writes,
+ * none of its shards is purged any more (their stash copies stay, across restarts, until an
+ * operator clears the record), and the pod says so at ERROR and in the
  * {@code shardvault.pod.tomes.failed} gauge.
  *
  * <p>One thread, owned by this object.
@@ -45,6 +47,8 @@ public final class Flusher implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(Flusher.class);
 
     private final String name;
+    /** Where a failed tome is recorded ({@link FailedTomeMarker}). */
+    private final Path stateDir;
     private final FlushQueue pending;
     private final ShardStore store;
     /** Where purge events go; a failed append is held and retried at the start of every round. */
@@ -61,9 +65,10 @@ public final class Flusher implements Closeable {
     /** How long a rewrite waits for the stash copy before it tries again next round. */
     private static final Duration STASH_WAIT = Duration.ofSeconds(30);
 
-    Flusher(String name, FlushQueue pending, ShardStore store, PurgeEvents purges, AssignedStash stash,
+    Flusher(String name, Path stateDir, FlushQueue pending, ShardStore store, PurgeEvents purges, AssignedStash stash,
             Duration interval, int batchShards, PodMetrics metrics) {
         this.name = name;
+        this.stateDir = stateDir;
         this.pending = pending;
         this.store = store;
         this.purges = purges;
@@ -233,9 +238,18 @@ public final class Flusher implements Closeable {
     }
 
     private void failTome(Tome tome, String reason) {
-        tome.markFailed(reason);
+        if (!tome.markFailed(reason)) {
+            return; // already failed, and said so
+        }
         LOG.error("pod {}: {} FAILED: {}. It takes no more writes and purges none of its unflushed shards: their "
-                + "stash copies stay, and the next start restores them from the stash", name, tome, reason);
+                + "stash copies stay until an operator replaces the disk and clears {} (docs/OPERATIONS.md)", name,
+                tome, reason, stateDir.resolve(FailedTomeMarker.name(tome.index())));
+        try {
+            FailedTomeMarker.write(stateDir, name, tome, reason, Instant.now());
+        } catch (IOException e) {
+            LOG.error("pod {}: cannot record that {} failed in the state directory {}; after a restart it would come "
+                    + "up healthy: {}", name, tome, stateDir, e.toString());
+        }
     }
 
     /** Syncs {@code dir}; false if it failed. */

@@ -43,6 +43,13 @@ import java.util.function.IntFunction;
  * durably. An assignment that changes the stash servers, or drops a slot, is refused
  * ({@code CONFLICT}) while buffered writes or purge events still depend on the old one.
  *
+ * <h2>Failed tomes</h2>
+ * A tome the flusher failed ({@link Tome#markFailed}) is recorded in the state directory
+ * ({@link FailedTomeMarker}) and comes up failed at every start until an operator deletes that
+ * record. While any tome is failed the instance writes no clean-shutdown marker, so every start
+ * runs recovery, and recovery leaves the stash copies of that tome's shards in place: placement is
+ * a fixed hash of the shard id over the tome list, so they cannot move to a healthy tome.
+ *
  * <p>Thread-safe. Durability: a buffered write is durable once the flusher has fsynced it; a durable
  * write when {@link #write} returns; a purge event once it is in the purge queue; an assignment
  * when {@link #assign} returns.
@@ -77,7 +84,7 @@ public final class PodNode implements AutoCloseable {
         this.purges = new PurgeEvents(config.name(), purgeLog);
         this.metrics = new PodMetrics(registry, config.name());
         this.stash = stash;
-        this.flusher = new Flusher(config.name(), flushQueue, store, purges, stash,
+        this.flusher = new Flusher(config.name(), config.stateDir(), flushQueue, store, purges, stash,
                 config.flushInterval(), config.flushBatchShards(), metrics);
         this.sender = new PurgeSender(config.name(), purgeQueue, stash, config.purgeBatchSize(),
                 config.purgeRetryMin(), config.purgeRetryMax(), config.purgeSendTimeout(), config.purgeLinger(),
@@ -115,7 +122,15 @@ public final class PodNode implements AutoCloseable {
                         t.directory());
             }
             TomeStamp.check(io, t.directory().toAbsolutePath().normalize(), config.name(), i);
-            tomes.add(new Tome(i, t.directory(), io));
+            Tome tome = new Tome(i, t.directory(), io);
+            Optional<String> failed = FailedTomeMarker.read(config.stateDir(), i);
+            if (failed.isPresent()) {
+                tome.markFailed(failed.get());
+                LOG.error("pod {}: {} is FAILED: {}. It takes no writes and its shards' stash copies are kept; "
+                        + "replace the disk and delete the record to bring it back (docs/OPERATIONS.md)",
+                        config.name(), tome, failed.get());
+            }
+            tomes.add(tome);
         }
         Optional<PodAssignment> assigned = AssignmentFile.read(config.stateDir());
         PurgeQueue queue = PurgeQueue.open(config.stateDir().resolve("purge"), config.purgeSegmentBytes(), clock);
@@ -301,7 +316,16 @@ public final class PodNode implements AutoCloseable {
         PodAssignment a = assignment;
         return new PodStats(flushQueue.unflushedBytes(), flushQueue.size(), purgeQueue.depth(),
                 purgeQueue.oldestAgeMillis(), tomes.size(), usable,
-                a == null ? PodAssignment.UNASSIGNED : a.fingerprint());
+                a == null ? PodAssignment.UNASSIGNED : a.fingerprint(), failedTomes().size());
+    }
+
+    /**
+     * The failed tomes, each as {@code tome <index> (<directory>): <reason>}; empty while all are
+     * healthy. A failed tome takes no writes, and its shards' stash copies are kept until an
+     * operator clears it ({@link FailedTomeMarker}).
+     */
+    public List<String> failedTomes() {
+        return tomes.stream().filter(Tome::failed).map(t -> t + ": " + t.failure()).toList();
     }
 
     /** Closes cleanly: pending writes are flushed and their purges queued; the sender stops. */
@@ -327,7 +351,11 @@ public final class PodNode implements AutoCloseable {
         } catch (IOException e) {
             LOG.warn("pod {}: closing the purge queue failed", config.name(), e);
         }
-        if (flush && !purgesQueued) {
+        List<Tome> failed = tomes.stream().filter(Tome::failed).toList();
+        if (flush && !failed.isEmpty()) {
+            LOG.error("pod {}: {} failed; not recording a clean shutdown, so the next start runs recovery (which "
+                    + "keeps the stash copies of the failed tomes' shards)", config.name(), failed);
+        } else if (flush && !purgesQueued) {
             LOG.error("pod {}: {} purge events could not be queued; not recording a clean shutdown, so the next start "
                     + "recovers from the stash and queues them again", config.name(), purges.held());
         } else if (flush && flushQueue.isEmpty()) {

@@ -26,6 +26,11 @@ import java.util.concurrent.TimeUnit;
  * reached is retried with backoff until {@code timeout}, then recovery fails and the pod does not
  * start: serving without it could hide lost acknowledged writes.
  *
+ * <p>A shard whose tome has failed ({@link Tome#failed}) is neither checked nor restored nor
+ * purged: its stash copy may be its only good copy, and it cannot go to a healthy tome instead
+ * (a shard's tome is a fixed hash of its id; reads look only there). The copy stays until an
+ * operator clears the tome and a later start's recovery restores it there.
+ *
  * <p>Runs once, on the starting thread.
  */
 public final class StashRecovery {
@@ -33,7 +38,7 @@ public final class StashRecovery {
     private static final int PAGE = 1000;
 
     /** What recovery did. */
-    public record Report(int checked, int restored, int vanished) {
+    public record Report(int checked, int restored, int vanished, int keptForFailedTomes) {
     }
 
     private final String name;
@@ -58,6 +63,7 @@ public final class StashRecovery {
         int checked = 0;
         int restored = 0;
         int vanished = 0;
+        int kept = 0;
         for (PodSlot slot : slots) {
             Optional<ShardId> after = Optional.empty();
             do {
@@ -65,23 +71,26 @@ public final class StashRecovery {
                 StashAccess.Page page = withRetry(deadline, "list " + slot,
                         () -> stash.list(slot.vaultId(), slot.shardIndex(), from, PAGE));
                 Map<Tome, List<StashAccess.Entry>> byTome = new HashMap<>();
+                List<ShardId> purge = new ArrayList<>();
                 for (StashAccess.Entry e : page.entries()) {
-                    byTome.computeIfAbsent(store.tomeFor(e.id()), t -> new ArrayList<>()).add(e);
+                    Tome tome = store.tomeFor(e.id());
+                    if (tome.failed()) {
+                        kept++;
+                        continue;
+                    }
+                    byTome.computeIfAbsent(tome, t -> new ArrayList<>()).add(e);
+                    purge.add(e.id());
                 }
                 List<CompletableFuture<int[]>> perTome = new ArrayList<>();
                 for (Map.Entry<Tome, List<StashAccess.Entry>> t : byTome.entrySet()) {
                     perTome.add(CompletableFuture.supplyAsync(() -> recoverOnTome(t.getValue(), deadline),
                             t.getKey().lane()));
                 }
-                List<ShardId> purge = new ArrayList<>();
                 for (CompletableFuture<int[]> f : perTome) {
                     int[] counts = join(f);
                     checked += counts[0];
                     restored += counts[1];
                     vanished += counts[2];
-                }
-                for (StashAccess.Entry e : page.entries()) {
-                    purge.add(e.id());
                 }
                 purgeQueue.append(purge);
                 after = page.next();
@@ -90,9 +99,9 @@ public final class StashRecovery {
                 }
             } while (after.isPresent());
         }
-        Report report = new Report(checked, restored, vanished);
-        LOG.info("pod {} recovery done: checked={} restored={} vanishedFromStash={}", name, checked, restored,
-                vanished);
+        Report report = new Report(checked, restored, vanished, kept);
+        LOG.info("pod {} recovery done: checked={} restored={} vanishedFromStash={} keptForFailedTomes={}", name,
+                checked, restored, vanished, kept);
         return report;
     }
 

@@ -15,9 +15,11 @@ import java.util.concurrent.TimeUnit;
  * flushes run in parallel across tomes, one at a time on each, like the one head stack of a drive.
  *
  * <pre>
- *  HEALTHY ──markFailed()──▶ FAILED  (no more writes; nothing of it purged; in memory only: the
- *                                     next start recovers its unflushed shards from the stash)
+ *  HEALTHY ──markFailed()──▶ FAILED  (no more writes; nothing of it purged; recovery leaves its
+ *                                     shards' stash copies alone)
  * </pre>
+ * The flusher records the failure in the state directory ({@link FailedTomeMarker}), and every
+ * start marks the tome failed again until an operator deletes that record.
  *
  * <p>Thread-safe. Closing stops the lane after the work already queued on it.
  */
@@ -65,9 +67,16 @@ public final class Tome implements Closeable {
     /**
      * Marks the tome failed: a shard on it could not be made durable (see {@link Flusher}). From
      * now on it takes no writes and the flusher purges none of its shards, so their stash copies stay.
+     * In memory only: {@link FailedTomeMarker} is its durable record.
+     *
+     * @return true if the tome was healthy until now
      */
-    public void markFailed(String reason) {
-        failure = reason;
+    public synchronized boolean markFailed(String reason) {
+        boolean first = failure == null;
+        if (first) {
+            failure = reason;
+        }
+        return first;
     }
 
     /** Whether {@link #markFailed} was called. */

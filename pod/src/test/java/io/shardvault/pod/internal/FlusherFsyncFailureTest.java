@@ -152,15 +152,53 @@ class FlusherFsyncFailureTest {
         assertThat(stash.purged()).as("nothing purged from a failed tome").isEmpty();
         assertThat(stash.contains(kept)).isTrue();
 
-        // The next start recovers the tome's unflushed shards from the stash.
-        PodNode restarted = PodNode.open(config, i -> DirectTomeIo.INSTANCE, servers -> stash,
-                new SimpleMeterRegistry(),
+        Path state = dir.resolve("state");
+        assertThat(state.resolve(FailedTomeMarker.name(0))).as("the failure recorded").exists();
+        assertThat(state.resolve(CleanShutdownMarker.NAME)).doesNotExist();
+
+        // A restart keeps the tome failed: no writes, and recovery leaves its shards' stash copies alone
+        // (they cannot go to another tome: placement is a hash over the tome list).
+        MeterRegistry again = new SimpleMeterRegistry();
+        PodNode restarted = PodNode.open(config, i -> DirectTomeIo.INSTANCE, servers -> stash, again,
                 Clock.systemUTC());
         try {
-            assertThat(read(restarted, kept, keptData.length)).isEqualTo(keptData);
-            await("the restored shard's copy purged", () -> !stash.contains(kept));
+            assertThat(again.get("shardvault.pod.tomes.failed").gauge().value()).as("failed after a restart")
+                    .isEqualTo(1.0);
+            assertThat(restarted.stats().failedTomes()).as("STATS").isEqualTo(1);
+            // Depth first: a purge recovery queued is either still queued or already took the copy.
+            assertThat(restarted.purgeQueueDepth()).as("recovery queued no purge for the failed tome").isZero();
+            assertThat(stash.contains(kept)).as("recovery kept the failed tome's stash copy").isTrue();
+            assertThat(restarted.failedTomes()).singleElement().asString()
+                    .startsWith("tome 0 (" + dir.resolve("t0") + "): shard " + SHARD + " failed its fsync");
+            assertThatThrownBy(() -> restarted.write(new ShardId(1, 9, 3), 0, Crc32c.of(data),
+                    Unpooled.wrappedBuffer(data), WriteMode.BUFFERED)).as("still no writes after a restart")
+                    .isInstanceOfSatisfying(ShardStoreException.class,
+                            e -> assertThat(e.code()).isEqualTo(ErrorCode.UNAVAILABLE));
         } finally {
             restarted.close();
         }
+        assertThat(stash.contains(kept)).as("recovery kept the failed tome's stash copy").isTrue();
+        assertThat(stash.purged()).as("nothing purged from a failed tome").isEmpty();
+        assertThat(state.resolve(CleanShutdownMarker.NAME)).as("no clean shutdown while a tome is failed")
+                .doesNotExist();
+
+        // Cleared as docs/OPERATIONS.md says: the disk replaced (here, the same one, healthy now) and the
+        // record deleted while the pod is stopped. The next start restores the shard onto the tome.
+        Files.delete(state.resolve(FailedTomeMarker.name(0)));
+        MeterRegistry cleared = new SimpleMeterRegistry();
+        PodNode back = PodNode.open(config, i -> DirectTomeIo.INSTANCE, servers -> stash, cleared,
+                Clock.systemUTC());
+        try {
+            assertThat(cleared.get("shardvault.pod.tomes.failed").gauge().value()).isZero();
+            assertThat(back.stats().failedTomes()).isZero();
+            assertThat(read(back, kept, keptData.length)).isEqualTo(keptData);
+            await("the restored shard's copy purged", () -> !stash.contains(kept));
+            ShardId fresh = new ShardId(1, 10, 3);
+            back.write(fresh, 0, Crc32c.of(data), Unpooled.wrappedBuffer(data), WriteMode.DURABLE);
+            assertThat(read(back, fresh, data.length)).isEqualTo(data);
+        } finally {
+            back.close();
+        }
+        assertThat(state.resolve(CleanShutdownMarker.NAME)).as("a clean shutdown once the tome is back").exists();
     }
 }
