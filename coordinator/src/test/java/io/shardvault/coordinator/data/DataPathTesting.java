@@ -11,7 +11,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 /** Helpers shared by the data-path tests. Stateless. */
-final class DataPathTesting {
+public final class DataPathTesting {
     static final Duration WAIT = Duration.ofSeconds(120);
 
     private DataPathTesting() {
@@ -51,7 +51,7 @@ final class DataPathTesting {
         return unwrap(() -> path.write(source).get(WAIT.toSeconds(), TimeUnit.SECONDS));
     }
 
-    static byte[] read(DataPath path, StoredFile file, long offset, long length) throws Exception {
+    public static byte[] read(DataPath path, StoredFile file, long offset, long length) throws Exception {
         try (FileContent content = path.read(file, offset, length)) {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             for (int pieces = 0; pieces < 1_000_000; pieces++) {
@@ -69,7 +69,7 @@ final class DataPathTesting {
         }
     }
 
-    static byte[] read(DataPath path, StoredFile file) throws Exception {
+    public static byte[] read(DataPath path, StoredFile file) throws Exception {
         return read(path, file, 0, file.size());
     }
 

@@ -4,16 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.netty.buffer.ByteBuf;
 import io.shardvault.common.ShardId;
-import io.shardvault.common.config.Settings;
 import io.shardvault.common.erasure.ErasureCodecs;
 import io.shardvault.common.erasure.ErasureConfig;
 import io.shardvault.common.erasure.ErasureLayout;
 import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.common.rpc.RpcClientConfig;
 import io.shardvault.coordinator.catalog.Catalog;
-import io.shardvault.coordinator.catalog.CatalogConfig;
 import io.shardvault.coordinator.catalog.CatalogServer;
 import io.shardvault.coordinator.catalog.FileLayout;
 import io.shardvault.coordinator.catalog.FileRef;
@@ -22,7 +19,7 @@ import io.shardvault.coordinator.catalog.PutObjectVersion;
 import io.shardvault.coordinator.catalog.RepairTask;
 import io.shardvault.coordinator.catalog.VaultInfo;
 import io.shardvault.coordinator.data.ByteSources;
-import io.shardvault.coordinator.data.FileContent;
+import io.shardvault.coordinator.data.DataPathTesting;
 import io.shardvault.coordinator.data.StoredFile;
 import io.shardvault.coordinator.data.VaultDirectory;
 import io.shardvault.coordinator.data.VaultLayout;
@@ -30,10 +27,9 @@ import io.shardvault.coordinator.data.WritablePods;
 import io.shardvault.coordinator.data.internal.ShardDataPath;
 import io.shardvault.coordinator.store.CatalogFileIdSource;
 import io.shardvault.coordinator.testing.MiniCluster;
+import io.shardvault.coordinator.testing.SinglePeerCatalog;
 import io.shardvault.pod.PodClient;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -83,15 +79,7 @@ class RepairClusterTest {
         LOG.info("seed {} (rerun with -Dtest.seed={})", seed, seed);
         random = new Random(seed);
         cluster = MiniCluster.start(dir.resolve("vault"), MiniCluster.Options.defaults());
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        catalogServer = CatalogServer.start(CatalogConfig.from(Settings.of(Map.of(
-                "catalog.peerId", "c1", "catalog.peers", "c1=127.0.0.1:" + port,
-                "catalog.dataDir", dir.resolve("catalog").toString(),
-                "catalog.election.timeoutMin", "300ms", "catalog.election.timeoutMax", "600ms"))),
-                new SimpleMeterRegistry());
+        catalogServer = SinglePeerCatalog.start(dir.resolve("catalog"));
         catalog = catalogServer.catalog();
         VaultLayout layout = cluster.vault().layout();
         catalog.registerVault(new VaultInfo(MiniCluster.VAULT_ID, new FileLayout(layout.k(), layout.m(),
@@ -210,21 +198,7 @@ class RepairClusterTest {
     }
 
     private byte[] read(StoredFile f) throws Exception {
-        try (FileContent content = data.read(f, 0, f.size())) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            for (int pieces = 0; pieces < 100_000; pieces++) {
-                ByteBuf buf = content.read().get(WAIT.toSeconds(), TimeUnit.SECONDS);
-                if (buf == null) {
-                    break;
-                }
-                try {
-                    buf.readBytes(out, buf.readableBytes());
-                } finally {
-                    buf.release();
-                }
-            }
-            return out.toByteArray();
-        }
+        return DataPathTesting.read(data, f);
     }
 
     private static void flipByte(Path file, long at) throws IOException {

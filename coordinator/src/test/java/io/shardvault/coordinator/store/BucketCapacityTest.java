@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.ErrorCode;
-import io.shardvault.common.config.Settings;
 import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.common.rpc.RpcClientConfig;
 import io.shardvault.common.jmx.MBeanRegistrations;
@@ -13,7 +12,6 @@ import io.shardvault.coordinator.admin.BucketsMXBean;
 import io.shardvault.coordinator.admin.CoordinatorAdmin;
 import io.shardvault.coordinator.admin.internal.BucketsBean;
 import io.shardvault.coordinator.catalog.Catalog;
-import io.shardvault.coordinator.catalog.CatalogConfig;
 import io.shardvault.coordinator.catalog.CatalogException;
 import io.shardvault.coordinator.catalog.CatalogServer;
 import io.shardvault.coordinator.catalog.FileLayout;
@@ -22,6 +20,7 @@ import io.shardvault.coordinator.catalog.Usage;
 import io.shardvault.coordinator.catalog.VaultInfo;
 import io.shardvault.coordinator.data.DataPath;
 import io.shardvault.coordinator.testing.MiniCluster;
+import io.shardvault.coordinator.testing.SinglePeerCatalog;
 import io.shardvault.pod.PodClient;
 import io.shardvault.s3.CannedAcl;
 import io.shardvault.s3.BucketCapacity;
@@ -33,10 +32,8 @@ import io.shardvault.s3.PutObjectRequest;
 import io.shardvault.s3.WriteCondition;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.CompletionException;
@@ -77,15 +74,7 @@ class BucketCapacityTest {
         LOG.info("seed {} (rerun with -Dtest.seed={})", seed, seed);
         random = new Random(seed);
         cluster = MiniCluster.start(dir.resolve("vault"), MiniCluster.Options.defaults());
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        catalogServer = CatalogServer.start(CatalogConfig.from(Settings.of(Map.of(
-                "catalog.peerId", "c1", "catalog.peers", "c1=127.0.0.1:" + port,
-                "catalog.dataDir", dir.resolve("catalog").toString(),
-                "catalog.election.timeoutMin", "300ms", "catalog.election.timeoutMax", "600ms"))),
-                new SimpleMeterRegistry());
+        catalogServer = SinglePeerCatalog.start(dir.resolve("catalog"));
         Catalog catalog = catalogServer.catalog();
         var layout = cluster.vault().layout();
         catalog.registerVault(new VaultInfo(MiniCluster.VAULT_ID, new FileLayout(layout.k(), layout.m(),

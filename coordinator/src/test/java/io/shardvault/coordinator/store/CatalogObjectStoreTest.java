@@ -3,15 +3,14 @@ package io.shardvault.coordinator.store;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.shardvault.common.ErrorCode;
-import io.shardvault.common.config.Settings;
 import io.shardvault.common.jmx.MBeanRegistrations;
 import io.shardvault.coordinator.admin.AccessKeysMXBean;
 import io.shardvault.coordinator.admin.NewAccessKeyView;
 import io.shardvault.coordinator.admin.internal.AccessKeysBean;
-import io.shardvault.coordinator.catalog.CatalogConfig;
 import io.shardvault.coordinator.catalog.CatalogServer;
 import io.shardvault.coordinator.data.DataPath;
 import io.shardvault.coordinator.testing.MiniCluster;
+import io.shardvault.coordinator.testing.SinglePeerCatalog;
 import io.shardvault.s3.CannedAcl;
 import io.shardvault.s3.ObjectSummary;
 import io.shardvault.s3.AccessControl;
@@ -48,7 +47,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -92,15 +90,7 @@ class CatalogObjectStoreTest {
         LOG.info("seed {} (rerun with -Dtest.seed={})", seed, seed);
         random = new Random(seed);
         cluster = MiniCluster.start(dir.resolve("vault"), MiniCluster.Options.defaults());
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        catalogServer = CatalogServer.start(CatalogConfig.from(Settings.of(Map.of(
-                "catalog.peerId", "c1", "catalog.peers", "c1=127.0.0.1:" + port,
-                "catalog.dataDir", dir.resolve("catalog").toString(),
-                "catalog.election.timeoutMin", "300ms", "catalog.election.timeoutMax", "600ms"))),
-                new SimpleMeterRegistry());
+        catalogServer = SinglePeerCatalog.start(dir.resolve("catalog"));
         DataPath data = cluster.newDataPath(MiniCluster.Options.defaults().dataPath(),
                 new CatalogFileIdSource(catalogServer.catalog(), 16));
         reaper = new FileReaper(catalogServer.catalog(), data, Duration.ofHours(1));

@@ -1,12 +1,10 @@
 package io.shardvault.coordinator.store;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.shardvault.common.config.Settings;
 import io.shardvault.coordinator.catalog.Catalog;
-import io.shardvault.coordinator.catalog.CatalogConfig;
 import io.shardvault.coordinator.catalog.CatalogServer;
 import io.shardvault.coordinator.data.DataPath;
 import io.shardvault.coordinator.testing.MiniCluster;
+import io.shardvault.coordinator.testing.SinglePeerCatalog;
 import io.shardvault.s3.CannedAcl;
 import io.shardvault.s3.Caller;
 import io.shardvault.s3.ObjectContent;
@@ -20,7 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -103,15 +100,7 @@ class PutCrashTest {
 
     /** A single-peer catalog, a vault from {@code options}, a store over both with bucket "backups". */
     private static void withStore(Path dir, MiniCluster.Options options, StoreTest test) throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
-        try (CatalogServer catalogServer = CatalogServer.start(CatalogConfig.from(Settings.of(Map.of(
-                "catalog.peerId", "c1", "catalog.peers", "c1=127.0.0.1:" + port,
-                "catalog.dataDir", dir.resolve("catalog").toString(),
-                "catalog.election.timeoutMin", "300ms", "catalog.election.timeoutMax", "600ms"))),
-                new SimpleMeterRegistry())) {
+        try (CatalogServer catalogServer = SinglePeerCatalog.start(dir.resolve("catalog"))) {
             MiniCluster.runWithNewCluster(dir.resolve("vault"), options, cluster -> {
                 DataPath data = cluster.newDataPath(options.dataPath(),
                         new CatalogFileIdSource(catalogServer.catalog(), 16));

@@ -1,0 +1,30 @@
+package io.shardvault.coordinator.testing;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.shardvault.common.config.Settings;
+import io.shardvault.coordinator.catalog.CatalogConfig;
+import io.shardvault.coordinator.catalog.CatalogServer;
+import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.Map;
+
+/** A catalog of one Ratis peer on loopback, for tests that need a real catalog beside a {@link MiniCluster}. */
+public final class SinglePeerCatalog {
+    private SinglePeerCatalog() {
+    }
+
+    /** Starts the peer with its data in {@code dataDir}; short election timeouts, so it leads within a second. */
+    public static CatalogServer start(Path dataDir) throws IOException {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        return RatisCatalogServer.start(CatalogConfig.from(Settings.of(Map.of(
+                "catalog.peerId", "c1", "catalog.peers", "c1=127.0.0.1:" + port,
+                "catalog.dataDir", dataDir.toString(),
+                "catalog.election.timeoutMin", "300ms", "catalog.election.timeoutMax", "600ms"))),
+                new SimpleMeterRegistry());
+    }
+}
