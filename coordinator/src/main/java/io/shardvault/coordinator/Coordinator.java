@@ -19,6 +19,7 @@ import io.shardvault.coordinator.catalog.FileLayout;
 import io.shardvault.coordinator.catalog.PodInfo;
 import io.shardvault.coordinator.catalog.StashInfo;
 import io.shardvault.coordinator.catalog.VaultInfo;
+import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import io.shardvault.coordinator.data.DataPathConfig;
 import io.shardvault.coordinator.data.PodAssignments;
 import io.shardvault.coordinator.data.Vault;
@@ -91,7 +92,7 @@ public final class Coordinator implements AutoCloseable {
         Coordinator c = new Coordinator();
         List<AutoCloseable> started = new ArrayList<>();
         try {
-            CatalogServer catalogServer = CatalogServer.start(CatalogConfig.from(settings), registry);
+            CatalogServer catalogServer = RatisCatalogServer.start(CatalogConfig.from(settings), registry);
             started.add(catalogServer);
             Catalog catalog = catalogServer.catalog();
             awaitCatalog(catalogServer, config.startupTimeout().toMillis());

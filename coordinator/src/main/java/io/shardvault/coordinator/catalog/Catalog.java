@@ -1,7 +1,5 @@
 package io.shardvault.coordinator.catalog;
 
-import io.micrometer.core.instrument.MeterRegistry;
-import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,15 +24,6 @@ import java.util.concurrent.CompletableFuture;
  * <p>Thread-safe. Closing releases the client's connections; pending futures fail.
  */
 public interface Catalog extends AutoCloseable {
-
-    /**
-     * A client-only view for a coordinator that is not one of the catalog peers: it talks to the
-     * peers named in {@code config} ({@code peerId} and {@code dataDir} are not used). Close it
-     * when done.
-     */
-    static Catalog connect(CatalogConfig config, MeterRegistry registry) {
-        return RatisCatalogServer.connect(config, registry);
-    }
 
     // ---- buckets ----
 

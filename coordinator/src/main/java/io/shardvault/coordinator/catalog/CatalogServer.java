@@ -1,7 +1,5 @@
 package io.shardvault.coordinator.catalog;
 
-import io.micrometer.core.instrument.MeterRegistry;
-import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -22,11 +20,6 @@ import java.util.concurrent.CompletableFuture;
  * log and this peer's leader has applied it.
  */
 public interface CatalogServer extends AutoCloseable {
-
-    /** Starts the peer and its client; the group may still be electing a leader when this returns. */
-    static CatalogServer start(CatalogConfig config, MeterRegistry registry) throws IOException {
-        return RatisCatalogServer.start(config, registry);
-    }
 
     /** This coordinator's view of the catalog. Owned by the server: do not close it. */
     Catalog catalog();

@@ -5,7 +5,8 @@
  * their parts, vaults with their pods and stash servers, access keys, file reference counts and
  * the queue of files to delete. Every change is one Raft log entry applied atomically; every read
  * is linearizable (Ratis ReadIndex). Start a peer with
- * {@link io.shardvault.coordinator.catalog.CatalogServer#start} and use its
+ * {@link io.shardvault.coordinator.catalog.internal.RatisCatalogServer#start} (the composition root's one
+ * reference to the implementation, so this package never imports it) and use its
  * {@link io.shardvault.coordinator.catalog.Catalog} view; see {@code docs/CATALOG.md} for the
  * key layout, the read reasoning and the snapshot scheme.
  *

@@ -88,7 +88,7 @@ class CatalogFailoverTest {
             peers[i] = launch(i);
         }
         CatalogConfig clientConfig = CatalogTestPeers.config("p1", spec, dir.resolve("client"), 200);
-        try (Catalog catalog = Catalog.connect(clientConfig, new SimpleMeterRegistry())) {
+        try (Catalog catalog = RatisCatalogServer.connect(clientConfig, new SimpleMeterRegistry())) {
             catalog.createBucket("failover", "AK", false).get(60, TimeUnit.SECONDS);
             catalog.setVersioning("failover", VersioningState.ENABLED).get(30, TimeUnit.SECONDS);
 

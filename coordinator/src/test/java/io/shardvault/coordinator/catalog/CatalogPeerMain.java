@@ -1,5 +1,6 @@
 package io.shardvault.coordinator.catalog;
 
+import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,7 +19,7 @@ public final class CatalogPeerMain {
     public static void main(String[] args) throws Exception {
         CatalogConfig config = CatalogTestPeers.config(args[0], args[1], Path.of(args[2]), Integer.parseInt(args[3]));
         Path roleFile = Path.of(args[4]);
-        CatalogServer server = CatalogServer.start(config, new SimpleMeterRegistry());
+        CatalogServer server = RatisCatalogServer.start(config, new SimpleMeterRegistry());
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
                 server.close();

@@ -51,11 +51,11 @@ class FivePeerGroupTest {
     void majorityOfFiveKeepsCommitting() throws Exception {
         String spec = CatalogTestPeers.peersSpec(CatalogTestPeers.freePorts(5));
         for (int i = 0; i < 5; i++) {
-            servers.add(CatalogServer.start(CatalogTestPeers.config("p" + (i + 1), spec, dir.resolve("p" + (i + 1)),
+            servers.add(RatisCatalogServer.start(CatalogTestPeers.config("p" + (i + 1), spec, dir.resolve("p" + (i + 1)),
                     1000), new SimpleMeterRegistry()));
         }
         CatalogConfig clientConfig = CatalogTestPeers.config("p1", spec, dir.resolve("client"), 1000);
-        try (Catalog catalog = Catalog.connect(clientConfig, new SimpleMeterRegistry())) {
+        try (Catalog catalog = RatisCatalogServer.connect(clientConfig, new SimpleMeterRegistry())) {
             catalog.createBucket("five", "AK", false).get(60, TimeUnit.SECONDS);
             put(catalog, 0, 50);
             // Stop p4 and p5; when one of them led, the other three elect a new leader.

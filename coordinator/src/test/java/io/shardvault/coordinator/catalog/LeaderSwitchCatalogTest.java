@@ -1,5 +1,6 @@
 package io.shardvault.coordinator.catalog;
 
+import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -130,7 +131,7 @@ class LeaderSwitchCatalogTest {
         String spec = CatalogTestPeers.peersSpec(CatalogTestPeers.freePorts(3));
         for (int i = 0; i < 3; i++) {
             registries.add(new SimpleMeterRegistry());
-            servers.add(CatalogServer.start(CatalogTestPeers.config("p" + (i + 1), spec, dir.resolve("p" + (i + 1)),
+            servers.add(RatisCatalogServer.start(CatalogTestPeers.config("p" + (i + 1), spec, dir.resolve("p" + (i + 1)),
                     1000), registries.get(i)));
         }
         servers.get(0).catalog().createBucket("switch", "AK", false).get(60, TimeUnit.SECONDS);

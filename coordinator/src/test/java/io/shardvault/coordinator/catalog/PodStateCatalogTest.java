@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.ErrorCode;
+import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletionException;
@@ -22,7 +23,7 @@ class PodStateCatalogTest {
     void podStatesSurviveARestartAndUnknownPodsAreRefused(@TempDir Path dir) throws Exception {
         List<Integer> ports = CatalogTestPeers.freePorts(1);
         CatalogConfig config = CatalogTestPeers.config("p1", CatalogTestPeers.peersSpec(ports), dir, 1000);
-        try (CatalogServer server = CatalogServer.start(config, new SimpleMeterRegistry())) {
+        try (CatalogServer server = RatisCatalogServer.start(config, new SimpleMeterRegistry())) {
             Catalog catalog = server.catalog();
             catalog.registerVault(new VaultInfo(3, new FileLayout(4, 2, 65536), 1L << 40, List.of())).join();
             for (int i = 0; i < 6; i++) {
@@ -49,7 +50,7 @@ class PodStateCatalogTest {
             assertThat(server.takeSnapshot().join()).isGreaterThan(0L);
             assertThat(server.transferLeadership("p9")).isCompletedExceptionally();
         }
-        try (CatalogServer server = CatalogServer.start(config, new SimpleMeterRegistry())) {
+        try (CatalogServer server = RatisCatalogServer.start(config, new SimpleMeterRegistry())) {
             Catalog catalog = server.catalog();
             List<PodStatus> states = awaitRead(catalog);
             assertThat(states).extracting(PodStatus::shardIndex).containsExactly(2, 5);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.ErrorCode;
+import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletionException;
@@ -19,7 +20,7 @@ class RepairQueueCatalogTest {
     void repairsAreQueuedThroughRaftAndSurviveARestart(@TempDir Path dir) throws Exception {
         List<Integer> ports = CatalogTestPeers.freePorts(1);
         CatalogConfig config = CatalogTestPeers.config("p1", CatalogTestPeers.peersSpec(ports), dir, 1000);
-        try (CatalogServer server = CatalogServer.start(config, new SimpleMeterRegistry())) {
+        try (CatalogServer server = RatisCatalogServer.start(config, new SimpleMeterRegistry())) {
             Catalog catalog = server.catalog();
             catalog.registerVault(new VaultInfo(1, new FileLayout(4, 2, 65536), 1L << 40, List.of())).join();
             RepairTask t = catalog.enqueueRepair(1, 42, List.of(4, 2), "missing-at-write").join();
@@ -34,7 +35,7 @@ class RepairQueueCatalogTest {
             }
             assertThat(server.takeSnapshot().join()).isGreaterThan(0L);
         }
-        try (CatalogServer server = CatalogServer.start(config, new SimpleMeterRegistry())) {
+        try (CatalogServer server = RatisCatalogServer.start(config, new SimpleMeterRegistry())) {
             Catalog catalog = server.catalog();
             List<RepairTask> queued = awaitList(catalog);
             assertThat(queued).extracting(RepairTask::fileId).containsExactly(42L);

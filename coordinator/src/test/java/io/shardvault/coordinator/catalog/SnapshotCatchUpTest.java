@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.config.Settings;
+import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,7 +37,7 @@ class SnapshotCatchUpTest {
     private CatalogServer start(int i) throws Exception {
         Map<String, Object> m = CatalogTestPeers.settings("p" + (i + 1), spec, dir.resolve("p" + (i + 1)), 100);
         m.put(CatalogConfigKeys.LOG_SEGMENT_BYTES.name(), 64 * 1024);
-        return CatalogServer.start(CatalogConfig.from(Settings.of(m)), new SimpleMeterRegistry());
+        return RatisCatalogServer.start(CatalogConfig.from(Settings.of(m)), new SimpleMeterRegistry());
     }
 
     @AfterEach

@@ -9,6 +9,7 @@ import io.shardvault.common.config.Settings;
 import io.shardvault.coordinator.catalog.CatalogConfig;
 import io.shardvault.coordinator.catalog.CatalogConfigKeys;
 import io.shardvault.coordinator.catalog.CatalogServer;
+import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import io.shardvault.coordinator.data.DataPath;
 import io.shardvault.coordinator.testing.MiniCluster;
 import io.shardvault.s3.CannedAcl;
@@ -109,7 +110,7 @@ class AmbiguousCommitTest {
 
             // A follower returns: the leader's entry (or the Raft client's resend of it) commits.
             int back = leader == 0 ? 1 : 0;
-            peers[back] = CatalogServer.start(CatalogConfig.from(Settings.of(settings.get(back))),
+            peers[back] = RatisCatalogServer.start(CatalogConfig.from(Settings.of(settings.get(back))),
                     new SimpleMeterRegistry());
             String etag = TestBodies.md5(second);
             awaitEtag(store, etag);
@@ -141,7 +142,7 @@ class AmbiguousCommitTest {
                     // Short, so that the commit without a majority gives up soon.
                     CatalogConfigKeys.REQUEST_TIMEOUT.name(), "2s"));
             registries[i] = new SimpleMeterRegistry();
-            peers[i] = CatalogServer.start(CatalogConfig.from(Settings.of(settings.get(i))), registries[i]);
+            peers[i] = RatisCatalogServer.start(CatalogConfig.from(Settings.of(settings.get(i))), registries[i]);
         }
     }
 

@@ -15,6 +15,7 @@ import io.shardvault.coordinator.Coordinator;
 import io.shardvault.coordinator.CoordinatorProcess;
 import io.shardvault.coordinator.catalog.CatalogConfig;
 import io.shardvault.coordinator.catalog.CatalogServer;
+import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import io.shardvault.coordinator.testing.MiniCluster;
 import io.shardvault.it.s3.S3Cluster;
 import java.io.IOException;
@@ -99,7 +100,7 @@ class MetricsIT {
                 Map<String, Object> c2 = new HashMap<>(settings);
                 c2.put("catalog.peerId", "c2");
                 c2.put("catalog.dataDir", dir.resolve("catalog2").toString());
-                try (CatalogServer second = CatalogServer.start(CatalogConfig.from(Settings.of(c2)),
+                try (CatalogServer second = RatisCatalogServer.start(CatalogConfig.from(Settings.of(c2)),
                         new SimpleMeterRegistry())) {
                     Coordinator coordinator = starting.get(120, TimeUnit.SECONDS);
                     awaitReady(admin, 200);

@@ -7,6 +7,7 @@ import io.shardvault.coordinator.testing.MiniCluster;
 import io.shardvault.coordinator.catalog.AccessKey;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CatalogConfig;
+import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import io.shardvault.s3.testing.S3Target;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -130,7 +131,7 @@ public final class S3Cluster implements S3Target {
             Coordinator coordinator = Coordinator.start(Settings.of(settings), registry);
             String[] other;
             String[] disabled;
-            try (Catalog catalog = Catalog.connect(CatalogConfig.from(Settings.of(settings)), new SimpleMeterRegistry())) {
+            try (Catalog catalog = RatisCatalogServer.connect(CatalogConfig.from(Settings.of(settings)), new SimpleMeterRegistry())) {
                 AccessKey o = catalog.createAccessKey("other-owner", false).get(60, TimeUnit.SECONDS);
                 AccessKey d = catalog.createAccessKey(OWNER, false).get(60, TimeUnit.SECONDS);
                 catalog.disableAccessKey(d.accessKeyId()).get(60, TimeUnit.SECONDS);

@@ -2,6 +2,7 @@ package io.shardvault.coordinator.catalog;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.config.Settings;
+import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -40,7 +41,7 @@ final class CatalogBenchmarkCluster implements AutoCloseable {
             m.put(CatalogConfigKeys.PEERS.name(), spec.toString());
             m.put(CatalogConfigKeys.DATA_DIR.name(), dir.resolve("b" + (i + 1)).toString());
             m.put(CatalogConfigKeys.MAX_OUTSTANDING.name(), 4096);
-            servers.add(CatalogServer.start(CatalogConfig.from(Settings.of(m)), new SimpleMeterRegistry()));
+            servers.add(RatisCatalogServer.start(CatalogConfig.from(Settings.of(m)), new SimpleMeterRegistry()));
         }
     }
 

@@ -73,6 +73,7 @@ public final class RatisCatalogServer implements CatalogServer {
         this.replyExecutor = replyExecutor;
     }
 
+    /** Starts the peer and its client; the group may still be electing a leader when this returns. */
     public static CatalogServer start(CatalogConfig config, MeterRegistry registry) throws IOException {
         Path dataDir = config.dataDir();
         Files.createDirectories(dataDir);
@@ -133,7 +134,11 @@ public final class RatisCatalogServer implements CatalogServer {
                 .build();
     }
 
-    /** A client-only catalog: see {@link Catalog#connect}. */
+    /**
+     * A client-only view for a coordinator that is not one of the catalog peers: it talks to the
+     * peers named in {@code config} ({@code peerId} and {@code dataDir} are not used). Close it
+     * when done.
+     */
     public static Catalog connect(CatalogConfig config, MeterRegistry registry) {
         RaftProperties props = properties(config);
         List<RaftPeer> peers = config.peers().stream()
