@@ -6,7 +6,7 @@ import io.shardvault.common.rpc.RpcMetrics;
 import io.shardvault.common.rpc.RpcServer;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.pod.internal.PodNode;
-import io.shardvault.pod.internal.PodService;
+import io.shardvault.pod.internal.PodRequestHandler;
 import io.shardvault.pod.internal.StashClientAccess;
 
 import java.io.IOException;
@@ -57,7 +57,7 @@ public final class PodServer implements AutoCloseable {
     private static PodServer serve(RpcTransport transport, PodConfig config, PodNode node, RpcMetrics rpcMetrics)
             throws IOException {
         try {
-            RpcServer rpc = RpcServer.start(transport, config.rpc(), config.bind(), new PodService(node), rpcMetrics);
+            RpcServer rpc = RpcServer.start(transport, config.rpc(), config.bind(), new PodRequestHandler(node), rpcMetrics);
             return new PodServer(node, rpc);
         } catch (IOException | RuntimeException e) {
             node.close();

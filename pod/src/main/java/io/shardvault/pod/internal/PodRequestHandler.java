@@ -23,11 +23,11 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>Thread-safe.
  */
-public final class PodService implements RpcHandler {
+public final class PodRequestHandler implements RpcHandler {
     private final PodNode node;
     private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
 
-    public PodService(PodNode node) {
+    public PodRequestHandler(PodNode node) {
         this.node = node;
     }
 

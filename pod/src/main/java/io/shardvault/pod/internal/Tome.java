@@ -1,6 +1,5 @@
 package io.shardvault.pod.internal;
 
-import io.netty.util.concurrent.DefaultThreadFactory;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -9,6 +8,7 @@ import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One disk's directory and the single "sync lane" thread that runs the flusher's fsyncs for it:
@@ -27,6 +27,7 @@ public final class Tome implements Closeable {
     private final int index;
     private final Path directory;
     private final TomeIo io;
+    private static final AtomicInteger SYNC_THREADS = new AtomicInteger();
     private final ExecutorService lane;
     /** Looked up on first use and kept: Files.getFileStore per stats call was measurable CPU (issue #18). */
     private FileStore fileStore;
@@ -37,7 +38,14 @@ public final class Tome implements Closeable {
         this.index = index;
         this.directory = directory.toAbsolutePath().normalize();
         this.io = io;
-        this.lane = Executors.newSingleThreadExecutor(new DefaultThreadFactory("tome-" + index + "-sync", true));
+        this.lane = Executors.newSingleThreadExecutor(r -> syncThread(r, index));
+    }
+
+    /** A daemon thread named for the tome; the number tells apart the same tome index of several pods in one JVM. */
+    private static Thread syncThread(Runnable r, int index) {
+        Thread t = new Thread(r, "tome-" + index + "-sync-" + SYNC_THREADS.incrementAndGet());
+        t.setDaemon(true);
+        return t;
     }
 
     public int index() {
