@@ -123,7 +123,7 @@ public final class Coordinator implements AutoCloseable {
             started.add(data);
             RpcClient repairRpc = RpcClient.create(transport, RpcClientConfig.from(settings));
             started.add(repairRpc);
-            RepairWorker repair = RepairWorker.start(repairConfig, catalog, catalogServer::isLeader, vaults,
+            RepairWorker repair = RepairWorker.start(repairConfig, catalog, catalogServer::isLeader, vaults, data,
                     new PodClient(repairRpc), codecs, repairMetrics, dataConfig.rpcTimeout());
             started.add(repair);
             FileReaper reaper = new FileReaper(catalog, data, config.reaperInterval());

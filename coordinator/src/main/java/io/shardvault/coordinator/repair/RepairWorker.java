@@ -4,6 +4,7 @@ import io.shardvault.common.erasure.ErasureCodecs;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.FileRef;
 import io.shardvault.coordinator.catalog.RepairTask;
+import io.shardvault.coordinator.data.DataPath;
 import io.shardvault.coordinator.data.Vault;
 import io.shardvault.coordinator.data.VaultDirectory;
 import io.shardvault.pod.PodClient;
@@ -109,12 +110,14 @@ public final class RepairWorker implements AutoCloseable {
      * Starts the passes.
      *
      * @param leads whether this coordinator's catalog peer leads now (only then does it repair)
-     * @param pods a pod client for the shard reads and writes (not owned)
+     * @param data the data paths the repairs read files through (not owned)
+     * @param pods a pod client for the shard deletes and writes (not owned)
      * @param callTimeout the pods' and catalog's call timeout: a call not answered in twice that has failed
      */
     public static RepairWorker start(RepairConfig config, Catalog catalog, BooleanSupplier leads, VaultDirectory vaults,
-                                     PodClient pods, ErasureCodecs codecs, RepairMetrics metrics, Duration callTimeout) {
-        ShardRebuild rebuild = new ShardRebuild(pods, codecs, new RateLimiter(config.bytesPerSecond(), System::nanoTime),
+                                     DataPath data, PodClient pods, ErasureCodecs codecs, RepairMetrics metrics,
+                                     Duration callTimeout) {
+        ShardRebuild rebuild = new ShardRebuild(data, pods, codecs, new RateLimiter(config.bytesPerSecond(), System::nanoTime),
                 callTimeout);
         RepairWorker w = new RepairWorker(config, catalog, leads, vaults, rebuild, metrics, Clock.systemUTC(),
                 callTimeout);

@@ -7,28 +7,31 @@ import io.shardvault.common.crc.Crc32c;
 import io.shardvault.common.erasure.AlignedBuffers;
 import io.shardvault.common.erasure.ErasureCodec;
 import io.shardvault.common.erasure.ErasureCodecs;
-import io.shardvault.common.erasure.ErasureLayout;
+import io.shardvault.common.erasure.ErasureStripes;
 import io.shardvault.coordinator.catalog.FileRef;
+import io.shardvault.coordinator.data.DataPath;
+import io.shardvault.coordinator.data.FileContent;
+import io.shardvault.coordinator.data.StoredFile;
 import io.shardvault.coordinator.data.Vault;
 import io.shardvault.coordinator.data.VaultLayout;
+import io.shardvault.coordinator.store.StoredFiles;
 import io.shardvault.pod.PodClient;
 import io.shardvault.pod.WriteMode;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Rebuilds whole shards of one file, stripe by stripe: reads k good chunks of the stripe from the other
- * shards' pods (each verified by its pod against its CRC32C; shards recorded missing at the write are
- * asked last), decodes the targets' chunks and writes each one {@link WriteMode#DURABLE} at its offset,
- * with the CRC32C of the decoded bytes, which is the CRC it was first written with (encoding is
- * deterministic, and decoding yields the encoded bytes).
+ * Rebuilds whole shards of one file, stripe by stripe: reads the stripe's bytes through the
+ * {@link DataPath} (which reads any k good chunks, CRC-checked, and decodes; the targets are passed
+ * as recorded missing, so it asks them only when too few others answer), encodes the stripe again and
+ * writes each target's chunk {@link WriteMode#DURABLE} at its offset. Encoding is deterministic, so
+ * the chunk and its CRC32C are those of the file's first write.
  *
  * <p>The targets' shard files are deleted first: a pod acknowledges a chunk that matches a stored one
  * (same offset, length and CRC) without writing it, so a chunk whose stored bytes rotted under an intact
@@ -38,22 +41,24 @@ import java.util.concurrent.CompletableFuture;
  * <p>Blocking: runs on the repair worker's threads. Thread-safe (no state between calls).
  */
 final class ShardRebuild {
+    private final DataPath data;
     private final PodClient pods;
     private final ErasureCodecs codecs;
     private final RateLimiter limiter;
     private final Duration callTimeout;
 
-    ShardRebuild(PodClient pods, ErasureCodecs codecs, RateLimiter limiter, Duration callTimeout) {
+    ShardRebuild(DataPath data, PodClient pods, ErasureCodecs codecs, RateLimiter limiter, Duration callTimeout) {
+        this.data = data;
         this.pods = pods;
         this.codecs = codecs;
         this.limiter = limiter;
         this.callTimeout = callTimeout;
     }
 
-    /** Rebuilds shards {@code targets} of {@code file} on their pods in {@code vault}; the bytes written. */
-    long rebuild(Vault vault, FileRef file, List<Integer> targets) throws IOException, InterruptedException {
-        VaultLayout layout = new VaultLayout(new ErasureLayout(file.layout().dataShards(),
-                file.layout().parityShards()), file.layout().chunkBytes());
+    /** Rebuilds shards {@code targets} of {@code ref} on their pods in {@code vault}; the bytes written. */
+    long rebuild(Vault vault, FileRef ref, List<Integer> targets) throws IOException, InterruptedException {
+        StoredFile file = withMissing(StoredFiles.fromRef(ref), targets);
+        VaultLayout layout = file.layout();
         if (layout.n() != vault.layout().n()) {
             throw new IOException("file " + vault.vaultId() + "/" + file.fileId() + " has layout " + layout
                     + " but its vault has " + vault.layout().n() + " pods");
@@ -74,87 +79,68 @@ final class ShardRebuild {
         for (int i = 0; i < deletes.size(); i++) {
             await(deletes.get(i), "delete of shard " + targets.get(i) + " before its rewrite");
         }
-        List<Integer> sources = new ArrayList<>();
-        for (int i = 0; i < layout.n(); i++) {
-            if (!targets.contains(i) && !file.missingShards().contains(i)) {
-                sources.add(i);
-            }
-        }
-        for (int i : file.missingShards()) {
-            if (!targets.contains(i) && i >= 0 && i < layout.n()) {
-                sources.add(i);
-            }
-        }
         ByteBuffer block = AlignedBuffers.allocate(layout.n() * layout.chunkBytes());
         ErasureCodec codec = codecs.codec(layout.erasure());
         long written = 0;
         for (long s = 0; s < stripes; s++) {
-            written += rebuildStripe(vault, file, layout, codec, block, s, sources, targets);
+            written += rebuildStripe(vault, file, codec, block, s, targets);
         }
         return written;
     }
 
-    private long rebuildStripe(Vault vault, FileRef file, VaultLayout layout, ErasureCodec codec, ByteBuffer block,
-                               long stripe, List<Integer> sources, List<Integer> targets)
-            throws IOException, InterruptedException {
-        int n = layout.n();
+    /** The file with {@code targets} added to its recorded-missing shards: read only as a last resort. */
+    private static StoredFile withMissing(StoredFile file, List<Integer> targets) {
+        TreeSet<Integer> missing = new TreeSet<>(file.missingShards());
+        missing.addAll(targets);
+        return new StoredFile(file.vaultId(), file.fileId(), file.size(), file.layout(), List.copyOf(missing),
+                file.stashed());
+    }
+
+    private long rebuildStripe(Vault vault, StoredFile file, ErasureCodec codec, ByteBuffer block, long stripe,
+                               List<Integer> targets) throws IOException, InterruptedException {
+        VaultLayout layout = file.layout();
         int k = layout.k();
+        int n = layout.n();
         int chunk = layout.chunkLength(file.size(), stripe);
-        long offset = layout.shardOffset(stripe);
-        ByteBuffer[] chunks = new ByteBuffer[n];
-        boolean[] present = new boolean[n];
-        int count = 0;
-        List<String> failures = new ArrayList<>();
-        Iterator<Integer> next = sources.iterator();
-        while (count < k) {
-            Map<Integer, CompletableFuture<ByteBuf>> wave = new LinkedHashMap<>();
-            while (wave.size() < k - count && next.hasNext()) {
-                int shard = next.next();
-                wave.put(shard, pods.read(vault.pod(shard), new ShardId(vault.vaultId(), file.fileId(), shard),
-                        offset, chunk));
-            }
-            if (wave.isEmpty()) {
-                throw new IOException("stripe " + stripe + ": only " + count + " of the " + k
-                        + " chunks needed could be read: " + String.join("; ", failures));
-            }
-            for (Map.Entry<Integer, CompletableFuture<ByteBuf>> read : wave.entrySet()) {
-                int shard = read.getKey();
-                ByteBuf data;
-                try {
-                    data = await(read.getValue(), "read of shard " + shard);
-                } catch (IOException e) {
-                    failures.add(e.getMessage());
-                    continue;
-                }
-                try {
-                    if (data.readableBytes() != chunk) {
-                        failures.add("shard " + shard + ": " + data.readableBytes() + " bytes, expected " + chunk);
-                        continue;
-                    }
-                    chunks[shard] = block.slice(shard * chunk, chunk);
-                    data.getBytes(data.readerIndex(), chunks[shard].duplicate());
-                    present[shard] = true;
-                    count++;
-                } finally {
-                    data.release();
-                }
-            }
-        }
-        for (int t : targets) {
-            chunks[t] = block.slice(t * chunk, chunk);
-        }
-        codec.decode(chunks, present, chunk);
+        int length = layout.stripeLength(file.size(), stripe);
+        // The data chunks lie back to back in the block: the stripe's bytes, then zeros (the format's padding).
+        readStripe(file, stripe * layout.stripeBytes(), length, block.duplicate().limit(length));
+        block.duplicate().position(length).limit(k * chunk).put(ByteBuffer.allocate(k * chunk - length));
+        ByteBuffer[] chunks = ErasureStripes.slices(block.duplicate().limit(n * chunk), n, chunk);
+        codec.encode(Arrays.copyOfRange(chunks, 0, k), Arrays.copyOfRange(chunks, k, n), chunk);
         limiter.acquire((long) chunk * targets.size());
+        long offset = layout.shardOffset(stripe);
         List<CompletableFuture<Void>> writes = new ArrayList<>();
         for (int t : targets) {
-            ByteBuf data = Unpooled.copiedBuffer(chunks[t].duplicate());
             writes.add(pods.write(vault.pod(t), new ShardId(vault.vaultId(), file.fileId(), t), offset,
-                    Crc32c.of(chunks[t]), WriteMode.DURABLE, data));
+                    Crc32c.of(chunks[t]), WriteMode.DURABLE, Unpooled.copiedBuffer(chunks[t].duplicate())));
         }
         for (int i = 0; i < writes.size(); i++) {
             await(writes.get(i), "durable write of shard " + targets.get(i) + " stripe " + stripe);
         }
         return (long) chunk * targets.size();
+    }
+
+    /** Reads {@code length} bytes of the file from {@code offset} into {@code into}, which has room for exactly them. */
+    private void readStripe(StoredFile file, long offset, int length, ByteBuffer into)
+            throws IOException, InterruptedException {
+        try (FileContent content = data.read(file, offset, length)) {
+            while (into.hasRemaining()) {
+                ByteBuf piece = await(content.read(), "read of stripe at " + offset);
+                if (piece == null) {
+                    throw new IOException("file " + file.vaultId() + "/" + file.fileId() + " ended "
+                            + into.remaining() + " bytes early at " + offset);
+                }
+                try {
+                    if (piece.readableBytes() > into.remaining()) {
+                        throw new IOException("read of stripe at " + offset + " returned more bytes than asked");
+                    }
+                    into.put(piece.nioBuffer());
+                } finally {
+                    piece.release();
+                }
+            }
+        }
     }
 
     private <T> T await(CompletableFuture<T> f, String what) throws IOException, InterruptedException {

@@ -12,17 +12,17 @@ import io.shardvault.coordinator.data.VaultLayout;
  * as possibly stashed, which only means its stash copy may be tried on a degraded read and is
  * purged (idempotently) on delete. Stateless.
  */
-final class StoredFiles {
+public final class StoredFiles {
     private StoredFiles() {
     }
 
-    static FileRef toRef(StoredFile file) {
+    public static FileRef toRef(StoredFile file) {
         VaultLayout layout = file.layout();
         return new FileRef(file.vaultId(), file.fileId(), file.size(),
                 new FileLayout(layout.k(), layout.m(), layout.chunkBytes()), file.missingShards());
     }
 
-    static StoredFile fromRef(FileRef ref) {
+    public static StoredFile fromRef(FileRef ref) {
         VaultLayout layout = new VaultLayout(new ErasureLayout(ref.layout().dataShards(), ref.layout().parityShards()),
                 ref.layout().chunkBytes());
         boolean maybeStashed = ref.size() > 0 && layout.stripeCount(ref.size()) == 1;

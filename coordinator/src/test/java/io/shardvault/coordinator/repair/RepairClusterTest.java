@@ -95,7 +95,7 @@ class RepairClusterTest {
         rpc = RpcClient.create(cluster.transport(), RpcClientConfig.defaults().withRequestTimeout(Duration.ofSeconds(5)));
         BooleanSupplier leads = catalogServer::isLeader;
         worker = RepairWorker.start(RepairConfig.defaults().withPace(Duration.ofMillis(200), Duration.ofMillis(300)),
-                catalog, leads, vaults, new PodClient(rpc), codecs, metrics, Duration.ofSeconds(5));
+                catalog, leads, vaults, data, new PodClient(rpc), codecs, metrics, Duration.ofSeconds(5));
     }
 
     @AfterEach
