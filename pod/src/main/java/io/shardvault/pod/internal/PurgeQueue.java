@@ -12,7 +12,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -425,17 +424,7 @@ public final class PurgeQueue implements Closeable {
                 .putLong(p.segment()).putLong(p.offset());
         b.putInt(Crc32c.of(b.array(), 0, 24));
         b.flip();
-        Path tmp = directory.resolve(CHECKPOINT + ".tmp");
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            while (b.hasRemaining()) {
-                ch.write(b);
-            }
-            ch.force(true);
-        }
-        Files.move(tmp, directory.resolve(CHECKPOINT), StandardCopyOption.ATOMIC_MOVE,
-                StandardCopyOption.REPLACE_EXISTING);
-        syncDirectory();
+        StateFiles.replace(directory, CHECKPOINT, b);
     }
 
     /** Under the lock, so that an append racing a commit cannot leave a queued event without its age. */
@@ -450,9 +439,7 @@ public final class PurgeQueue implements Closeable {
     }
 
     private void syncDirectory() throws IOException {
-        try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
-            dir.force(true);
-        }
+        StateFiles.syncDirectory(directory);
     }
 
     /** Events appended and not yet delivered. */

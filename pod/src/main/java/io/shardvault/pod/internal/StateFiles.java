@@ -11,7 +11,8 @@ import java.nio.file.StandardOpenOption;
 /**
  * The two durable moves on files of a pod instance's state directory (not on a tome, so not
  * through {@link TomeIo}): replace a small file atomically, and sync a directory. Used by
- * {@link AssignmentFile}, {@link FailedTomeMarker} and {@link CleanShutdownMarker}.
+ * {@link AssignmentFile}, {@link FailedTomeMarker}, {@link CleanShutdownMarker} and the
+ * {@link PurgeQueue}'s checkpoint.
  *
  * <p>Stateless.
  */
