@@ -1,5 +1,6 @@
 package io.shardvault.coordinator;
 
+import io.shardvault.common.DaemonThreads;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.admin.Readiness;
 import io.shardvault.common.admin.ReadinessCheck;
@@ -71,11 +72,7 @@ final class VaultReadiness implements ReadinessCheck, AutoCloseable {
         this.writeQuorum = writeQuorum;
         this.rpc = rpc;
         this.pods = new PodClient(rpc);
-        this.probe = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "coordinator-readiness");
-            t.setDaemon(true);
-            return t;
-        });
+        this.probe = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("coordinator-readiness"));
     }
 
     /** Starts probing; the first probe runs now. */

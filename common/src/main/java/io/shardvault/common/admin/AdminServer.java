@@ -3,6 +3,7 @@ package io.shardvault.common.admin;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import io.shardvault.common.DaemonThreads;
 import io.shardvault.common.metrics.ProcessMetrics;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -12,7 +13,6 @@ import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,13 +58,9 @@ public final class AdminServer implements AutoCloseable {
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(readiness, "readiness");
         HttpServer http = HttpServer.create(config.bind(), QUEUED_REQUESTS);
-        AtomicInteger threadIds = new AtomicInteger();
         ThreadPoolExecutor executor = new ThreadPoolExecutor(config.threads(), config.threads(), 60, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(QUEUED_REQUESTS), r -> {
-                    Thread t = new Thread(r, "admin-http-" + threadIds.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                }, new ThreadPoolExecutor.CallerRunsPolicy());
+                new ArrayBlockingQueue<>(QUEUED_REQUESTS), DaemonThreads.numbered("admin-http"),
+                new ThreadPoolExecutor.CallerRunsPolicy());
         http.setExecutor(executor);
         http.createContext("/metrics", get(exchange ->
                 new Answer(200, ProcessMetrics.scrapeContentType(), metrics.scrape())));

@@ -1,5 +1,6 @@
 package io.shardvault.coordinator.repair;
 
+import io.shardvault.common.DaemonThreads;
 import io.shardvault.common.erasure.ErasureCodecs;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.FileRef;
@@ -24,7 +25,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -94,16 +94,8 @@ public final class RepairWorker implements AutoCloseable {
         this.metrics = metrics;
         this.clock = clock;
         this.callTimeout = callTimeout;
-        this.passes = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "repair-pass"));
-        AtomicInteger threads = new AtomicInteger();
-        this.repairers = Executors.newFixedThreadPool(config.concurrency(),
-                r -> daemon(r, "repair-" + threads.incrementAndGet()));
-    }
-
-    private static Thread daemon(Runnable r, String name) {
-        Thread t = new Thread(r, name);
-        t.setDaemon(true);
-        return t;
+        this.passes = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("repair-pass"));
+        this.repairers = Executors.newFixedThreadPool(config.concurrency(), DaemonThreads.numbered("repair"));
     }
 
     /**

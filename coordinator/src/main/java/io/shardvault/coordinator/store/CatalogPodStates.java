@@ -1,5 +1,6 @@
 package io.shardvault.coordinator.store;
 
+import io.shardvault.common.DaemonThreads;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.PodState;
 import io.shardvault.coordinator.catalog.PodStatus;
@@ -37,11 +38,7 @@ public final class CatalogPodStates implements WritablePods, AutoCloseable {
 
     public CatalogPodStates(Catalog catalog, Duration refresh) {
         this.catalog = catalog;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "pod-states-refresh");
-            t.setDaemon(true);
-            return t;
-        });
+        this.timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("pod-states-refresh"));
         long ms = refresh.toMillis();
         timer.scheduleWithFixedDelay(this::refreshQuietly, 0, ms, TimeUnit.MILLISECONDS);
     }

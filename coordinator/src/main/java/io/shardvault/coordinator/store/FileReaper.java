@@ -1,5 +1,6 @@
 package io.shardvault.coordinator.store;
 
+import io.shardvault.common.DaemonThreads;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.FileDeletion;
 import io.shardvault.coordinator.data.DataPath;
@@ -37,11 +38,7 @@ public final class FileReaper implements AutoCloseable {
     public FileReaper(Catalog catalog, DataPath data, Duration interval) {
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.data = Objects.requireNonNull(data, "data");
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "file-reaper");
-            t.setDaemon(true);
-            return t;
-        });
+        this.timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("file-reaper"));
         timer.scheduleWithFixedDelay(this::wake, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     }
 

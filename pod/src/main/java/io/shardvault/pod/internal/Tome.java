@@ -1,6 +1,6 @@
 package io.shardvault.pod.internal;
 
-
+import io.shardvault.common.DaemonThreads;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.FileStore;
@@ -38,14 +38,9 @@ public final class Tome implements Closeable {
         this.index = index;
         this.directory = directory.toAbsolutePath().normalize();
         this.io = io;
-        this.lane = Executors.newSingleThreadExecutor(r -> syncThread(r, index));
-    }
-
-    /** A daemon thread named for the tome; the number tells apart the same tome index of several pods in one JVM. */
-    private static Thread syncThread(Runnable r, int index) {
-        Thread t = new Thread(r, "tome-" + index + "-sync-" + SYNC_THREADS.incrementAndGet());
-        t.setDaemon(true);
-        return t;
+        // Numbered across the JVM: one process holds the same tome index of many pods.
+        this.lane = Executors.newSingleThreadExecutor(
+                DaemonThreads.named("tome-" + index + "-sync-" + SYNC_THREADS.incrementAndGet()));
     }
 
     public int index() {

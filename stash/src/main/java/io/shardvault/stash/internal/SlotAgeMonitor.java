@@ -1,5 +1,6 @@
 package io.shardvault.stash.internal;
 
+import io.shardvault.common.DaemonThreads;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,11 +36,7 @@ public final class SlotAgeMonitor implements AutoCloseable {
         this.metrics = metrics;
         this.clock = clock;
         this.slotAgeWarning = slotAgeWarning;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "stash-slot-age");
-            t.setDaemon(true);
-            return t;
-        });
+        this.timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("stash-slot-age"));
     }
 
     public void start(Duration interval) {

@@ -1,5 +1,6 @@
 package io.shardvault.coordinator.admin.cli;
 
+import io.shardvault.common.DaemonThreads;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;
@@ -49,11 +50,7 @@ final class JmxSession implements AutoCloseable {
             env.put("com.sun.jndi.rmi.factory.socket", new SslRMIClientSocketFactory());
         }
         // The RMI connect has no timeout of its own: run it where we can stop waiting.
-        ExecutorService connectThread = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "jmx-connect");
-            t.setDaemon(true);
-            return t;
-        });
+        ExecutorService connectThread = Executors.newSingleThreadExecutor(DaemonThreads.named("jmx-connect"));
         try {
             Future<JMXConnector> f = connectThread.submit(() -> JMXConnectorFactory.connect(url, env));
             JMXConnector c = f.get(timeoutMillis, TimeUnit.MILLISECONDS);

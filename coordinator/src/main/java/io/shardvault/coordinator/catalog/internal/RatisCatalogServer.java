@@ -2,6 +2,7 @@ package io.shardvault.coordinator.catalog.internal;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.shardvault.common.DaemonThreads;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CatalogConfig;
 import io.shardvault.coordinator.catalog.CatalogServer;
@@ -19,7 +20,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
@@ -85,12 +85,8 @@ public final class RatisCatalogServer implements CatalogServer {
         RaftGroupId groupId = RaftGroupId.valueOf(config.groupId());
         RaftGroup group = RaftGroup.valueOf(groupId, peers);
 
-        AtomicInteger threads = new AtomicInteger();
-        ExecutorService readExecutor = Executors.newFixedThreadPool(config.readThreads(), r -> {
-            Thread t = new Thread(r, "catalog-read-" + threads.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        ExecutorService readExecutor = Executors.newFixedThreadPool(config.readThreads(),
+                DaemonThreads.numbered("catalog-read"));
         CatalogStateMachine sm = new CatalogStateMachine(dataDir.resolve("db"), config.store(), readExecutor,
                 Clock.systemUTC(), registry, config.peerId());
         RaftServer server = RaftServer.newBuilder().setServerId(RaftPeerId.valueOf(config.peerId()))
@@ -108,12 +104,7 @@ public final class RatisCatalogServer implements CatalogServer {
         // Completes the futures of in-process calls, so that callers' continuations run neither on
         // the peer's apply thread nor on its read threads. Cached, like gRPC's executor it replaces:
         // a continuation that blocks holds only its own thread.
-        AtomicInteger replyThreads = new AtomicInteger();
-        ExecutorService replyExecutor = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "catalog-reply-" + replyThreads.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        ExecutorService replyExecutor = Executors.newCachedThreadPool(DaemonThreads.numbered("catalog-reply"));
         RaftClient client = newClient(props, group);
         RatisCatalog catalog = new RatisCatalog(client,
                 Optional.of(new RatisCalls.LocalPeer(division, replyExecutor)), config.requestTimeout(), registry);

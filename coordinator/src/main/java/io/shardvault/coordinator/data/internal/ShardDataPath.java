@@ -1,6 +1,7 @@
 package io.shardvault.coordinator.data.internal;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.shardvault.common.DaemonThreads;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.erasure.ErasureCodecs;
 import io.shardvault.common.rpc.RpcClient;
@@ -32,7 +33,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The data paths over real pods and stash servers. Owns an RPC client (whose request timeout is
@@ -83,17 +83,9 @@ public final class ShardDataPath implements DataPath {
         this.readLatency = new LatencyTracker(config.hedgeMin(), config.hedgeMax());
         this.metrics = new DataPathMetrics(registry);
         this.buffers = new StripeBuffers(config.bufferPoolBytes());
-        AtomicInteger threads = new AtomicInteger();
-        this.workers = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()), r -> {
-            Thread t = new Thread(r, "data-path-" + threads.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "data-path-timer");
-            t.setDaemon(true);
-            return t;
-        });
+        this.workers = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()),
+                DaemonThreads.numbered("data-path"));
+        this.timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("data-path-timer"));
     }
 
     /**
