@@ -67,7 +67,7 @@ public final class RepairWorker implements AutoCloseable {
     private record FileKey(int vaultId, long fileId) {
     }
 
-    private record Backoff(int failures, long notBeforeNanos) {
+    private record Backoff(int failures, long waitNanos, long notBeforeNanos) {
     }
 
     private final RepairConfig config;
@@ -237,13 +237,9 @@ public final class RepairWorker implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             metrics.failures.increment();
             Backoff b = backoffs.compute(key, (k, old) -> {
-                int failures = old == null ? 1 : old.failures() + 1;
-                long max = config.backoffMax().toNanos();
-                long wait = config.backoffMin().toNanos();
-                for (int i = 1; i < failures && wait < max; i++) {
-                    wait *= 2;
-                }
-                return new Backoff(failures, System.nanoTime() + Math.min(wait, max));
+                long wait = old == null ? Math.min(config.backoffMin().toNanos(), config.backoffMax().toNanos())
+                        : Math.min(old.waitNanos() * 2, config.backoffMax().toNanos());
+                return new Backoff(old == null ? 1 : old.failures() + 1, wait, System.nanoTime() + wait);
             });
             LOG.warn("repair of shards {} of file {}/{} failed (attempt {}; it stays queued): {}", task.shards(),
                     task.vaultId(), task.fileId(), b.failures(), e.toString());

@@ -276,7 +276,7 @@ public final class PodNode implements AutoCloseable {
         assignmentLock.writeLock().lock();
         try {
             PodAssignment current = assignment;
-            if (current != null && current.fingerprint() == next.fingerprint() && current.equals(next)) {
+            if (next.equals(current)) {
                 return;
             }
             if (current != null && (!current.sameStash(next) || !next.slots().containsAll(current.slots()))) {

@@ -70,7 +70,7 @@ final class FileWrite {
     private long fileId;
     private final boolean[] failed;
     private final String[] failCauses;
-    private boolean[] stashOk;
+    private boolean[] secured;
     private long decidedCount;
     private boolean awaitingRetryId;
 
@@ -327,7 +327,7 @@ final class FileWrite {
             }
             decidedCount++;
             if (stashMode) {
-                stashOk = outcome.stashOk();
+                secured = outcome.secured();
                 releaseRetryBlock();
             }
             for (int i = 0; i < failed.length; i++) {
@@ -395,8 +395,8 @@ final class FileWrite {
         handOverUnsettled();
         List<Integer> missing = new ArrayList<>();
         for (int i = 0; i < failed.length; i++) {
-            // In stash mode a buffered pod copy without its stash copy is durable nowhere yet: repair it.
-            if (failed[i] || (stashMode && !stashOk[i])) {
+            // In stash mode a buffered pod copy that is not secured (no stash copy) is durable nowhere yet: repair it.
+            if (failed[i] || (stashMode && !secured[i])) {
                 missing.add(i);
             }
         }
