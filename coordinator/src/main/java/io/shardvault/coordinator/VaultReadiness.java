@@ -10,7 +10,7 @@ import io.shardvault.coordinator.catalog.CatalogServer;
 import io.shardvault.coordinator.catalog.PodInfo;
 import io.shardvault.coordinator.data.PodAssignments;
 import io.shardvault.coordinator.data.Vault;
-import io.shardvault.pod.PodClient;
+import io.shardvault.pod.api.PodClient;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -7,7 +7,7 @@ import io.shardvault.common.rpc.RpcClientConfig;
 import io.shardvault.common.rpc.RpcMetrics;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.common.rpc.RpcTransportConfig;
-import io.shardvault.stash.StashOps;
+import io.shardvault.stash.api.StashOps;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

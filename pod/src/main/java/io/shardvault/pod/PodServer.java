@@ -5,10 +5,12 @@ import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.common.rpc.RpcMetrics;
 import io.shardvault.common.rpc.RpcServer;
 import io.shardvault.common.rpc.RpcTransport;
+import io.shardvault.pod.api.PodAssignment;
+import io.shardvault.pod.api.PodOps;
+import io.shardvault.pod.api.PodStats;
 import io.shardvault.pod.internal.PodNode;
 import io.shardvault.pod.internal.PodRequestHandler;
 import io.shardvault.pod.internal.StashClientAccess;
-
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.List;

@@ -19,6 +19,8 @@ import io.shardvault.common.rpc.RpcException;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.common.rpc.RpcTransportConfig;
 import io.shardvault.common.testing.AdminScrape;
+import io.shardvault.pod.api.PodClient;
+import io.shardvault.pod.api.WriteMode;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;

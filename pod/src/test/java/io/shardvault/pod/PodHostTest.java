@@ -15,10 +15,8 @@ import io.shardvault.common.rpc.RpcClientConfig;
 import io.shardvault.common.rpc.RpcException;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.common.rpc.RpcTransportConfig;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
-
+import io.shardvault.pod.api.PodClient;
+import io.shardvault.pod.api.WriteMode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,6 +29,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -17,6 +17,7 @@ import io.shardvault.common.rpc.RpcException;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.common.rpc.RpcTransportConfig;
 import io.shardvault.common.testing.AdminScrape;
+import io.shardvault.stash.api.StashClient;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.net.http.HttpResponse;

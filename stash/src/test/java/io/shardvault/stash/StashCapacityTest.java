@@ -9,6 +9,8 @@ import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.crc.Crc32c;
 import io.shardvault.common.rpc.RpcException;
+import io.shardvault.stash.api.StashPut;
+import io.shardvault.stash.api.StashStats;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.netty.buffer.ByteBufUtil;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
+import io.shardvault.stash.api.StashEntry;
 import io.shardvault.stash.internal.RocksShardStore;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

@@ -9,6 +9,8 @@ import io.shardvault.common.rpc.RpcClientConfig;
 import io.shardvault.common.rpc.RpcException;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.common.rpc.RpcTransportConfig;
+import io.shardvault.stash.api.StashClient;
+import io.shardvault.stash.api.StashPlacement;
 import io.shardvault.stash.internal.ShardStoreException;
 import io.shardvault.stash.internal.StashLayout;
 import java.io.IOException;

@@ -2,10 +2,10 @@ package io.shardvault.coordinator.data;
 
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.rpc.RpcException;
-import io.shardvault.pod.PodAssignment;
-import io.shardvault.pod.PodClient;
-import io.shardvault.pod.PodSlot;
-import io.shardvault.pod.PodStats;
+import io.shardvault.pod.api.PodAssignment;
+import io.shardvault.pod.api.PodClient;
+import io.shardvault.pod.api.PodSlot;
+import io.shardvault.pod.api.PodStats;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

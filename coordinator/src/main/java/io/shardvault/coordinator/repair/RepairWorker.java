@@ -8,7 +8,7 @@ import io.shardvault.coordinator.catalog.RepairTask;
 import io.shardvault.coordinator.data.DataPath;
 import io.shardvault.coordinator.data.Vault;
 import io.shardvault.coordinator.data.VaultDirectory;
-import io.shardvault.pod.PodClient;
+import io.shardvault.pod.api.PodClient;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;

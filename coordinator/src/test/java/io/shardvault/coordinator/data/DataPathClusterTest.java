@@ -5,7 +5,7 @@ import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.common.rpc.RpcClientConfig;
-import io.shardvault.pod.PodClient;
+import io.shardvault.pod.api.PodClient;
 import io.shardvault.coordinator.testing.MiniCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;

@@ -75,10 +75,10 @@ class PutLatencyBenchmarkTest {
         io.shardvault.common.rpc.RpcClient rpc = io.shardvault.common.rpc.RpcClient.create(cluster.transport(),
                 io.shardvault.common.rpc.RpcClientConfig.defaults());
         try {
-            io.shardvault.stash.StashClient stashClient = new io.shardvault.stash.StashClient(rpc);
-            io.shardvault.pod.PodClient podClient = new io.shardvault.pod.PodClient(rpc);
-            io.shardvault.stash.StashPlacement placement =
-                    new io.shardvault.stash.StashPlacement(cluster.stashAddresses());
+            io.shardvault.stash.api.StashClient stashClient = new io.shardvault.stash.api.StashClient(rpc);
+            io.shardvault.pod.api.PodClient podClient = new io.shardvault.pod.api.PodClient(rpc);
+            io.shardvault.stash.api.StashPlacement placement =
+                    new io.shardvault.stash.api.StashPlacement(cluster.stashAddresses());
             VaultLayout layout = cluster.vault().layout();
             int chunk = layout.chunkLength(size, 0);
             byte[] bytes = new byte[chunk];
@@ -94,7 +94,7 @@ class PutLatencyBenchmarkTest {
                     calls.add(stash
                             ? stashClient.put(placement.serverFor(MiniCluster.VAULT_ID, i), id, 0, crc,
                                     io.netty.buffer.Unpooled.wrappedBuffer(bytes))
-                            : podClient.write(cluster.podAddress(i), id, 0, crc, io.shardvault.pod.WriteMode.BUFFERED,
+                            : podClient.write(cluster.podAddress(i), id, 0, crc, io.shardvault.pod.api.WriteMode.BUFFERED,
                                     io.netty.buffer.Unpooled.wrappedBuffer(bytes)));
                 }
                 java.util.concurrent.CompletableFuture.allOf(calls.toArray(java.util.concurrent.CompletableFuture[]::new))

@@ -5,7 +5,7 @@ import io.netty.buffer.Unpooled;
 import io.shardvault.common.config.Settings;
 import io.shardvault.coordinator.testing.DelayingProxy;
 import io.shardvault.coordinator.testing.MiniCluster;
-import io.shardvault.pod.PodOps;
+import io.shardvault.pod.api.PodOps;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;

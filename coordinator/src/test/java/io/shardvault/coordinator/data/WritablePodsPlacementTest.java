@@ -14,7 +14,7 @@ import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.common.rpc.RpcClientConfig;
 import io.shardvault.coordinator.data.internal.ShardDataPath;
 import io.shardvault.coordinator.testing.MiniCluster;
-import io.shardvault.pod.PodClient;
+import io.shardvault.pod.api.PodClient;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -28,7 +28,7 @@ import io.shardvault.coordinator.data.internal.ShardDataPath;
 import io.shardvault.coordinator.store.CatalogFileIdSource;
 import io.shardvault.coordinator.testing.MiniCluster;
 import io.shardvault.coordinator.testing.SinglePeerCatalog;
-import io.shardvault.pod.PodClient;
+import io.shardvault.pod.api.PodClient;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

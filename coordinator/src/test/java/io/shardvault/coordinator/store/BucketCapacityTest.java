@@ -21,7 +21,7 @@ import io.shardvault.coordinator.catalog.VaultInfo;
 import io.shardvault.coordinator.data.DataPath;
 import io.shardvault.coordinator.testing.MiniCluster;
 import io.shardvault.coordinator.testing.SinglePeerCatalog;
-import io.shardvault.pod.PodClient;
+import io.shardvault.pod.api.PodClient;
 import io.shardvault.s3.CannedAcl;
 import io.shardvault.s3.BucketCapacity;
 import io.shardvault.s3.Caller;

@@ -6,7 +6,7 @@ import io.shardvault.common.jmx.JmxRemoteServer;
 import io.shardvault.common.jmx.MBeanRegistrations;
 import io.shardvault.pod.PodHost;
 import io.shardvault.pod.PodServer;
-import io.shardvault.pod.PodStats;
+import io.shardvault.pod.api.PodStats;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.util.Optional;

@@ -4,8 +4,9 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.shardvault.common.crc.Crc32c;
-import io.shardvault.pod.PodAssignment;
-
+import io.shardvault.pod.api.PodAssignment;
+import io.shardvault.pod.api.PodOps;
+import io.shardvault.pod.api.internal.PodWire;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;

@@ -9,9 +9,9 @@ import io.shardvault.common.ShardId;
 import io.shardvault.common.rpc.RpcException;
 import io.shardvault.common.rpc.RpcHandler;
 import io.shardvault.common.rpc.RpcMessage;
-import io.shardvault.pod.PodOps;
-import io.shardvault.pod.WriteMode;
-
+import io.shardvault.pod.api.PodOps;
+import io.shardvault.pod.api.WriteMode;
+import io.shardvault.pod.api.internal.PodWire;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;

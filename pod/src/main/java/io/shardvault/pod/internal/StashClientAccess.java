@@ -2,10 +2,10 @@ package io.shardvault.pod.internal;
 
 import io.shardvault.common.ShardId;
 import io.shardvault.common.rpc.RpcClient;
-import io.shardvault.stash.StashClient;
-import io.shardvault.stash.StashEntry;
-import io.shardvault.stash.StashEntryInfo;
-import io.shardvault.stash.StashPlacement;
+import io.shardvault.stash.api.StashClient;
+import io.shardvault.stash.api.StashEntry;
+import io.shardvault.stash.api.StashEntryInfo;
+import io.shardvault.stash.api.StashPlacement;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -39,7 +39,7 @@ public final class StashClientAccess implements StashAccess {
                 .thenApply(StashClientAccess::toPage);
     }
 
-    private static Page toPage(io.shardvault.stash.StashPage page) {
+    private static Page toPage(io.shardvault.stash.api.StashPage page) {
         List<Entry> entries = new ArrayList<>(page.entries().size());
         for (StashEntryInfo info : page.entries()) {
             entries.add(new Entry(info.id(), info.offsetInShard(), info.length(), info.crc32c()));

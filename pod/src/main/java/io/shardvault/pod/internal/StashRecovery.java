@@ -3,7 +3,7 @@ package io.shardvault.pod.internal;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.rpc.RpcException;
-import io.shardvault.pod.PodSlot;
+import io.shardvault.pod.api.PodSlot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -6,7 +6,7 @@ import io.shardvault.common.ShardId;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.crc.Crc32c;
 import io.shardvault.pod.PodConfig;
-import io.shardvault.pod.WriteMode;
+import io.shardvault.pod.api.WriteMode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;

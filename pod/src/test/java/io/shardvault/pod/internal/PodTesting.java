@@ -4,8 +4,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.shardvault.common.ShardId;
-import io.shardvault.pod.PodAssignment;
-import io.shardvault.pod.PodSlot;
+import io.shardvault.pod.api.PodAssignment;
+import io.shardvault.pod.api.PodSlot;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;

@@ -2,8 +2,9 @@ package io.shardvault.pod.internal;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.shardvault.pod.PodAssignment;
-import io.shardvault.pod.PodStats;
+import io.shardvault.pod.api.PodAssignment;
+import io.shardvault.pod.api.PodStats;
+import io.shardvault.pod.api.internal.PodWire;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -22,6 +22,7 @@ import io.shardvault.s3.ObjectContent;
 import io.shardvault.s3.internal.xml.XmlWriter;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * One request and its answer. Built on the event loop when the request head arrives; the
@@ -35,7 +36,8 @@ public final class Exchange {
     private final HttpRequest request;
     private final String requestId;
     private final RequestBody body;
-    private final S3ServerHandler handler;
+    /** Called once the answer is sent and the connection is kept: the connection's next request may start. */
+    private final Consumer<Exchange> onKeptAlive;
     private final S3Metrics metrics;
     private final long startNanos = System.nanoTime();
     private final AtomicBoolean answered = new AtomicBoolean();
@@ -48,12 +50,12 @@ public final class Exchange {
     private boolean keepAlive;
     private long bytesOut;
 
-    Exchange(ChannelHandlerContext ctx, HttpRequest request, String requestId, S3ServerHandler handler,
+    Exchange(ChannelHandlerContext ctx, HttpRequest request, String requestId, Consumer<Exchange> onKeptAlive,
              S3Metrics metrics) {
         this.ctx = ctx;
         this.request = request;
         this.requestId = requestId;
-        this.handler = handler;
+        this.onKeptAlive = onKeptAlive;
         this.metrics = metrics;
         this.body = new RequestBody(ctx.channel(), this::sendContinue);
     }
@@ -239,7 +241,7 @@ public final class Exchange {
     private void finish() {
         body.close();
         if (keepAlive && ctx.channel().isActive()) {
-            handler.exchangeDone(ctx, this);
+            onKeptAlive.accept(this);
         } else {
             ctx.close();
         }

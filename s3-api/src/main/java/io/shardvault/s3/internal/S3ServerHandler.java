@@ -51,7 +51,7 @@ public final class S3ServerHandler extends ChannelInboundHandlerAdapter {
 
     private void dispatch(ChannelHandlerContext ctx, Object msg) {
         if (msg instanceof HttpRequest req) {
-            Exchange ex = new Exchange(ctx, req, context.newRequestId(), this, context.metrics());
+            Exchange ex = new Exchange(ctx, req, context.newRequestId(), done -> exchangeDone(ctx, done), context.metrics());
             current = ex;
             if (req.decoderResult().isFailure()) {
                 ReferenceCountUtil.release(msg);

@@ -6,7 +6,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.crc.Crc32c;
-import io.shardvault.stash.StashEntryInfo;
+import io.shardvault.stash.api.StashEntryInfo;
 
 /**
  * The on-disk values of the stash. Each entry is two RocksDB values under the same key

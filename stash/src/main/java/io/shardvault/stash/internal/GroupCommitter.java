@@ -4,7 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.rpc.RpcException;
-import io.shardvault.stash.StashEntryInfo;
+import io.shardvault.stash.api.StashEntryInfo;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package io.shardvault.stash.internal;
 
-import io.shardvault.stash.StashEntryInfo;
+import io.shardvault.stash.api.StashEntryInfo;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -3,7 +3,7 @@ package io.shardvault.stash.internal;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.shardvault.common.ShardId;
-import io.shardvault.stash.StashEntryInfo;
+import io.shardvault.stash.api.StashEntryInfo;
 import io.shardvault.stash.StashStoreOptions;
 import java.io.IOException;
 import java.nio.ByteBuffer;

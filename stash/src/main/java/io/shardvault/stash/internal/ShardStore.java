@@ -2,7 +2,7 @@ package io.shardvault.stash.internal;
 
 import io.netty.buffer.ByteBuf;
 import io.shardvault.common.ShardId;
-import io.shardvault.stash.StashEntryInfo;
+import io.shardvault.stash.api.StashEntryInfo;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;

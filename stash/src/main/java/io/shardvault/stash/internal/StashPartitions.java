@@ -1,7 +1,7 @@
 package io.shardvault.stash.internal;
 
 import io.shardvault.common.ShardId;
-import io.shardvault.stash.StashPlacement;
+import io.shardvault.stash.api.StashPlacement;
 import java.util.List;
 
 /**

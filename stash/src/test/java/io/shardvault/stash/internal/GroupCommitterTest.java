@@ -7,7 +7,7 @@ import io.netty.buffer.Unpooled;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.rpc.RpcException;
-import io.shardvault.stash.StashEntryInfo;
+import io.shardvault.stash.api.StashEntryInfo;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;

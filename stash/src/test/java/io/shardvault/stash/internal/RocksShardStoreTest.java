@@ -7,7 +7,7 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.crc.Crc32c;
-import io.shardvault.stash.StashEntryInfo;
+import io.shardvault.stash.api.StashEntryInfo;
 import io.shardvault.stash.StashStoreOptions;
 import java.io.IOException;
 import java.nio.file.Files;

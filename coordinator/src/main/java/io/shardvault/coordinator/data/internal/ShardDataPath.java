@@ -20,11 +20,11 @@ import io.shardvault.coordinator.data.StoredFile;
 import io.shardvault.coordinator.data.Vault;
 import io.shardvault.coordinator.data.VaultDirectory;
 import io.shardvault.coordinator.data.WritablePods;
-import io.shardvault.pod.PodClient;
-import io.shardvault.pod.PodOps;
-import io.shardvault.stash.StashClient;
-import io.shardvault.stash.StashOps;
-import io.shardvault.stash.StashPlacement;
+import io.shardvault.pod.api.PodClient;
+import io.shardvault.pod.api.PodOps;
+import io.shardvault.stash.api.StashClient;
+import io.shardvault.stash.api.StashOps;
+import io.shardvault.stash.api.StashPlacement;
 
 import java.net.InetSocketAddress;
 import java.util.List;

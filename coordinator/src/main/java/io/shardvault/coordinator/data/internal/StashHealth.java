@@ -1,6 +1,6 @@
 package io.shardvault.coordinator.data.internal;
 
-import io.shardvault.stash.StashPlacement;
+import io.shardvault.stash.api.StashPlacement;
 
 import java.time.Duration;
 

@@ -6,8 +6,8 @@ import io.shardvault.common.ShardvaultException;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.rpc.RpcException;
 import io.shardvault.coordinator.data.Vault;
-import io.shardvault.pod.WriteMode;
-import io.shardvault.stash.StashPut;
+import io.shardvault.pod.api.WriteMode;
+import io.shardvault.stash.api.StashPut;
 
 import java.net.InetSocketAddress;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.shardvault.stash;
+package io.shardvault.stash.api;
 
 import io.netty.buffer.ByteBuf;
 import java.util.Objects;

@@ -1,11 +1,11 @@
-package io.shardvault.pod;
+package io.shardvault.pod.api;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.common.rpc.RpcMessage;
-import io.shardvault.pod.internal.PodWire;
+import io.shardvault.pod.api.internal.PodWire;
 
 import java.net.InetSocketAddress;
 import java.util.Objects;

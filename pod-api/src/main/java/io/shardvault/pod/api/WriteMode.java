@@ -1,4 +1,4 @@
-package io.shardvault.pod;
+package io.shardvault.pod.api;
 
 /** How durable a chunk write is when the pod acknowledges it. */
 public enum WriteMode {

@@ -1,4 +1,4 @@
-package io.shardvault.pod;
+package io.shardvault.pod.api;
 
 import io.shardvault.common.ShardId;
 

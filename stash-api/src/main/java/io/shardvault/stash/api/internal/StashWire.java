@@ -1,13 +1,13 @@
-package io.shardvault.stash.internal;
+package io.shardvault.stash.api.internal;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.rpc.RpcException;
-import io.shardvault.stash.StashEntryInfo;
-import io.shardvault.stash.StashOps;
-import io.shardvault.stash.StashStats;
+import io.shardvault.stash.api.StashEntryInfo;
+import io.shardvault.stash.api.StashOps;
+import io.shardvault.stash.api.StashStats;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -16,7 +16,7 @@ import java.util.Optional;
 
 /**
  * Encodes and decodes the headers and payloads of the stash ops, as laid out in
- * {@link io.shardvault.stash.StashOps}. Shared by the client and the server so the two cannot
+ * {@link io.shardvault.stash.api.StashOps}. Shared by the client and the server so the two cannot
  * drift. Decoders throw {@link RpcException} with {@code BAD_REQUEST} on malformed input.
  *
  * <p>Thread-safe: stateless.

@@ -1,4 +1,4 @@
-package io.shardvault.stash;
+package io.shardvault.stash.api;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -10,7 +10,7 @@ import io.shardvault.common.crc.Crc32c;
 import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.common.rpc.RpcException;
 import io.shardvault.common.rpc.RpcMessage;
-import io.shardvault.stash.internal.StashWire;
+import io.shardvault.stash.api.internal.StashWire;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,13 +1,13 @@
-package io.shardvault.pod.internal;
+package io.shardvault.pod.api.internal;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.shardvault.common.ShardId;
-import io.shardvault.pod.PodAssignment;
-import io.shardvault.pod.PodPage;
-import io.shardvault.pod.PodSlot;
-import io.shardvault.pod.PodStats;
+import io.shardvault.pod.api.PodAssignment;
+import io.shardvault.pod.api.PodPage;
+import io.shardvault.pod.api.PodSlot;
+import io.shardvault.pod.api.PodStats;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Encoding and decoding of the pod ops' headers and payloads ({@link io.shardvault.pod.PodOps}). Stateless. */
+/** Encoding and decoding of the pod ops' headers and payloads ({@link io.shardvault.pod.api.PodOps}). Stateless. */
 public final class PodWire {
     private PodWire() {
     }
@@ -88,7 +88,7 @@ public final class PodWire {
                 h.readableBytes() >= 4 ? h.readInt() : 0);
     }
 
-    /** The ASSIGN request header (see {@link io.shardvault.pod.PodOps}). */
+    /** The ASSIGN request header (see {@link io.shardvault.pod.api.PodOps}). */
     public static ByteBuf assignHeader(PodAssignment a) {
         ByteBuf h = Unpooled.buffer();
         h.writeShort(a.slots().size());

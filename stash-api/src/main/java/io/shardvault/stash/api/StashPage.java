@@ -1,4 +1,4 @@
-package io.shardvault.stash;
+package io.shardvault.stash.api;
 
 import io.shardvault.common.ShardId;
 import java.util.List;

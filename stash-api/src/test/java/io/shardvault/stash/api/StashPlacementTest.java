@@ -1,4 +1,4 @@
-package io.shardvault.stash;
+package io.shardvault.stash.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.shardvault.pod;
+package io.shardvault.pod.api;
 
 /**
  * A pod instance's state as STATS reports it.

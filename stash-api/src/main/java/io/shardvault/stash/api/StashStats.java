@@ -1,4 +1,4 @@
-package io.shardvault.stash;
+package io.shardvault.stash.api;
 
 /**
  * A stash server's occupancy.

@@ -1,4 +1,4 @@
-package io.shardvault.pod;
+package io.shardvault.pod.api;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
