@@ -1,5 +1,6 @@
 package io.shardvault.coordinator.data;
 
+import io.shardvault.common.ShardvaultException;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -26,8 +27,12 @@ import java.util.concurrent.CompletableFuture;
  * Deletes a file's shards from every pod (and its stash copies), idempotently, retrying each until
  * done or out of attempts. Call it after the catalog dropped the file.
  *
- * <p>Implementations are thread-safe. Every failure arrives through the returned future, as a
- * {@link DataPathException} where the data paths decided it.
+ * <p>Implementations are thread-safe. Every failure arrives through the returned future; where the data
+ * path decided it, as a {@link ShardvaultException} whose code a caller maps to its answer: {@code
+ * UNAVAILABLE} when too few pods (or stash servers) answered for the write quorum or for a decode, {@code
+ * NOT_FOUND} for an unknown vault, {@code BAD_REQUEST} for a body shorter or longer than declared, {@code
+ * CORRUPT} for a chunk of the wrong length. The message names the file, the stripe and, per shard, why it
+ * was unusable.
  */
 public interface DataPath extends AutoCloseable {
 

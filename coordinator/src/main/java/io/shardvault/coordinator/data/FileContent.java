@@ -1,7 +1,8 @@
 package io.shardvault.coordinator.data;
 
-import io.netty.buffer.ByteBuf;
 
+import io.netty.buffer.ByteBuf;
+import io.shardvault.common.ShardvaultException;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -17,7 +18,7 @@ public interface FileContent extends AutoCloseable {
 
     /**
      * The next bytes (the caller owns and releases them), or {@code null} after exactly
-     * {@link #length()} bytes. Fails with a {@link DataPathException} when a stripe cannot be read
+     * {@link #length()} bytes. Fails with a {@link ShardvaultException} when a stripe cannot be read
      * or rebuilt.
      */
     CompletableFuture<ByteBuf> read();

@@ -1,21 +1,14 @@
 package io.shardvault.coordinator.data;
 
+
 import io.netty.buffer.ByteBuf;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
+import io.shardvault.common.ShardvaultException;
 import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.common.rpc.RpcClientConfig;
-import io.shardvault.pod.api.PodClient;
 import io.shardvault.coordinator.testing.MiniCluster;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
+import io.shardvault.pod.api.PodClient;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -30,6 +23,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import static io.shardvault.coordinator.data.DataPathTesting.randomBytes;
 import static io.shardvault.coordinator.data.DataPathTesting.read;
@@ -269,11 +270,11 @@ class DataPathClusterTest {
             cluster.stopPod(i);
         }
         assertThatThrownBy(() -> read(path, file))
-                .isInstanceOfSatisfying(DataPathException.class,
+                .isInstanceOfSatisfying(ShardvaultException.class,
                         e -> assertThat(e.code()).isEqualTo(ErrorCode.UNAVAILABLE))
                 .hasMessageContaining("only 15 of the 16 chunks");
         assertThatThrownBy(() -> write(path, randomBytes(random, 1000)))
-                .isInstanceOfSatisfying(DataPathException.class,
+                .isInstanceOfSatisfying(ShardvaultException.class,
                         e -> assertThat(e.code()).isEqualTo(ErrorCode.UNAVAILABLE))
                 .hasMessageContaining("fewer than 19 of 20 pods acknowledged");
     }
@@ -320,7 +321,7 @@ class DataPathClusterTest {
         path.delete(file).get();
         path.delete(file).get();
         assertThat(shardFile(4, file.fileId())).doesNotExist();
-        assertThatThrownBy(() -> read(path, file)).isInstanceOf(DataPathException.class);
+        assertThatThrownBy(() -> read(path, file)).isInstanceOf(ShardvaultException.class);
     }
 
     /**

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
+import io.shardvault.common.ShardvaultException;
 import io.shardvault.common.erasure.ErasureCodecs;
 import io.shardvault.common.erasure.ErasureConfig;
 import io.shardvault.common.rpc.RpcClient;
@@ -113,7 +114,7 @@ class WritablePodsPlacementTest {
         refused.addAll(Set.of(1, 2));
         try {
             assertThatThrownBy(() -> write(path, randomBytes(random, 5000)))
-                    .isInstanceOfSatisfying(DataPathException.class, e -> {
+                    .isInstanceOfSatisfying(ShardvaultException.class, e -> {
                         assertThat(e.code()).isEqualTo(ErrorCode.UNAVAILABLE);
                         assertThat(e.getMessage()).contains("drained by a test");
                     });

@@ -8,7 +8,6 @@ import io.shardvault.common.crc.Crc32c;
 import io.shardvault.common.erasure.ErasureCodec;
 import io.shardvault.common.erasure.ErasureStripes;
 import io.shardvault.coordinator.data.ByteSource;
-import io.shardvault.coordinator.data.DataPathException;
 import io.shardvault.coordinator.data.StoredFile;
 import io.shardvault.coordinator.data.Vault;
 import io.shardvault.coordinator.data.VaultLayout;
@@ -128,7 +127,7 @@ final class FileWrite {
         if (skipped > layout.n() - quorum) {
             // Not a stash problem: fail before the stash fallback could mistake it for one.
             ctx.metrics.writeFailures.increment();
-            result.completeExceptionally(new DataPathException(ErrorCode.UNAVAILABLE, "vault " + vault.vaultId()
+            result.completeExceptionally(new ShardvaultException(ErrorCode.UNAVAILABLE, "vault " + vault.vaultId()
                     + ": " + skipped + " pods take no new shards but writes need " + quorum + " of " + layout.n()
                     + "; " + causes()));
             return result;
@@ -224,7 +223,7 @@ final class FileWrite {
             if (size < 0) {
                 size = received;
             } else if (received != size) {
-                fail(new DataPathException(ErrorCode.BAD_REQUEST, "body ended after " + received
+                fail(new ShardvaultException(ErrorCode.BAD_REQUEST, "body ended after " + received
                         + " of " + size + " bytes"));
                 return false;
             }
@@ -233,7 +232,7 @@ final class FileWrite {
             received += buf.readableBytes();
             if (size >= 0 && received > size) {
                 buf.release();
-                fail(new DataPathException(ErrorCode.BAD_REQUEST, "body longer than its declared " + size
+                fail(new ShardvaultException(ErrorCode.BAD_REQUEST, "body longer than its declared " + size
                         + " bytes"));
                 return false;
             }
@@ -338,7 +337,7 @@ final class FileWrite {
                 }
             }
             if (!outcome.podQuorum()) {
-                fail(new DataPathException(ErrorCode.UNAVAILABLE, "file " + vault.vaultId() + "/" + fileId
+                fail(new ShardvaultException(ErrorCode.UNAVAILABLE, "file " + vault.vaultId() + "/" + fileId
                         + ": fewer than " + quorum + " of " + layout.n() + " pods acknowledged; " + causes()));
                 return;
             }

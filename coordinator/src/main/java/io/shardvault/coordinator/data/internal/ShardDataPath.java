@@ -1,8 +1,10 @@
 package io.shardvault.coordinator.data.internal;
 
+
 import io.micrometer.core.instrument.MeterRegistry;
 import io.shardvault.common.DaemonThreads;
 import io.shardvault.common.ErrorCode;
+import io.shardvault.common.ShardvaultException;
 import io.shardvault.common.erasure.ErasureCodecs;
 import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.common.rpc.RpcClientConfig;
@@ -12,7 +14,6 @@ import io.shardvault.coordinator.data.ByteSource;
 import io.shardvault.coordinator.data.DamagedShards;
 import io.shardvault.coordinator.data.DataPath;
 import io.shardvault.coordinator.data.DataPathConfig;
-import io.shardvault.coordinator.data.DataPathException;
 import io.shardvault.coordinator.data.FileContent;
 import io.shardvault.coordinator.data.FileIdSource;
 import io.shardvault.coordinator.data.RecoverablePods;
@@ -25,7 +26,6 @@ import io.shardvault.pod.api.PodOps;
 import io.shardvault.stash.api.StashClient;
 import io.shardvault.stash.api.StashOps;
 import io.shardvault.stash.api.StashPlacement;
-
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Objects;
@@ -182,7 +182,7 @@ public final class ShardDataPath implements DataPath {
 
     private Vault vault(int vaultId) {
         return vaults.vault(vaultId).orElseThrow(() -> new IllegalStateException(
-                new DataPathException(ErrorCode.NOT_FOUND, "vault " + vaultId + " is not in the cluster map")));
+                new ShardvaultException(ErrorCode.NOT_FOUND, "vault " + vaultId + " is not in the cluster map")));
     }
 
     /** The stash server for shard {@code shardIndex} of a vault; only when a stash is configured. */

@@ -1,14 +1,14 @@
 package io.shardvault.coordinator.data.internal;
 
+
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
-import io.shardvault.coordinator.data.DataPathException;
+import io.shardvault.common.ShardvaultException;
 import io.shardvault.coordinator.data.StoredFile;
 import io.shardvault.coordinator.data.Vault;
 import io.shardvault.coordinator.data.VaultLayout;
-
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -171,7 +171,7 @@ final class StripeRead {
             return;
         }
         if (failure == null && data.readableBytes() != chunk) {
-            failure = new DataPathException(ErrorCode.CORRUPT, data.readableBytes() + " bytes, expected " + chunk);
+            failure = new ShardvaultException(ErrorCode.CORRUPT, data.readableBytes() + " bytes, expected " + chunk);
         }
         if (failure != null) {
             if (data != null) {
@@ -260,7 +260,7 @@ final class StripeRead {
         }
         if (outstanding == 0 && backlog.isEmpty()) {
             releaseChunks();
-            result.completeExceptionally(new DataPathException(ErrorCode.UNAVAILABLE, "file " + vault.vaultId()
+            result.completeExceptionally(new ShardvaultException(ErrorCode.UNAVAILABLE, "file " + vault.vaultId()
                     + "/" + file.fileId() + " stripe " + stripe + ": only " + presentCount + " of the "
                     + layout.k() + " chunks needed to decode (layout " + layout + ") could be read: "
                     + String.join("; ", failures)));
