@@ -35,7 +35,7 @@ public final class CoordinatorConfigKeys {
     public static final ConfigKey<String> ACCESS_KEY = ConfigKey.ofString("coordinator.accessKey", "none",
             "A bootstrap S3 access key id accepted besides the catalog's keys (owner 'admin'), the account's "
                     + "root: it may bypass GOVERNANCE retention (s3:BypassGovernanceRetention); none for none.");
-    public static final ConfigKey<String> SECRET_KEY = ConfigKey.ofString("coordinator.secretKey", "none",
+    public static final ConfigKey<String> SECRET_KEY = ConfigKey.ofSecret("coordinator.secretKey", "none",
             "The bootstrap access key's secret.");
     public static final ConfigKey<Duration> STARTUP_TIMEOUT = ConfigKey.ofDuration("coordinator.startupTimeout",
             Duration.ofSeconds(120), Duration.ofSeconds(1), Duration.ofHours(1),

@@ -24,15 +24,22 @@ public final class ConfigKey<T> {
     private final String validRange;
     private final Predicate<T> validator;
     private final BiFunction<Config, String, T> reader;
+    private final boolean secret;
 
     private ConfigKey(String name, T defaultValue, String description, String validRange,
                       Predicate<T> validator, BiFunction<Config, String, T> reader) {
+        this(name, defaultValue, description, validRange, validator, reader, false);
+    }
+
+    private ConfigKey(String name, T defaultValue, String description, String validRange,
+                      Predicate<T> validator, BiFunction<Config, String, T> reader, boolean secret) {
         this.name = Objects.requireNonNull(name, "name");
         this.defaultValue = Objects.requireNonNull(defaultValue, "defaultValue");
         this.description = Objects.requireNonNull(description, "description");
         this.validRange = Objects.requireNonNull(validRange, "validRange");
         this.validator = Objects.requireNonNull(validator, "validator");
         this.reader = Objects.requireNonNull(reader, "reader");
+        this.secret = secret;
         if (!validator.test(defaultValue)) {
             throw new IllegalArgumentException("default of " + name + " is not " + validRange + ": " + defaultValue);
         }
@@ -66,6 +73,15 @@ public final class ConfigKey<T> {
     public static ConfigKey<String> ofString(String name, String defaultValue, String description) {
         return new ConfigKey<>(name, defaultValue, description, "a non-empty string", v -> !v.isBlank(),
                 Config::getString);
+    }
+
+    /**
+     * A non-empty string that is a secret (a password, a secret key): {@link Settings} never logs it
+     * nor puts it in an error message, at any level.
+     */
+    public static ConfigKey<String> ofSecret(String name, String defaultValue, String description) {
+        return new ConfigKey<>(name, defaultValue, description, "a non-empty string", v -> !v.isBlank(),
+                Config::getString, true);
     }
 
     /** A string from a fixed set of choices. */
@@ -111,6 +127,11 @@ public final class ConfigKey<T> {
     /** What a valid value looks like, for error messages and {@code --help}. */
     public String validRange() {
         return validRange;
+    }
+
+    /** Whether the value is a secret, never to be logged or shown. */
+    public boolean secret() {
+        return secret;
     }
 
     boolean isValid(T value) {

@@ -93,15 +93,22 @@ public final class Settings {
         try {
             value = key.read(config);
         } catch (com.typesafe.config.ConfigException e) {
-            throw new ConfigException(key.name() + " (" + origin + "): expected " + key.validRange() + ", got "
-                    + config.getValue(key.name()).render() + ": " + e.getMessage(), e);
+            // Typesafe's own message quotes the value: a secret's goes without it (and without the cause).
+            throw key.secret()
+                    ? new ConfigException(key.name() + " (" + origin + "): expected " + key.validRange())
+                    : new ConfigException(key.name() + " (" + origin + "): expected " + key.validRange() + ", got "
+                            + config.getValue(key.name()).render() + ": " + e.getMessage(), e);
         }
         if (!key.isValid(value)) {
             throw new ConfigException(key.name() + " (" + origin + "): expected " + key.validRange() + ", got "
-                    + value);
+                    + shown(key, value));
         }
-        LOG.debug("setting {}={} from {}", key.name(), value, origin);
+        LOG.debug("setting {}={} from {}", key.name(), shown(key, value), origin);
         return value;
+    }
+
+    private static String shown(ConfigKey<?> key, Object value) {
+        return key.secret() ? "(secret, not shown)" : String.valueOf(value);
     }
 
     /**

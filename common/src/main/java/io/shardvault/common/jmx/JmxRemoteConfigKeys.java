@@ -21,13 +21,13 @@ public final class JmxRemoteConfigKeys {
                     + " told to connect to, unless java.rmi.server.hostname is set.");
     public static final ConfigKey<String> USER = ConfigKey.ofString("jmx.remote.user", "none",
             "The remote JMX user name (with jmx.remote.password); none when a password file is used.");
-    public static final ConfigKey<String> PASSWORD = ConfigKey.ofString("jmx.remote.password", "none",
+    public static final ConfigKey<String> PASSWORD = ConfigKey.ofSecret("jmx.remote.password", "none",
             "The remote JMX user's password.");
     public static final ConfigKey<String> PASSWORD_FILE = ConfigKey.ofString("jmx.remote.passwordFile", "none",
             "A file of 'user password' lines ('#' starts a comment) accepted by remote JMX; keep it mode 0600.");
     public static final ConfigKey<String> TLS_KEYSTORE = ConfigKey.ofString("jmx.remote.tls.keystore", "none",
             "A keystore (PKCS12 or JKS) holding the TLS key and certificate; none: no TLS.");
-    public static final ConfigKey<String> TLS_KEYSTORE_PASSWORD = ConfigKey.ofString(
+    public static final ConfigKey<String> TLS_KEYSTORE_PASSWORD = ConfigKey.ofSecret(
             "jmx.remote.tls.keystorePassword", "none", "The keystore's (and its key's) password.");
     public static final ConfigKey<String> TLS_KEYSTORE_TYPE = ConfigKey.ofChoice("jmx.remote.tls.keystoreType",
             "PKCS12", Set.of("PKCS12", "JKS"), "The keystore's type.");

@@ -3,6 +3,10 @@ package io.shardvault.common.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.shardvault.common.rpc.RpcClientConfig;
 import io.shardvault.common.rpc.RpcConfigKeys;
 import io.shardvault.common.rpc.RpcServerConfig;
@@ -16,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 class SettingsTest {
     @TempDir
@@ -108,5 +113,40 @@ class SettingsTest {
     @Test
     void rpcConfigKeysFollowTheConvention() throws ReflectiveOperationException {
         ConfigKeysConventions.assertWellFormed(RpcConfigKeys.class);
+    }
+
+    @Test
+    void aSecretIsNeitherLoggedNorQuotedInAnError() throws IOException {
+        ConfigKey<String> secret = ConfigKey.ofSecret("test.secret", "none", "a secret");
+        ConfigKey<String> plain = ConfigKey.ofString("test.plain", "none", "not a secret");
+        Logger logger = (Logger) LoggerFactory.getLogger(Settings.class);
+        Level before = logger.getLevel();
+        ListAppender<ILoggingEvent> events = new ListAppender<>();
+        events.start();
+        logger.addAppender(events);
+        logger.setLevel(Level.DEBUG);
+        try {
+            Settings settings = Settings.load(Optional.of(write("test.plain = visible-value\n")),
+                    List.of("test.secret=hunter2-sekrit"));
+            assertThat(settings.get(secret)).isEqualTo("hunter2-sekrit");
+            assertThat(settings.get(plain)).isEqualTo("visible-value");
+        } finally {
+            logger.detachAppender(events);
+            logger.setLevel(before);
+        }
+        List<String> lines = events.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+        assertThat(lines).anySatisfy(line -> assertThat(line).contains("test.plain=visible-value"));
+        assertThat(lines).anySatisfy(line -> assertThat(line).contains("test.secret=(secret, not shown)"));
+        assertThat(String.join("\n", lines)).doesNotContain("hunter2");
+
+        // A value of the wrong type: the error names the key and the origin, never the value.
+        Settings wrongType = Settings.load(Optional.of(write("test.secret = [hunter2-sekrit]\n")), List.of());
+        assertThatThrownBy(() -> wrongType.get(secret))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("test.secret")
+                .satisfies(e -> assertThat(e.toString() + e.getCause()).doesNotContain("hunter2"));
+        // The same mistake in a plain key does quote it, to help find it.
+        Settings plainWrong = Settings.load(Optional.of(write("test.plain = [visible-value]\n")), List.of());
+        assertThatThrownBy(() -> plainWrong.get(plain)).hasMessageContaining("visible-value");
     }
 }
