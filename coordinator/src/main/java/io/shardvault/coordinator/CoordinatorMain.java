@@ -4,6 +4,7 @@ import io.shardvault.common.admin.AdminConfig;
 import io.shardvault.common.admin.AdminConfigKeys;
 import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.ConfigKey;
+import io.shardvault.common.config.ListenerGuard;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.erasure.ErasureConfigKeys;
 import io.shardvault.common.jmx.JmxRemoteConfigKeys;
@@ -64,6 +65,7 @@ public final class CoordinatorMain implements Callable<Integer> {
         keys.addAll(S3ConfigKeys.all());
         keys.addAll(AdminConfigKeys.all());
         keys.addAll(SosapiConfigKeys.all());
+        keys.addAll(ListenerGuard.keys());
         return keys;
     }
 

@@ -2,6 +2,7 @@ package io.shardvault.pod;
 
 import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.HostPort;
+import io.shardvault.common.config.ListenerGuard;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.rpc.RpcServerConfig;
 
@@ -74,7 +75,9 @@ public record PodConfig(String name, InetSocketAddress bind, Path stateDir, List
             for (int i = 0; i < dirs.size(); i++) {
                 tomes.add(new TomeConfig(Path.of(dirs.get(i)), simulated.contains(i)));
             }
-            return new PodConfig(s.get(PodConfigKeys.NAME), HostPort.parse(s.get(PodConfigKeys.BIND)),
+            InetSocketAddress bind = HostPort.parse(s.get(PodConfigKeys.BIND));
+            ListenerGuard.from(s).admit(PodConfigKeys.BIND.name(), bind, false);
+            return new PodConfig(s.get(PodConfigKeys.NAME), bind,
                     s.get(PodConfigKeys.STATE_DIR), tomes, s.get(PodConfigKeys.FLUSH_INTERVAL),
                     s.get(PodConfigKeys.FLUSH_BATCH_SHARDS), s.get(PodConfigKeys.MAX_UNFLUSHED_BYTES),
                     s.get(PodConfigKeys.PURGE_SEGMENT_BYTES), s.get(PodConfigKeys.PURGE_BATCH),

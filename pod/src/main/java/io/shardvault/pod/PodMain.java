@@ -6,6 +6,7 @@ import io.shardvault.common.admin.AdminServer;
 import io.shardvault.common.admin.Readiness;
 import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.ConfigKey;
+import io.shardvault.common.config.ListenerGuard;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.jmx.JmxRemoteConfigKeys;
 import io.shardvault.common.metrics.ProcessMetrics;
@@ -63,6 +64,7 @@ public final class PodMain implements Callable<Integer> {
             List<ConfigKey<?>> known = new ArrayList<>(PodConfigKeys.all());
             known.addAll(AdminConfigKeys.all());
             known.addAll(JmxRemoteConfigKeys.all());
+            known.addAll(ListenerGuard.keys());
             for (Settings s : perInstance) {
                 // PodConfig first: it explains a removed setting better than "unknown setting" would.
                 PodConfig config = PodConfig.from(s);

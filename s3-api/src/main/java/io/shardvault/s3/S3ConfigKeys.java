@@ -10,7 +10,7 @@ public final class S3ConfigKeys {
     private S3ConfigKeys() {
     }
 
-    public static final ConfigKey<String> BIND_HOST = ConfigKey.ofString("s3.bindHost", "0.0.0.0",
+    public static final ConfigKey<String> BIND_HOST = ConfigKey.ofString("s3.bindHost", "127.0.0.1",
             "Address the S3 endpoint listens on.");
     public static final ConfigKey<Integer> PORT = ConfigKey.ofInt("s3.port", 9000, 0, 65535,
             "TCP port of the S3 endpoint; 0 picks a free one.");

@@ -1,7 +1,9 @@
 package io.shardvault.s3;
 
+import io.shardvault.common.config.ListenerGuard;
 import io.shardvault.common.config.Settings;
 import io.shardvault.s3.sosapi.SosapiConfig;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -73,7 +75,11 @@ public record S3ServerConfig(String bindHost, int port, String region, List<Stri
 
     public static S3ServerConfig from(Settings s) {
         boolean tls = s.get(S3ConfigKeys.TLS_ENABLED);
-        return new S3ServerConfig(s.get(S3ConfigKeys.BIND_HOST), s.get(S3ConfigKeys.PORT), s.get(S3ConfigKeys.REGION),
+        String host = s.get(S3ConfigKeys.BIND_HOST);
+        int port = s.get(S3ConfigKeys.PORT);
+        // SigV4 keeps the secret off the wire, but over plain HTTP every object and header is readable.
+        ListenerGuard.from(s).admit(S3ConfigKeys.BIND_HOST.name(), new InetSocketAddress(host, port), tls);
+        return new S3ServerConfig(host, port, s.get(S3ConfigKeys.REGION),
                 Arrays.asList(s.get(S3ConfigKeys.BASE_DOMAINS).split(",")),
                 Math.toIntExact(s.get(S3ConfigKeys.MAX_INITIAL_LINE_BYTES)),
                 Math.toIntExact(s.get(S3ConfigKeys.MAX_HEADER_BYTES)), s.get(S3ConfigKeys.MAX_HEADER_COUNT),

@@ -7,6 +7,7 @@ import io.shardvault.common.admin.Readiness;
 import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.ConfigKey;
 import io.shardvault.common.config.HostPort;
+import io.shardvault.common.config.ListenerGuard;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.metrics.ProcessMetrics;
 import io.shardvault.common.rpc.RpcTransport;
@@ -31,7 +32,7 @@ import picocli.CommandLine.Option;
  * or SIGINT close it cleanly; SIGKILL loses nothing acknowledged).
  *
  * <pre>
- *  java -cp ... io.shardvault.stash.StashMain --bind 0.0.0.0:7400 --data /ssd/stash \
+ *  java -cp ... io.shardvault.stash.StashMain --bind 127.0.0.1:7400 --data /ssd/stash \
  *       [--config stash.conf] [--set stash.capacityBytes=64GiB ...]
  * </pre>
  * Precedence: {@code --bind} and {@code --data} over {@code --set}, over the file, over defaults.
@@ -48,7 +49,7 @@ public final class StashMain implements Callable<Integer> {
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "A setting, overriding the file; repeatable.")
     private List<String> overrides = new ArrayList<>();
 
-    @Option(names = "--bind", paramLabel = "HOST:PORT", defaultValue = "0.0.0.0:7400",
+    @Option(names = "--bind", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:7400",
             description = "Where to listen; port 0 picks a free port. Default: ${DEFAULT-VALUE}.")
     private String bind;
 
@@ -69,6 +70,7 @@ public final class StashMain implements Callable<Integer> {
             settings = Settings.load(Optional.ofNullable(configFile), overrides);
             List<ConfigKey<?>> known = new ArrayList<>(StashConfigKeys.all());
             known.addAll(AdminConfigKeys.all());
+            known.addAll(ListenerGuard.keys());
             settings.rejectUnknown(known);
             config = StashConfig.from(settings);
             adminConfig = AdminConfig.from(settings);
@@ -76,6 +78,8 @@ public final class StashMain implements Callable<Integer> {
                 config = config.withDataDir(dataDir);
             }
             bindAddress = HostPort.parse(bind);
+            // The RPC has no authentication yet (issue #21): whoever reaches the port can read and purge.
+            ListenerGuard.from(settings).admit("--bind", bindAddress, false);
         } catch (ConfigException | IllegalArgumentException e) {
             System.err.println("stash: " + e.getMessage());
             return 2;

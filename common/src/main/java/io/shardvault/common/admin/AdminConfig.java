@@ -2,6 +2,7 @@ package io.shardvault.common.admin;
 
 import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.HostPort;
+import io.shardvault.common.config.ListenerGuard;
 import io.shardvault.common.config.Settings;
 import java.net.InetSocketAddress;
 import java.util.Objects;
@@ -26,11 +27,15 @@ public record AdminConfig(InetSocketAddress bind, int threads) {
 
     public static AdminConfig from(Settings settings) {
         String bind = settings.get(AdminConfigKeys.BIND);
+        InetSocketAddress address;
         try {
-            return new AdminConfig(HostPort.parse(bind), settings.get(AdminConfigKeys.THREADS));
+            address = HostPort.parse(bind);
         } catch (IllegalArgumentException e) {
             throw new ConfigException(AdminConfigKeys.BIND.name() + ": " + e.getMessage());
         }
+        // Plain HTTP: metrics and health are for this host's agents unless the operator says otherwise.
+        ListenerGuard.from(settings).admit(AdminConfigKeys.BIND.name(), address, false);
+        return new AdminConfig(address, settings.get(AdminConfigKeys.THREADS));
     }
 
     public static AdminConfig defaults() {

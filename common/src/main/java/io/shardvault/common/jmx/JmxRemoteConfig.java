@@ -2,6 +2,7 @@ package io.shardvault.common.jmx;
 
 import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.HostPort;
+import io.shardvault.common.config.ListenerGuard;
 import io.shardvault.common.config.Settings;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -81,7 +82,12 @@ public record JmxRemoteConfig(boolean enabled, InetSocketAddress bind, Map<Strin
                 users.putAll(readPasswordFile(Path.of(file)));
             }
             String keystore = none(s.get(JmxRemoteConfigKeys.TLS_KEYSTORE));
-            return new JmxRemoteConfig(enabled, HostPort.parse(s.get(JmxRemoteConfigKeys.BIND)), users,
+            InetSocketAddress bind = HostPort.parse(s.get(JmxRemoteConfigKeys.BIND));
+            if (enabled) {
+                // Without TLS the JMX password crosses the network in the clear.
+                ListenerGuard.from(s).admit(JmxRemoteConfigKeys.BIND.name(), bind, !keystore.isEmpty());
+            }
+            return new JmxRemoteConfig(enabled, bind, users,
                     keystore.isEmpty() ? Optional.empty() : Optional.of(Path.of(keystore)),
                     none(s.get(JmxRemoteConfigKeys.TLS_KEYSTORE_PASSWORD)), s.get(JmxRemoteConfigKeys.TLS_KEYSTORE_TYPE));
         } catch (IllegalArgumentException e) {

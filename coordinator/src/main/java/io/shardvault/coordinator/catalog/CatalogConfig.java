@@ -1,7 +1,9 @@
 package io.shardvault.coordinator.catalog;
 
 import io.shardvault.common.config.ConfigException;
+import io.shardvault.common.config.ListenerGuard;
 import io.shardvault.common.config.Settings;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -76,8 +78,9 @@ public record CatalogConfig(String peerId, List<Peer> peers, UUID groupId, Path 
     }
 
     public static CatalogConfig from(Settings settings) {
+        CatalogConfig config;
         try {
-            return new CatalogConfig(settings.get(CatalogConfigKeys.PEER_ID),
+            config = new CatalogConfig(settings.get(CatalogConfigKeys.PEER_ID),
                     parsePeers(settings.get(CatalogConfigKeys.PEERS)),
                     UUID.fromString(settings.get(CatalogConfigKeys.GROUP_ID)),
                     settings.get(CatalogConfigKeys.DATA_DIR), settings.get(CatalogConfigKeys.SNAPSHOT_EVERY),
@@ -90,6 +93,11 @@ public record CatalogConfig(String peerId, List<Peer> peers, UUID groupId, Path 
         } catch (IllegalArgumentException e) {
             throw new ConfigException("catalog: " + e.getMessage());
         }
+        // Raft traffic has no TLS yet (issue #21): a peer beyond loopback could be joined or driven by anyone.
+        Peer self = config.self();
+        ListenerGuard.from(settings).admit(CatalogConfigKeys.PEERS.name() + " (this peer, " + self.id() + ")",
+                new InetSocketAddress(self.host(), self.port()), false);
+        return config;
     }
 
     public static CatalogConfig defaults() {

@@ -19,8 +19,13 @@ class CatalogConfigTest {
 
     @Test
     void parsesPeersAndRejectsBadOnes() {
-        CatalogConfig c = CatalogConfig.from(Settings.of(Map.of("catalog.peerId", "b",
-                "catalog.peers", "a=10.0.0.1:9860, b=10.0.0.2:9860,c=10.0.0.3:9861")));
+        Map<String, Object> threeHosts = Map.of("catalog.peerId", "b",
+                "catalog.peers", "a=10.0.0.1:9860, b=10.0.0.2:9860,c=10.0.0.3:9861");
+        // Raft without TLS beyond loopback only when the operator accepts it (issue #21).
+        assertThatThrownBy(() -> CatalogConfig.from(Settings.of(threeHosts)))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("catalog.peers (this peer, b) = 10.0.0.2:9860");
+        CatalogConfig c = CatalogConfig.from(Settings.of(threeHosts).with(Map.of("security.insecure", true)));
         assertThat(c.peers()).hasSize(3);
         assertThat(c.self().host()).isEqualTo("10.0.0.2");
         assertThat(CatalogConfig.defaults().peers()).singleElement().extracting(CatalogConfig.Peer::port).isEqualTo(9860);

@@ -149,6 +149,8 @@ public final class RatisCatalogServer implements CatalogServer {
     static RaftProperties properties(CatalogConfig config) {
         RaftProperties props = new RaftProperties();
         RaftServerConfigKeys.setStorageDir(props, List.of(config.dataDir().resolve("ratis").toFile()));
+        // The peer's own address only: left unset, gRPC listens on every interface.
+        GrpcConfigKeys.Server.setHost(props, config.self().host());
         GrpcConfigKeys.Server.setPort(props, config.self().port());
         RaftServerConfigKeys.Read.setOption(props, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
         // A leader whose lease is valid (a majority acknowledged a heartbeat it sent less than
