@@ -49,32 +49,12 @@ record CatalogObjects(Catalog catalog, DataPath data, BucketAccess access, FileC
 
     CompletableFuture<WriteResult> put(Caller caller, PutObjectRequest request) {
         BodySource body = request.body();
-        // The ownership read (a linearizable catalog read, milliseconds through Raft) and the write
-        // run side by side instead of one after the other: the check is the same read as before and
-        // still completes before the commit, which re-reads the bucket inside the state machine, so
-        // a deleted bucket refuses the version either way. A refused caller's body is cut off at its
-        // next read and whatever was written is deleted (issue #11: the read cost every PUT its wait).
-        BodyByteSource source = new BodyByteSource(body);
-        CompletableFuture<Bucket> ownership = access.permitted(caller, request.bucket(), CannedAcl::grantsWrite);
-        ownership.whenComplete((b, refused) -> {
-            if (refused != null) {
-                source.abort(ShardvaultException.unwrap(refused));
-            }
-        });
-        // An unsigned caller's bytes go nowhere before its ACL lets it write (issue #17).
-        CompletableFuture<StoredFile> written = caller.isAnonymous()
-                ? ownership.thenCompose(b -> data.write(source)) : data.write(source);
-        return ownership.handle((b, refused) -> refused)
-                .thenCompose(refused -> written.handle((file, failure) -> {
-                    if (refused != null) {
-                        if (file != null) {
-                            data.delete(file);
-                        }
-                        return CompletableFuture.<StoredFile>failedFuture(ShardvaultException.unwrap(refused));
-                    }
-                    return failure == null ? CompletableFuture.completedFuture(file)
-                            : CompletableFuture.<StoredFile>failedFuture(ShardvaultException.unwrap(failure));
-                }).thenCompose(Function.identity()))
+        // No byte is stored before the caller may write to the bucket (issue #21): the ownership read comes
+        // first. Under the leader's lease it is a local read (docs/CATALOG.md), no longer the Raft round trip
+        // that once made it run beside the write (issue #11). The commit re-reads the bucket inside the state
+        // machine, so a bucket deleted while the bytes arrive still refuses the version.
+        return access.permitted(caller, request.bucket(), CannedAcl::grantsWrite)
+                .thenCompose(b -> data.write(new BodyByteSource(body)))
                 .whenComplete((f, failure) -> {
                     if (failure != null) {
                         body.discard();

@@ -553,14 +553,23 @@ class CatalogObjectStoreTest {
         join(store.deleteBucket(ALICE, "acl-shared"));
     }
 
+    /** Ownership before bytes (issue #21): a refused PUT's body is never read, so nothing of it is stored. */
     @Test
     void aPutIntoAnotherOwnersBucketIsRefusedAndLeavesNoShards() throws Exception {
         long before = allShardFiles();
         byte[] data = new byte[300_000];
         random.nextBytes(data);
-        TestBodies.Body body = TestBodies.of(data);
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        TestBodies.Body body = new TestBodies.Body(data) {
+            @Override
+            public CompletableFuture<ByteBuf> read() {
+                reads.incrementAndGet();
+                return super.read();
+            }
+        };
         assertThat(codeOf(store.putObject(BOB, new PutObjectRequest("photos", "bobs", ObjectMetadata.EMPTY, body,
                 WriteCondition.NONE, ObjectLock.NONE, CannedAcl.PRIVATE)))).isEqualTo(ErrorCode.ACCESS_DENIED);
+        assertThat(reads).as("body reads before the refusal").hasValue(0);
         assertThat(body.discarded).isTrue();
         assertThat(codeOf(store.headObject(ALICE, "photos", "bobs", null))).isEqualTo(ErrorCode.NO_SUCH_KEY);
         awaitShardFiles(before);
