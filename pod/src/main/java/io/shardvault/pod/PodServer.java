@@ -65,10 +65,10 @@ public final class PodServer implements AutoCloseable {
 
     /**
      * Opens, recovers and starts one instance whose scrubber runs on {@code scrubLane}, the one
-     * thread that scrubs all instances of the process (see {@link ScrubLane}); the caller closes the
-     * lane after the servers.
+     * thread that scrubs all instances of the process (see {@link ScrubLane}); the caller ({@link PodHost})
+     * closes the lane after the servers.
      */
-    public static PodServer start(RpcTransport transport, PodConfig config, RpcClient stashRpc, MeterRegistry metrics,
+    static PodServer start(RpcTransport transport, PodConfig config, RpcClient stashRpc, MeterRegistry metrics,
                                   ScrubLane scrubLane) throws IOException {
         return start(transport, config, stashRpc, metrics, scrubLane, false);
     }
