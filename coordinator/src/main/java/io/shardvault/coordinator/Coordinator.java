@@ -29,6 +29,8 @@ import io.shardvault.coordinator.repair.ReadDamageReports;
 import io.shardvault.coordinator.repair.RepairConfig;
 import io.shardvault.coordinator.repair.RepairMetrics;
 import io.shardvault.coordinator.repair.RepairWorker;
+import io.shardvault.coordinator.repair.ScrubFindingsCollector;
+import io.shardvault.coordinator.repair.ScrubFindingsConfigKeys;
 import io.shardvault.coordinator.store.CatalogCredentialStore;
 import io.shardvault.coordinator.store.CatalogFileIdSource;
 import io.shardvault.coordinator.store.CatalogObjectStore;
@@ -126,6 +128,11 @@ public final class Coordinator implements AutoCloseable {
             RepairWorker repair = RepairWorker.start(repairConfig, catalog, catalogServer::isLeader, vaults, data,
                     new PodClient(repairRpc), codecs, repairMetrics, dataConfig.rpcTimeout());
             started.add(repair);
+            // Scrub (issue #20 section 4): the pods' scrub findings go to the repair queue, taken by the leader.
+            ScrubFindingsCollector scrubFindings = ScrubFindingsCollector.start(
+                    settings.get(ScrubFindingsConfigKeys.INTERVAL), catalog, catalogServer::isLeader,
+                    List.of(config.vault()), new PodClient(repairRpc), repairMetrics, dataConfig.rpcTimeout());
+            started.add(scrubFindings);
             FileReaper reaper = new FileReaper(catalog, data, config.reaperInterval());
             started.add(reaper);
             FreeSpace freeSpace = new PodFreeSpace(catalog, new PodClient(statsRpc), FREE_SPACE_MAX_AGE,

@@ -23,6 +23,7 @@ class CoordinatorConfigTest {
         ConfigKeysConventions.assertWellFormed(CoordinatorConfigKeys.class);
         ConfigKeysConventions.assertWellFormed(DataPathConfigKeys.class);
         ConfigKeysConventions.assertWellFormed(io.shardvault.coordinator.admin.CoordinatorAdminConfigKeys.class);
+        ConfigKeysConventions.assertWellFormed(io.shardvault.coordinator.repair.ScrubFindingsConfigKeys.class);
     }
 
     @Test

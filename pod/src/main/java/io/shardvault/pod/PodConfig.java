@@ -31,13 +31,16 @@ import java.util.TreeMap;
  *   <tr><td>purgeRetryMin / Max</td><td>100 ms / 30 s</td></tr>
  *   <tr><td>purgeLinger</td><td>2 s, unless a full batch waits</td></tr>
  *   <tr><td>recoveryTimeout</td><td>10 min</td></tr>
+ *   <tr><td>scrubBytesPerSecond</td><td>8 MiB/s; 0 turns scrubbing off</td></tr>
+ *   <tr><td>scrubInterval</td><td>24 h from one pass's start to the next's, at least</td></tr>
  * </table>
  */
 public record PodConfig(String name, InetSocketAddress bind, Path stateDir, List<TomeConfig> tomes,
                         Duration flushInterval,
                         int flushBatchShards, long maxUnflushedBytes, long purgeSegmentBytes, int purgeBatchSize,
                         Duration purgeRetryMin, Duration purgeRetryMax, Duration purgeSendTimeout,
-                        Duration purgeLinger, Duration recoveryTimeout, long simulatedHddSeed, RpcServerConfig rpc) {
+                        Duration purgeLinger, Duration recoveryTimeout, long simulatedHddSeed, RpcServerConfig rpc,
+                        long scrubBytesPerSecond, Duration scrubInterval) {
     public PodConfig {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(bind, "bind");
@@ -54,6 +57,10 @@ public record PodConfig(String name, InetSocketAddress bind, Path stateDir, List
         }
         Objects.requireNonNull(purgeLinger, "purgeLinger");
         Objects.requireNonNull(rpc, "rpc");
+        if (scrubBytesPerSecond < 0) {
+            throw new IllegalArgumentException("scrubBytesPerSecond must be >= 0: " + scrubBytesPerSecond);
+        }
+        Objects.requireNonNull(scrubInterval, "scrubInterval");
     }
 
     /**
@@ -84,7 +91,8 @@ public record PodConfig(String name, InetSocketAddress bind, Path stateDir, List
                     s.get(PodConfigKeys.PURGE_RETRY_MIN), s.get(PodConfigKeys.PURGE_RETRY_MAX),
                     s.get(PodConfigKeys.PURGE_SEND_TIMEOUT), s.get(PodConfigKeys.PURGE_LINGER),
                     s.get(PodConfigKeys.RECOVERY_TIMEOUT),
-                    s.get(PodConfigKeys.SIMULATED_HDD_SEED), RpcServerConfig.from(s));
+                    s.get(PodConfigKeys.SIMULATED_HDD_SEED), RpcServerConfig.from(s),
+                    s.get(PodConfigKeys.SCRUB_RATE), s.get(PodConfigKeys.SCRUB_INTERVAL));
         } catch (IllegalArgumentException e) {
             throw new ConfigException("pod settings from " + s.source() + ": " + e.getMessage(), e);
         }

@@ -60,6 +60,13 @@ public final class PodConfigKeys {
     public static final ConfigKey<Duration> RECOVERY_TIMEOUT = ConfigKey.ofDuration("pod.recovery.timeout",
             Duration.ofMinutes(10), Duration.ZERO, Duration.ofDays(1),
             "How long start-up recovery retries an unreachable stash before the instance fails to start.");
+    public static final ConfigKey<Long> SCRUB_RATE = ConfigKey.ofBytes("pod.scrub.bytesPerSecond", 8L << 20, 0,
+            1L << 40, "Shard bytes the scrubber reads and checks against their CRC32C per second at most; 0 turns "
+                    + "scrubbing off. One thread per process scrubs all its instances in turn, each at its own rate.");
+    public static final ConfigKey<Duration> SCRUB_INTERVAL = ConfigKey.ofDuration("pod.scrub.interval",
+            Duration.ofHours(24), Duration.ofMillis(1), Duration.ofDays(365),
+            "Least time from the start of one scrub pass to the start of the next; a pass that takes longer is "
+                    + "followed at once by the next.");
 
     /**
      * Settings a pod no longer takes, and why: a configuration that still sets one fails start-up with
@@ -76,7 +83,7 @@ public final class PodConfigKeys {
         List<ConfigKey<?>> keys = new ArrayList<>(List.of(NAME, BIND, STATE_DIR, TOMES, SIMULATED_HDD,
                 SIMULATED_HDD_SEED, FLUSH_INTERVAL, FLUSH_BATCH_SHARDS, MAX_UNFLUSHED_BYTES,
                 PURGE_SEGMENT_BYTES, PURGE_BATCH, PURGE_RETRY_MIN, PURGE_RETRY_MAX, PURGE_SEND_TIMEOUT,
-                PURGE_LINGER, RECOVERY_TIMEOUT));
+                PURGE_LINGER, RECOVERY_TIMEOUT, SCRUB_RATE, SCRUB_INTERVAL));
         keys.addAll(RpcConfigKeys.all());
         return List.copyOf(keys);
     }

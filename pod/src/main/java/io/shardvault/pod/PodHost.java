@@ -7,6 +7,7 @@ import io.shardvault.common.rpc.RpcClientConfig;
 import io.shardvault.common.rpc.RpcMetrics;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.common.rpc.RpcTransportConfig;
+import io.shardvault.pod.internal.ScrubLane;
 import io.shardvault.stash.api.StashOps;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,11 +34,13 @@ public final class PodHost implements AutoCloseable {
     private final RpcTransport transport;
     private final RpcClient client;
     private final List<PodServer> pods;
+    private final ScrubLane scrubLane;
 
-    private PodHost(RpcTransport transport, RpcClient client, List<PodServer> pods) {
+    private PodHost(RpcTransport transport, RpcClient client, List<PodServer> pods, ScrubLane scrubLane) {
         this.transport = transport;
         this.client = client;
         this.pods = List.copyOf(pods);
+        this.scrubLane = scrubLane;
     }
 
     public static PodHost start(List<PodConfig> configs, RpcTransportConfig transportConfig,
@@ -48,12 +51,14 @@ public final class PodHost implements AutoCloseable {
         RpcTransport transport = RpcTransport.create(transportConfig);
         RpcClient client = RpcClient.create(transport, clientConfig,
                 RpcMetrics.create(metrics, RpcMetrics.opNames(StashOps.METRIC_NAMES)));
+        // One scrubbing thread for every instance of the process, each paced to its own rate.
+        ScrubLane scrubLane = ScrubLane.start();
         ExecutorService starters = Executors.newFixedThreadPool(Math.min(configs.size(), 8));
         List<CompletableFuture<PodServer>> starting = new ArrayList<>();
         for (PodConfig config : configs) {
             starting.add(CompletableFuture.supplyAsync(() -> {
                 try {
-                    return PodServer.start(transport, config, client, metrics);
+                    return PodServer.start(transport, config, client, metrics, scrubLane);
                 } catch (IOException e) {
                     throw new CompletionException(e);
                 }
@@ -71,6 +76,7 @@ public final class PodHost implements AutoCloseable {
         starters.shutdown();
         if (failure != null) {
             started.forEach(PodServer::close);
+            scrubLane.close();
             client.close();
             transport.close();
             if (failure instanceof IOException io) {
@@ -81,7 +87,7 @@ public final class PodHost implements AutoCloseable {
         for (PodServer p : started) {
             LOG.info("pod {} serving on {}", p.config().name(), p.localAddress());
         }
-        return new PodHost(transport, client, started);
+        return new PodHost(transport, client, started, scrubLane);
     }
 
     /**
@@ -109,6 +115,7 @@ public final class PodHost implements AutoCloseable {
     @Override
     public void close() {
         pods.parallelStream().forEach(PodServer::close);
+        scrubLane.close();
         client.close();
         transport.close();
     }

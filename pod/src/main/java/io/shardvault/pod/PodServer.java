@@ -10,6 +10,7 @@ import io.shardvault.pod.api.PodOps;
 import io.shardvault.pod.api.PodStats;
 import io.shardvault.pod.internal.PodNode;
 import io.shardvault.pod.internal.PodRequestHandler;
+import io.shardvault.pod.internal.ScrubLane;
 import io.shardvault.pod.internal.StashClientAccess;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -24,16 +25,23 @@ import java.util.Optional;
  * <pre>
  *  start() ──▶ (recovery) ──▶ SERVING ──close()──▶ RPC drained, pending writes flushed ──▶ CLOSED
  * </pre>
+ * While it serves, its scrubber runs on a {@link ScrubLane}: the process's one (from {@link PodHost}),
+ * or a lane of its own when started without one.
  *
  * <p>Thread-safe.
  */
 public final class PodServer implements AutoCloseable {
     private final PodNode node;
     private final RpcServer rpc;
+    /** The lane running this instance's scrubber; null when it has none. */
+    private final ScrubLane scrubLane;
+    private final boolean ownsLane;
 
-    private PodServer(PodNode node, RpcServer rpc) {
+    private PodServer(PodNode node, RpcServer rpc, ScrubLane scrubLane, boolean ownsLane) {
         this.node = node;
         this.rpc = rpc;
+        this.scrubLane = scrubLane;
+        this.ownsLane = ownsLane;
     }
 
     /**
@@ -46,21 +54,45 @@ public final class PodServer implements AutoCloseable {
      */
     public static PodServer start(RpcTransport transport, PodConfig config, RpcClient stashRpc, MeterRegistry metrics)
             throws IOException {
+        ScrubLane lane = ScrubLane.start();
+        try {
+            return start(transport, config, stashRpc, metrics, lane, true);
+        } catch (IOException | RuntimeException e) {
+            lane.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Opens, recovers and starts one instance whose scrubber runs on {@code scrubLane}, the one
+     * thread that scrubs all instances of the process (see {@link ScrubLane}); the caller ({@link PodHost})
+     * closes the lane after the servers.
+     */
+    static PodServer start(RpcTransport transport, PodConfig config, RpcClient stashRpc, MeterRegistry metrics,
+                                  ScrubLane scrubLane) throws IOException {
+        return start(transport, config, stashRpc, metrics, scrubLane, false);
+    }
+
+    private static PodServer start(RpcTransport transport, PodConfig config, RpcClient stashRpc,
+                                   MeterRegistry metrics, ScrubLane lane, boolean ownsLane) throws IOException {
         return serve(transport, config,
                 PodNode.open(config, servers -> new StashClientAccess(stashRpc, servers), metrics),
-                RpcMetrics.create(metrics, RpcMetrics.opNames(PodOps.METRIC_NAMES)));
+                RpcMetrics.create(metrics, RpcMetrics.opNames(PodOps.METRIC_NAMES)), lane, ownsLane);
     }
 
-    /** Serves an already opened instance (tests open it over their own tome seams). */
+    /** Serves an already opened instance (tests open it over their own tome seams), without scrubbing. */
     static PodServer serve(RpcTransport transport, PodConfig config, PodNode node) throws IOException {
-        return serve(transport, config, node, RpcMetrics.none());
+        return serve(transport, config, node, RpcMetrics.none(), null, false);
     }
 
-    private static PodServer serve(RpcTransport transport, PodConfig config, PodNode node, RpcMetrics rpcMetrics)
-            throws IOException {
+    private static PodServer serve(RpcTransport transport, PodConfig config, PodNode node, RpcMetrics rpcMetrics,
+                                   ScrubLane lane, boolean ownsLane) throws IOException {
         try {
             RpcServer rpc = RpcServer.start(transport, config.rpc(), config.bind(), new PodRequestHandler(node), rpcMetrics);
-            return new PodServer(node, rpc);
+            if (lane != null) {
+                lane.add(node.scrubber());
+            }
+            return new PodServer(node, rpc, lane, ownsLane);
         } catch (IOException | RuntimeException e) {
             node.close();
             throw e;
@@ -102,13 +134,24 @@ public final class PodServer implements AutoCloseable {
     /** Stops listening, drains requests in flight, flushes pending writes and stops the purge sender. */
     @Override
     public void close() {
+        stopScrubbing();
         rpc.close();
         node.close();
     }
 
     /** Stops at once without flushing (a crash, for tests). */
     void halt() {
+        stopScrubbing();
         rpc.close();
         node.halt();
+    }
+
+    private void stopScrubbing() {
+        if (scrubLane != null) {
+            scrubLane.remove(node.scrubber());
+            if (ownsLane) {
+                scrubLane.close();
+            }
+        }
     }
 }

@@ -97,7 +97,8 @@ class PodHostTest {
         PodConfig swapped = new PodConfig(first.name(), first.bind(), first.stateDir(),
                 List.of(first.tomes().get(1), first.tomes().get(0)), first.flushInterval(), first.flushBatchShards(), first.maxUnflushedBytes(), first.purgeSegmentBytes(),
                 first.purgeBatchSize(), first.purgeRetryMin(), first.purgeRetryMax(), first.purgeSendTimeout(),
-                first.purgeLinger(), first.recoveryTimeout(), first.simulatedHddSeed(), first.rpc());
+                first.purgeLinger(), first.recoveryTimeout(), first.simulatedHddSeed(), first.rpc(),
+                first.scrubBytesPerSecond(), first.scrubInterval());
         assertThatThrownBy(() -> PodHost.start(List.of(swapped), RpcTransportConfig.defaults(),
                 RpcClientConfig.defaults(), new SimpleMeterRegistry()))
                 .isInstanceOf(IOException.class).hasMessageContaining("reordered");

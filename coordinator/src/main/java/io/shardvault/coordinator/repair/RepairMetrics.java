@@ -26,6 +26,12 @@ public final class RepairMetrics {
     final Counter reportsDuplicate;
     final Counter reportsDropped;
     final Counter reportsFailed;
+    /** {@code shardvault.repair.scrub.findings{outcome=queued|dropped}}: pods' scrub findings taken (dropped: no
+     * longer referenced, or outside the cluster map). */
+    final Counter scrubFindingsQueued;
+    final Counter scrubFindingsDropped;
+    /** {@code shardvault.repair.scrub.failures}: scrub findings rounds of a pod that failed (retried next round). */
+    final Counter scrubCollectFailures;
 
     public RepairMetrics(MeterRegistry registry) {
         Gauge.builder("shardvault.repair.degraded.files", degradedFiles, AtomicLong::get)
@@ -44,5 +50,8 @@ public final class RepairMetrics {
         reportsDuplicate = registry.counter("shardvault.repair.reports", "outcome", "duplicate");
         reportsDropped = registry.counter("shardvault.repair.reports", "outcome", "dropped");
         reportsFailed = registry.counter("shardvault.repair.reports", "outcome", "failed");
+        scrubFindingsQueued = registry.counter("shardvault.repair.scrub.findings", "outcome", "queued");
+        scrubFindingsDropped = registry.counter("shardvault.repair.scrub.findings", "outcome", "dropped");
+        scrubCollectFailures = registry.counter("shardvault.repair.scrub.failures");
     }
 }

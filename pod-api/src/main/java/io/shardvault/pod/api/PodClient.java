@@ -8,6 +8,7 @@ import io.shardvault.common.rpc.RpcMessage;
 import io.shardvault.pod.api.internal.PodWire;
 
 import java.net.InetSocketAddress;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -98,6 +99,21 @@ public final class PodClient {
         return rpc.call(pod, RpcMessage.empty(PodOps.RETRY_PURGES)).thenApply(response -> {
             try (response) {
                 return response.header().readBoolean();
+            }
+        });
+    }
+
+    /**
+     * Acknowledges the pod's scrub findings numbered up to {@code ackThrough} (0: none), which it then
+     * forgets, and completes with the oldest of those it still holds, at most {@code limit} (&le; 10,000).
+     * Acknowledge a finding only once its repair is queued: until then the pod gives it out again.
+     */
+    public CompletableFuture<List<ScrubFinding>> scrubFindings(InetSocketAddress pod, long ackThrough, int limit) {
+        RpcMessage request = new RpcMessage(PodOps.SCRUB_FINDINGS, PodWire.scrubFindingsHeader(ackThrough, limit),
+                Unpooled.EMPTY_BUFFER);
+        return rpc.call(pod, request).thenApply(response -> {
+            try (response) {
+                return PodWire.decodeScrubFindings(response.payload());
             }
         });
     }

@@ -28,6 +28,11 @@ import java.util.Map;
  *       <td>empty, once the {@link PodAssignment} is persisted; an identical one is a no-op; CONFLICT when it
  *       would change the stash servers (or drop a slot) while the pod has unflushed shards or undelivered
  *       purges</td></tr>
+ *   <tr><td>SCRUB_FINDINGS</td><td>ackThrough u64 (0: none), limit u32 (1..10,000)</td><td>empty</td>
+ *       <td>the pod first forgets (durably) its findings numbered up to ackThrough, then answers header:
+ *       held u32 (findings it still holds); payload: up to limit x (seq u64, ShardId, kind u8 (0 corrupt,
+ *       1 missing), foundAtMillis u64), oldest first. A finding stays until acknowledged, so a coordinator
+ *       that dies between taking and enqueueing it loses nothing: the next one is given it again</td></tr>
  * </table>
  */
 public final class PodOps {
@@ -38,14 +43,17 @@ public final class PodOps {
     public static final int STATS = 0x0205;
     public static final int RETRY_PURGES = 0x0206;
     public static final int ASSIGN = 0x0207;
+    public static final int SCRUB_FINDINGS = 0x0208;
 
     /** The largest page a LIST answers. */
     public static final int MAX_LIST_LIMIT = 10_000;
+    /** The most findings a SCRUB_FINDINGS answers. */
+    public static final int MAX_SCRUB_FINDINGS_LIMIT = 10_000;
 
     /** Readable names for the RPC meters' {@code op} tag ({@link io.shardvault.common.rpc.RpcMetrics}). */
     public static final Map<Integer, String> METRIC_NAMES = Map.of(WRITE, "pod.write", READ, "pod.read",
             DELETE, "pod.delete", LIST, "pod.list", STATS, "pod.stats", RETRY_PURGES, "pod.retry.purges",
-            ASSIGN, "pod.assign");
+            ASSIGN, "pod.assign", SCRUB_FINDINGS, "pod.scrub.findings");
 
     private PodOps() {
     }

@@ -173,6 +173,11 @@ public final class FlushQueue {
         return current != null && current.life() == p.life();
     }
 
+    /** Whether the shard has bytes waiting for their fsync (the scrubber leaves it alone). */
+    public boolean contains(ShardId id) {
+        return pending.containsKey(id);
+    }
+
     /** Forgets a shard (it was deleted); true if it was pending. */
     public boolean discard(ShardId id) {
         Pending removed = pending.remove(id);

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.shardvault.pod.api.ScrubFinding;
 
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -34,6 +35,20 @@ import java.util.function.Supplier;
  *   <tr><td>shardvault.pod.write.latency</td><td>timer, tag mode</td><td>a chunk write, arrival to acknowledgement</td></tr>
  *   <tr><td>shardvault.pod.write.refused.buffered</td><td>counter</td><td>buffered writes refused as not recoverable
  *       (no assignment holding the slot, or no stash): the coordinator writes them durably</td></tr>
+ *   <tr><td>shardvault.pod.scrub.bytes</td><td>counter</td><td>shard bytes the scrubber read and checked</td></tr>
+ *   <tr><td>shardvault.pod.scrub.files</td><td>counter</td><td>shard files the scrubber checked</td></tr>
+ *   <tr><td>shardvault.pod.scrub.found</td><td>counter, tag kind=corrupt|missing</td><td>damaged shard files found
+ *       (confirmed, and not already held)</td></tr>
+ *   <tr><td>shardvault.pod.scrub.findings.held</td><td>gauge</td><td>findings not yet acknowledged by a coordinator;
+ *       at 10,000 the scrubber waits</td></tr>
+ *   <tr><td>shardvault.pod.scrub.pass.files</td><td>gauge</td><td>files checked so far by the current pass (its
+ *       progress: compare with the last pass's)</td></tr>
+ *   <tr><td>shardvault.pod.scrub.pass.last.end</td><td>gauge (s)</td><td>when the last complete pass ended, epoch
+ *       seconds; 0 before the first (alert when it grows old)</td></tr>
+ *   <tr><td>shardvault.pod.scrub.pass.last.duration</td><td>gauge (s)</td><td>how long the last complete pass took</td></tr>
+ *   <tr><td>shardvault.pod.scrub.pass.last.files</td><td>gauge</td><td>files the last complete pass checked</td></tr>
+ *   <tr><td>shardvault.pod.scrub.pass.last.found</td><td>gauge, tag kind=corrupt|missing</td><td>damaged files the last
+ *       complete pass found</td></tr>
  * </table>
  *
  * <p>Thread-safe.
@@ -52,6 +67,10 @@ public final class PodMetrics {
     private final Timer writeBuffered;
     private final Timer writeDurable;
     private final Counter bufferedRefused;
+    private final Counter scrubBytes;
+    private final Counter scrubFiles;
+    private final Counter scrubCorrupt;
+    private final Counter scrubMissing;
 
     public PodMetrics(MeterRegistry registry, String podName) {
         this.registry = registry;
@@ -70,6 +89,41 @@ public final class PodMetrics {
         this.writeDurable = Timer.builder("shardvault.pod.write.latency").tags(tags.and("mode", "durable"))
                 .publishPercentiles(0.5, 0.99).register(registry);
         this.bufferedRefused = Counter.builder("shardvault.pod.write.refused.buffered").tags(tags).register(registry);
+        this.scrubBytes = Counter.builder("shardvault.pod.scrub.bytes").tags(tags).baseUnit("bytes").register(registry);
+        this.scrubFiles = Counter.builder("shardvault.pod.scrub.files").tags(tags).register(registry);
+        this.scrubCorrupt = Counter.builder("shardvault.pod.scrub.found").tags(tags.and("kind", "corrupt"))
+                .register(registry);
+        this.scrubMissing = Counter.builder("shardvault.pod.scrub.found").tags(tags.and("kind", "missing"))
+                .register(registry);
+    }
+
+    /** Registers the scrubber's gauges, read from its position and findings; the suppliers must be cheap. */
+    void bindScrubGauges(Supplier<ScrubPosition> position, Supplier<Number> heldFindings) {
+        Gauge.builder("shardvault.pod.scrub.findings.held", heldFindings).tags(tags).register(registry);
+        Gauge.builder("shardvault.pod.scrub.pass.files", () -> position.get().current().files()).tags(tags)
+                .register(registry);
+        Gauge.builder("shardvault.pod.scrub.pass.last.end", () -> position.get().lastEndMillis() / 1000).tags(tags)
+                .baseUnit("seconds").register(registry);
+        Gauge.builder("shardvault.pod.scrub.pass.last.duration", () -> position.get().lastDurationMillis() / 1000.0)
+                .tags(tags).baseUnit("seconds").register(registry);
+        Gauge.builder("shardvault.pod.scrub.pass.last.files", () -> position.get().last().files()).tags(tags)
+                .register(registry);
+        Gauge.builder("shardvault.pod.scrub.pass.last.found", () -> position.get().last().corrupt())
+                .tags(tags.and("kind", "corrupt")).register(registry);
+        Gauge.builder("shardvault.pod.scrub.pass.last.found", () -> position.get().last().missing())
+                .tags(tags.and("kind", "missing")).register(registry);
+    }
+
+    void scrubbed(long bytes) {
+        scrubBytes.increment(bytes);
+    }
+
+    void scrubbedFile() {
+        scrubFiles.increment();
+    }
+
+    void scrubFound(ScrubFinding.Kind kind) {
+        (kind == ScrubFinding.Kind.CORRUPT ? scrubCorrupt : scrubMissing).increment();
     }
 
     /** Registers the gauges that read live state; the suppliers must be cheap and thread-safe. */

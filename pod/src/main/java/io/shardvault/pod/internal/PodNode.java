@@ -7,6 +7,7 @@ import io.shardvault.common.ErrorCode;
 import io.shardvault.pod.api.PodAssignment;
 import io.shardvault.pod.PodConfig;
 import io.shardvault.pod.api.PodStats;
+import io.shardvault.pod.api.ScrubFinding;
 import io.shardvault.pod.TomeConfig;
 import io.shardvault.pod.api.WriteMode;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -67,6 +68,7 @@ public final class PodNode implements AutoCloseable {
     private final PurgeSender sender;
     private final PodMetrics metrics;
     private final AssignedStash stash;
+    private final Scrubber scrubber;
     /**
      * Buffered writes hold it shared from their check of the assignment until their shard is in the
      * flush queue; {@link #assign} holds it exclusively, so it sees every write that relied on the old one.
@@ -75,7 +77,8 @@ public final class PodNode implements AutoCloseable {
     private volatile PodAssignment assignment;
 
     private PodNode(PodConfig config, List<Tome> tomes, PurgeQueue purgeQueue, PurgeEvents.Log purgeLog,
-                    AssignedStash stash, MeterRegistry registry) {
+                    AssignedStash stash, MeterRegistry registry, ScrubFindings findings, ScrubPosition scrubbed,
+                    Clock clock) {
         this.config = config;
         this.tomes = tomes;
         this.store = new ShardStore(tomes);
@@ -91,6 +94,8 @@ public final class PodNode implements AutoCloseable {
                 metrics);
         metrics.bindGauges(flushQueue::unflushedBytes, purgeQueue::depth, purgeQueue::oldestAgeMillis,
                 () -> tomes.stream().filter(Tome::failed).count());
+        this.scrubber = new Scrubber(config.name(), config.stateDir(), store, flushQueue, findings, scrubbed,
+                config.scrubBytesPerSecond(), config.scrubInterval(), metrics, clock);
     }
 
     /**
@@ -135,7 +140,8 @@ public final class PodNode implements AutoCloseable {
         Optional<PodAssignment> assigned = AssignmentFile.read(config.stateDir());
         PurgeQueue queue = PurgeQueue.open(config.stateDir().resolve("purge"), config.purgeSegmentBytes(), clock);
         AssignedStash assignedStash = new AssignedStash(stash);
-        PodNode node = new PodNode(config, tomes, queue, purgeLog.apply(queue), assignedStash, registry);
+        PodNode node = new PodNode(config, tomes, queue, purgeLog.apply(queue), assignedStash, registry,
+                ScrubFindings.open(config.stateDir(), clock.millis()), ScrubPosition.read(config.stateDir()), clock);
         try {
             assigned.ifPresent(a -> {
                 assignedStash.connect(a.stashServers());
@@ -340,6 +346,7 @@ public final class PodNode implements AutoCloseable {
     }
 
     private void shutdown(boolean flush) {
+        scrubber.close();
         flusher.close(flush);
         sender.close();
         boolean purgesQueued = purges.retryHeld();
@@ -365,6 +372,27 @@ public final class PodNode implements AutoCloseable {
                 LOG.warn("pod {}: cannot record the clean shutdown; the next start will recover", config.name(), e);
             }
         }
+    }
+
+    /**
+     * The instance's scrubber, for the process's {@link ScrubLane} to run (the node runs none itself).
+     * Remove it from the lane before closing the node.
+     */
+    public Scrubber scrubber() {
+        return scrubber;
+    }
+
+    /**
+     * Forgets, durably, the scrub findings numbered up to {@code ackThrough} and returns the oldest
+     * {@code limit} still held (op SCRUB_FINDINGS).
+     */
+    public List<ScrubFinding> scrubFindings(long ackThrough, int limit) throws IOException {
+        return scrubber.findings(ackThrough, limit);
+    }
+
+    /** Scrub findings held, not yet acknowledged. */
+    public int heldScrubFindings() {
+        return scrubber.heldFindings();
     }
 
     /** Makes the purge sender retry its deliveries at once; false when the pod runs without a stash. */

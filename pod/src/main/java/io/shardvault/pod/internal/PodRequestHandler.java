@@ -10,6 +10,7 @@ import io.shardvault.common.rpc.RpcException;
 import io.shardvault.common.rpc.RpcHandler;
 import io.shardvault.common.rpc.RpcMessage;
 import io.shardvault.pod.api.PodOps;
+import io.shardvault.pod.api.ScrubFinding;
 import io.shardvault.pod.api.WriteMode;
 import io.shardvault.pod.api.internal.PodWire;
 import java.io.IOException;
@@ -93,6 +94,17 @@ public final class PodRequestHandler implements RpcHandler {
             case PodOps.ASSIGN:
                 node.assign(PodWire.decodeAssign(h));
                 return RpcMessage.empty(PodOps.ASSIGN);
+            case PodOps.SCRUB_FINDINGS: {
+                long ackThrough = h.readLong();
+                int limit = h.readInt();
+                if (limit < 1 || limit > PodOps.MAX_SCRUB_FINDINGS_LIMIT) {
+                    throw new IllegalArgumentException("limit must be in 1.." + PodOps.MAX_SCRUB_FINDINGS_LIMIT + ": "
+                            + limit);
+                }
+                List<ScrubFinding> findings = node.scrubFindings(ackThrough, limit);
+                ByteBuf[] parts = PodWire.scrubFindingsResponse(node.heldScrubFindings(), findings, alloc);
+                return new RpcMessage(PodOps.SCRUB_FINDINGS, parts[0], parts[1]);
+            }
             default:
                 throw new RpcException(ErrorCode.UNKNOWN_OP, "pod does not serve op 0x"
                         + Integer.toHexString(request.op()));

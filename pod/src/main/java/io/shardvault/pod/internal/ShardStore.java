@@ -86,7 +86,7 @@ public final class ShardStore {
                 .append('/').append(HEX.toHexDigits(id.fileId())).append(suffix).toString();
     }
 
-    private ReentrantLock lockFor(ShardId id) {
+    ReentrantLock lockFor(ShardId id) {
         return locks[Math.floorMod(id.hashCode(), LOCK_STRIPES)];
     }
 
@@ -300,6 +300,11 @@ public final class ShardStore {
             data.flip();
             return data;
         }
+    }
+
+    /** Opens a shard's file for a scrub ({@link ScrubCursor}); empty when it is not stored. */
+    Optional<ScrubCursor> openScrub(ShardId id) throws IOException {
+        return ScrubCursor.open(id, lockFor(id), tomeFor(id), pathOf(id));
     }
 
     /**

@@ -8,6 +8,7 @@ import io.shardvault.pod.api.PodAssignment;
 import io.shardvault.pod.api.PodPage;
 import io.shardvault.pod.api.PodSlot;
 import io.shardvault.pod.api.PodStats;
+import io.shardvault.pod.api.ScrubFinding;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -117,5 +118,42 @@ public final class PodWire {
             servers.add(new InetSocketAddress(host, h.readUnsignedShort()));
         }
         return new PodAssignment(slots, servers);
+    }
+
+    /** Bytes of one finding in a SCRUB_FINDINGS answer: seq, ShardId, kind, foundAtMillis. */
+    public static final int SCRUB_FINDING_BYTES = 8 + ShardId.ENCODED_LENGTH + 1 + 8;
+
+    public static ByteBuf scrubFindingsHeader(long ackThrough, int limit) {
+        return Unpooled.buffer(12).writeLong(ackThrough).writeInt(limit);
+    }
+
+    /** The SCRUB_FINDINGS answer: header {@code held}, payload the findings. */
+    public static ByteBuf[] scrubFindingsResponse(int held, List<ScrubFinding> findings, ByteBufAllocator alloc) {
+        ByteBuf header = alloc.heapBuffer(4).writeInt(held);
+        ByteBuf payload = alloc.heapBuffer(findings.size() * SCRUB_FINDING_BYTES);
+        for (ScrubFinding f : findings) {
+            writeFinding(payload, f);
+        }
+        return new ByteBuf[] {header, payload};
+    }
+
+    /** One finding as SCRUB_FINDINGS carries it (and the pod's findings file stores it). */
+    public static void writeFinding(ByteBuf out, ScrubFinding f) {
+        out.writeLong(f.seq());
+        f.id().writeTo(out);
+        out.writeByte(f.kind().wire()).writeLong(f.foundAtMillis());
+    }
+
+    public static ScrubFinding readFinding(ByteBuf in) {
+        return new ScrubFinding(in.readLong(), ShardId.readFrom(in), ScrubFinding.Kind.fromWire(in.readUnsignedByte()),
+                in.readLong());
+    }
+
+    public static List<ScrubFinding> decodeScrubFindings(ByteBuf payload) {
+        List<ScrubFinding> out = new ArrayList<>(payload.readableBytes() / SCRUB_FINDING_BYTES);
+        while (payload.readableBytes() >= SCRUB_FINDING_BYTES) {
+            out.add(readFinding(payload));
+        }
+        return out;
     }
 }
