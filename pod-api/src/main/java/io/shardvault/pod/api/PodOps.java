@@ -28,6 +28,9 @@ import java.util.Map;
  *       <td>empty, once the {@link PodAssignment} is persisted; an identical one is a no-op; CONFLICT when it
  *       would change the stash servers (or drop a slot) while the pod has unflushed shards or undelivered
  *       purges</td></tr>
+ *   <tr><td>LIST_AGED</td><td>as LIST</td><td>empty</td>
+ *       <td>header: hasNext u8, [next ShardId]; payload: count x (ShardId, ageMillis u64), in key order: each
+ *       shard file's age by the pod's own wall clock (now less its modification time), for the orphan collector</td></tr>
  * </table>
  */
 public final class PodOps {
@@ -38,6 +41,7 @@ public final class PodOps {
     public static final int STATS = 0x0205;
     public static final int RETRY_PURGES = 0x0206;
     public static final int ASSIGN = 0x0207;
+    public static final int LIST_AGED = 0x0209;
 
     /** The largest page a LIST answers. */
     public static final int MAX_LIST_LIMIT = 10_000;
@@ -45,7 +49,7 @@ public final class PodOps {
     /** Readable names for the RPC meters' {@code op} tag ({@link io.shardvault.common.rpc.RpcMetrics}). */
     public static final Map<Integer, String> METRIC_NAMES = Map.of(WRITE, "pod.write", READ, "pod.read",
             DELETE, "pod.delete", LIST, "pod.list", STATS, "pod.stats", RETRY_PURGES, "pod.retry.purges",
-            ASSIGN, "pod.assign");
+            ASSIGN, "pod.assign", LIST_AGED, "pod.list.aged");
 
     private PodOps() {
     }
