@@ -25,6 +25,9 @@ import io.shardvault.coordinator.data.PodAssignments;
 import io.shardvault.coordinator.data.Vault;
 import io.shardvault.coordinator.data.VaultDirectory;
 import io.shardvault.coordinator.data.internal.ShardDataPath;
+import io.shardvault.coordinator.collect.CollectConfig;
+import io.shardvault.coordinator.collect.CollectMetrics;
+import io.shardvault.coordinator.collect.OrphanCollector;
 import io.shardvault.coordinator.repair.ReadDamageReports;
 import io.shardvault.coordinator.repair.RepairConfig;
 import io.shardvault.coordinator.repair.RepairMetrics;
@@ -42,6 +45,7 @@ import io.shardvault.s3.Credential;
 import io.shardvault.s3.CredentialStore;
 import io.shardvault.s3.S3Server;
 import io.shardvault.s3.S3ServerConfig;
+import io.shardvault.stash.api.StashClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -128,6 +132,11 @@ public final class Coordinator implements AutoCloseable {
             started.add(repair);
             FileReaper reaper = new FileReaper(catalog, data, config.reaperInterval());
             started.add(reaper);
+            // Orphan collection (issue #20): files no catalog entry refers to go, behind the catalog's fence.
+            OrphanCollector collector = OrphanCollector.start(CollectConfig.from(settings), catalog,
+                    catalogServer::isLeader, List.of(config.vault()), new PodClient(repairRpc),
+                    new StashClient(repairRpc), stashServers, new CollectMetrics(registry), dataConfig.rpcTimeout());
+            started.add(collector);
             FreeSpace freeSpace = new PodFreeSpace(catalog, new PodClient(statsRpc), FREE_SPACE_MAX_AGE,
                     System::nanoTime);
             S3ServerConfig s3Config = S3ServerConfig.from(settings);
