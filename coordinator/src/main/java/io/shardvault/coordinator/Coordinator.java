@@ -25,6 +25,9 @@ import io.shardvault.coordinator.data.PodAssignments;
 import io.shardvault.coordinator.data.Vault;
 import io.shardvault.coordinator.data.VaultDirectory;
 import io.shardvault.coordinator.data.internal.ShardDataPath;
+import io.shardvault.coordinator.collect.CollectConfig;
+import io.shardvault.coordinator.collect.CollectMetrics;
+import io.shardvault.coordinator.collect.OrphanCollector;
 import io.shardvault.coordinator.repair.ReadDamageReports;
 import io.shardvault.coordinator.repair.RepairConfig;
 import io.shardvault.coordinator.repair.RepairMetrics;
@@ -44,6 +47,7 @@ import io.shardvault.s3.Credential;
 import io.shardvault.s3.CredentialStore;
 import io.shardvault.s3.S3Server;
 import io.shardvault.s3.S3ServerConfig;
+import io.shardvault.stash.api.StashClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -135,6 +139,11 @@ public final class Coordinator implements AutoCloseable {
             started.add(scrubFindings);
             FileReaper reaper = new FileReaper(catalog, data, config.reaperInterval());
             started.add(reaper);
+            // Orphan collection (issue #20): files no catalog entry refers to go, behind the catalog's fence.
+            OrphanCollector collector = OrphanCollector.start(CollectConfig.from(settings), catalog,
+                    catalogServer::isLeader, List.of(config.vault()), new PodClient(repairRpc),
+                    new StashClient(repairRpc), stashServers, new CollectMetrics(registry), dataConfig.rpcTimeout());
+            started.add(collector);
             FreeSpace freeSpace = new PodFreeSpace(catalog, new PodClient(statsRpc), FREE_SPACE_MAX_AGE,
                     System::nanoTime);
             S3ServerConfig s3Config = S3ServerConfig.from(settings);
@@ -144,7 +153,7 @@ public final class Coordinator implements AutoCloseable {
             CredentialStore credentials = withBootstrapKey(new CatalogCredentialStore(catalog), config.bootstrapKey());
             started.add(CoordinatorAdmin.start(settings, catalogServer, config.vault(),
                     dataConfig.writeQuorum(config.vault().layout()), stashServers, transport, podStates,
-                    repair));
+                    repair, collector));
             c.catalog = catalog;
             c.s3 = S3Server.start(s3Config, store, credentials, registry);
             started.add(c.s3);

@@ -13,6 +13,7 @@ import io.shardvault.common.rpc.RpcConfigKeys;
 import io.shardvault.coordinator.admin.CoordinatorAdminConfigKeys;
 import io.shardvault.coordinator.catalog.CatalogConfigKeys;
 import io.shardvault.coordinator.data.DataPathConfigKeys;
+import io.shardvault.coordinator.collect.CollectConfigKeys;
 import io.shardvault.coordinator.repair.RepairConfigKeys;
 import io.shardvault.coordinator.repair.ScrubFindingsConfigKeys;
 import io.shardvault.s3.S3ConfigKeys;
@@ -62,6 +63,7 @@ public final class CoordinatorMain implements Callable<Integer> {
         keys.addAll(DataPathConfigKeys.all());
         keys.addAll(RepairConfigKeys.all());
         keys.addAll(ScrubFindingsConfigKeys.all());
+        keys.addAll(CollectConfigKeys.all());
         keys.addAll(ErasureConfigKeys.all());
         keys.addAll(RpcConfigKeys.all());
         keys.addAll(S3ConfigKeys.all());

@@ -14,6 +14,8 @@ import io.shardvault.common.rpc.RpcException;
 import io.shardvault.common.rpc.RpcMessage;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.common.rpc.RpcTransportConfig;
+import io.shardvault.pod.api.AgedShard;
+import io.shardvault.pod.api.PodAgedPage;
 import io.shardvault.pod.api.PodAssignment;
 import io.shardvault.pod.api.PodClient;
 import io.shardvault.pod.api.PodPage;
@@ -288,6 +290,36 @@ class PodServerTest {
         }
         assertThat(seen).containsExactlyElementsOf(expected);
         assertThat(codeOf(client.list(pod.localAddress(), Optional.empty(), 0))).isEqualTo(ErrorCode.BAD_REQUEST);
+    }
+
+    @Test
+    void theAgedListingPagesAsTheListingDoesAndAgesEachShardByItsFileTime() throws IOException {
+        List<ShardId> ids = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            ShardId id = new ShardId(1, 500 + i, 7);
+            write(id, 0, bytes(10), WriteMode.DURABLE);
+            ids.add(id);
+        }
+        // Two shards written "long ago": their files' times set back by an hour and by a day.
+        java.nio.file.Files.setLastModifiedTime(pod.node().pathOf(ids.get(3)),
+                java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 3_600_000L));
+        java.nio.file.Files.setLastModifiedTime(pod.node().pathOf(ids.get(9)),
+                java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 86_400_000L));
+        List<AgedShard> seen = new ArrayList<>();
+        Optional<ShardId> after = Optional.empty();
+        for (int page = 0; page < 10; page++) {
+            PodAgedPage p = client.listAged(pod.localAddress(), after, 5).join();
+            seen.addAll(p.shards());
+            if (p.next().isEmpty()) {
+                break;
+            }
+            after = p.next();
+        }
+        assertThat(seen).extracting(AgedShard::id).containsExactlyElementsOf(ids);
+        assertThat(seen.get(3).ageMillis()).isBetween(3_600_000L, 3_600_000L + 600_000L);
+        assertThat(seen.get(9).ageMillis()).isBetween(86_400_000L, 86_400_000L + 600_000L);
+        assertThat(seen.get(0).ageMillis()).isLessThan(600_000L);
+        assertThat(codeOf(client.listAged(pod.localAddress(), Optional.empty(), 0))).isEqualTo(ErrorCode.BAD_REQUEST);
     }
 
     @Test

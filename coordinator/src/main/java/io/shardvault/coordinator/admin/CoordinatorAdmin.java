@@ -12,11 +12,13 @@ import io.shardvault.coordinator.admin.internal.BucketsBean;
 import io.shardvault.coordinator.admin.internal.CatalogBean;
 import io.shardvault.coordinator.admin.internal.ClusterBean;
 import io.shardvault.coordinator.admin.internal.ClusterProbe;
+import io.shardvault.coordinator.admin.internal.CollectBean;
 import io.shardvault.coordinator.admin.internal.PodBean;
 import io.shardvault.coordinator.admin.internal.RepairBean;
 import io.shardvault.coordinator.admin.internal.StashBean;
 import io.shardvault.coordinator.admin.internal.VaultBean;
 import io.shardvault.coordinator.catalog.CatalogServer;
+import io.shardvault.coordinator.collect.OrphanCollector;
 import io.shardvault.coordinator.data.Vault;
 import io.shardvault.coordinator.repair.RepairWorker;
 import io.shardvault.coordinator.store.CatalogPodStates;
@@ -50,6 +52,7 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>io.shardvault:type=AccessKeys,name=accessKeys</td><td>{@link AccessKeysMXBean}</td></tr>
  *   <tr><td>io.shardvault:type=Buckets,name=buckets</td><td>{@link BucketsMXBean}</td></tr>
  *   <tr><td>io.shardvault:type=Repair,name=repair</td><td>{@link RepairMXBean}</td></tr>
+ *   <tr><td>io.shardvault:type=Collect,name=collect</td><td>{@link CollectMXBean}</td></tr>
  * </table>
  *
  * <p>The MBeans go into the platform MBean server (next to the JVM's own and the JMX meter
@@ -82,21 +85,23 @@ public final class CoordinatorAdmin implements AutoCloseable {
      * @param transport the coordinator's RPC transport (not owned); the console makes its own client
      * @param writeQuorum the data paths' write quorum for {@code vault}, to say whether it is writable
      * @param repair the repair worker, for the Repair MBean
+     * @param collector the orphan collector, for the Collect MBean
      */
     public static CoordinatorAdmin start(Settings settings, CatalogServer catalogServer, Vault vault, int writeQuorum,
                                          List<InetSocketAddress> stashServers, RpcTransport transport,
-                                         CatalogPodStates podStates, RepairWorker repair) throws IOException {
+                                         CatalogPodStates podStates, RepairWorker repair, OrphanCollector collector)
+            throws IOException {
         JmxRemoteConfig remoteConfig = JmxRemoteConfig.from(settings);
         RpcClient rpc = RpcClient.create(transport, RpcClientConfig.from(settings));
         ClusterProbe probe = new ClusterProbe(vault, writeQuorum, stashServers, new PodClient(rpc),
                 new StashClient(rpc), podStates);
         MBeanRegistrations regs = null;
         try {
-            regs = register(ManagementFactory.getPlatformMBeanServer(), catalogServer, probe, repair);
+            regs = register(ManagementFactory.getPlatformMBeanServer(), catalogServer, probe, repair, collector);
             if (regs == null) {
                 LOG.warn("the coordinator MBeans are already registered in this JVM's platform MBean server"
                         + " (another coordinator runs here): using a private MBean server");
-                regs = register(MBeanServerFactory.newMBeanServer(), catalogServer, probe, repair);
+                regs = register(MBeanServerFactory.newMBeanServer(), catalogServer, probe, repair, collector);
             }
             Optional<JmxRemoteServer> remote = JmxRemoteServer.startIfEnabled(remoteConfig, regs.server());
             return new CoordinatorAdmin(regs, remote, rpc);
@@ -111,7 +116,7 @@ public final class CoordinatorAdmin implements AutoCloseable {
 
     /** Registers every MBean in {@code server}; null when the names are taken there. */
     private static MBeanRegistrations register(MBeanServer server, CatalogServer catalogServer, ClusterProbe probe,
-                                               RepairWorker repair) {
+                                               RepairWorker repair, OrphanCollector collector) {
         MBeanRegistrations regs = new MBeanRegistrations(server);
         Vault vault = probe.vault();
         CatalogBean catalog = new CatalogBean(catalogServer);
@@ -128,6 +133,7 @@ public final class CoordinatorAdmin implements AutoCloseable {
                     new AccessKeysBean(catalogServer.catalog()), AccessKeysMXBean.class);
             regs.register(bucketsName(), new BucketsBean(catalogServer.catalog()), BucketsMXBean.class);
             regs.register(repairName(), new RepairBean(repair), RepairMXBean.class);
+            regs.register(collectName(), new CollectBean(collector), CollectMXBean.class);
             return regs;
         } catch (InstanceAlreadyExistsException e) {
             regs.close();
@@ -148,6 +154,11 @@ public final class CoordinatorAdmin implements AutoCloseable {
     /** {@code io.shardvault:type=Repair,name=repair}. */
     public static ObjectName repairName() {
         return MBeanRegistrations.name("Repair", "repair");
+    }
+
+    /** {@code io.shardvault:type=Collect,name=collect}. */
+    public static ObjectName collectName() {
+        return MBeanRegistrations.name("Collect", "collect");
     }
 
     /** {@code io.shardvault:type=Pod,name=vault-V.pod-I}. */

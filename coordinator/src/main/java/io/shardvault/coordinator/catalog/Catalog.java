@@ -261,6 +261,19 @@ public interface Catalog extends AutoCloseable {
      */
     CompletableFuture<Optional<FileRef>> file(int vaultId, long fileId);
 
+    // ---- orphan collection (issue #20, section 5) ----
+
+    /** What the catalog says of each file, in the order asked (1..10,000 files): one linearizable read. */
+    CompletableFuture<List<FileState>> fileStates(List<FileKey> files);
+
+    /**
+     * Fences files for the orphan collector (1..10,000): each file no version, part or upload refers to, and
+     * that the file reaper does not own, is recorded {@link FileState#COLLECTED} for good, and from then on
+     * every commit that would refer to it is refused with {@code CONFLICT}. Returns the files fenced (those
+     * already collected included), in the order given; only their shards and stash entries may be deleted.
+     */
+    CompletableFuture<List<FileKey>> collectFiles(List<FileKey> files);
+
     // ---- repair queue ----
 
     /**

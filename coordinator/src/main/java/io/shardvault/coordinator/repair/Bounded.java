@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /** Bounded waits of the repair threads (which block: they are the repair's own, never an event loop). */
-final class Bounded {
+public final class Bounded {
     private Bounded() {
     }
 
@@ -17,7 +17,7 @@ final class Bounded {
      * The value of {@code f}, or its failure, or no answer within {@code limit}, as an IOException naming
      * {@code what}. A buffer that arrives after the wait gave up is released.
      */
-    static <T> T await(CompletableFuture<T> f, Duration limit, String what) throws IOException, InterruptedException {
+    public static <T> T await(CompletableFuture<T> f, Duration limit, String what) throws IOException, InterruptedException {
         try {
             return f.get(limit.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {

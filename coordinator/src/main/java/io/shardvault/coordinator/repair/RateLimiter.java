@@ -7,12 +7,12 @@ import java.util.function.LongSupplier;
  * Paces repaired bytes to a rate: each caller reserves its bytes' share of time and sleeps until its
  * turn, so concurrent repairs share the rate. No burst beyond one call's bytes. Thread-safe.
  */
-final class RateLimiter {
+public final class RateLimiter {
     private final long bytesPerSecond;
     private final LongSupplier nanoTicker;
     private long nextFreeNanos;
 
-    RateLimiter(long bytesPerSecond, LongSupplier nanoTicker) {
+    public RateLimiter(long bytesPerSecond, LongSupplier nanoTicker) {
         if (bytesPerSecond < 1) {
             throw new IllegalArgumentException("bytesPerSecond must be >= 1: " + bytesPerSecond);
         }
@@ -22,7 +22,7 @@ final class RateLimiter {
     }
 
     /** Waits until {@code bytes} may go; the nanoseconds waited. */
-    long acquire(long bytes) throws InterruptedException {
+    public long acquire(long bytes) throws InterruptedException {
         long wait;
         synchronized (this) {
             long now = nanoTicker.getAsLong();

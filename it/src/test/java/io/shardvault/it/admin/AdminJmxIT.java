@@ -316,6 +316,12 @@ class AdminJmxIT {
         Run repairJson = cli(withCredentials("repair", "status", "--json"));
         assertThat(repairJson.exit()).as(repairJson.err()).isZero();
         assertThat(repairJson.out()).startsWith("{\"repairingHere\":true,\"degradedFiles\":").contains("\"queued\":[");
+        Run collect = cli(withCredentials("collect", "status"));
+        assertThat(collect.exit()).as(collect.err()).isZero();
+        assertThat(collect.out()).contains("ORPHAN COLLECTION", "collecting here:    true", "files collected:");
+        Run collectJson = cli(withCredentials("collect", "status", "--json"));
+        assertThat(collectJson.exit()).as(collectJson.err()).isZero();
+        assertThat(collectJson.out()).startsWith("{\"collectingHere\":true,\"orphansFound\":");
 
         Run badPod = cli(withCredentials("pod", "drain", "77"));
         assertThat(badPod.exit()).isEqualTo(1);

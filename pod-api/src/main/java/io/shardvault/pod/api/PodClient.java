@@ -74,6 +74,19 @@ public final class PodClient {
         });
     }
 
+    /**
+     * As {@link #list}, with each shard's age by the pod's own clock (its file's modification time), for the
+     * orphan collector. A pod from before this op fails it with {@code UNKNOWN_OP}.
+     */
+    public CompletableFuture<PodAgedPage> listAged(InetSocketAddress pod, Optional<ShardId> after, int limit) {
+        RpcMessage request = new RpcMessage(PodOps.LIST_AGED, PodWire.listHeader(after, limit), Unpooled.EMPTY_BUFFER);
+        return rpc.call(pod, request).thenApply(response -> {
+            try (response) {
+                return PodWire.decodeListAged(response.header(), response.payload());
+            }
+        });
+    }
+
     public CompletableFuture<PodStats> stats(InetSocketAddress pod) {
         return rpc.call(pod, RpcMessage.empty(PodOps.STATS)).thenApply(response -> {
             try (response) {

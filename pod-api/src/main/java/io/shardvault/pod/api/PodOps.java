@@ -33,6 +33,9 @@ import java.util.Map;
  *       held u32 (findings it still holds); payload: up to limit x (seq u64, ShardId, kind u8 (0 corrupt,
  *       1 missing), foundAtMillis u64), oldest first. A finding stays until acknowledged, so a coordinator
  *       that dies between taking and enqueueing it loses nothing: the next one is given it again</td></tr>
+ *   <tr><td>LIST_AGED</td><td>as LIST</td><td>empty</td>
+ *       <td>header: hasNext u8, [next ShardId]; payload: count x (ShardId, ageMillis u64), in key order: each
+ *       shard file's age by the pod's own wall clock (now less its modification time), for the orphan collector</td></tr>
  * </table>
  */
 public final class PodOps {
@@ -44,6 +47,7 @@ public final class PodOps {
     public static final int RETRY_PURGES = 0x0206;
     public static final int ASSIGN = 0x0207;
     public static final int SCRUB_FINDINGS = 0x0208;
+    public static final int LIST_AGED = 0x0209;
 
     /** The largest page a LIST answers. */
     public static final int MAX_LIST_LIMIT = 10_000;
@@ -53,7 +57,7 @@ public final class PodOps {
     /** Readable names for the RPC meters' {@code op} tag ({@link io.shardvault.common.rpc.RpcMetrics}). */
     public static final Map<Integer, String> METRIC_NAMES = Map.of(WRITE, "pod.write", READ, "pod.read",
             DELETE, "pod.delete", LIST, "pod.list", STATS, "pod.stats", RETRY_PURGES, "pod.retry.purges",
-            ASSIGN, "pod.assign", SCRUB_FINDINGS, "pod.scrub.findings");
+            ASSIGN, "pod.assign", SCRUB_FINDINGS, "pod.scrub.findings", LIST_AGED, "pod.list.aged");
 
     private PodOps() {
     }

@@ -3,6 +3,7 @@ package io.shardvault.pod.internal;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.shardvault.common.ShardId;
+import io.shardvault.pod.api.AgedShard;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.pod.api.PodAssignment;
 import io.shardvault.pod.PodConfig;
@@ -312,6 +313,14 @@ public final class PodNode implements AutoCloseable {
 
     public List<ShardId> list(Optional<ShardId> after, int limit) throws IOException {
         return store.list(after, limit);
+    }
+
+    /**
+     * As {@link #list}, with each shard's age by this host's wall clock, the clock its file system stamps
+     * modification times with (so no injected clock: the two must agree). For the orphan collector.
+     */
+    public List<AgedShard> listAged(Optional<ShardId> after, int limit) throws IOException {
+        return store.listAged(after, limit, System.currentTimeMillis());
     }
 
     public PodStats stats() throws IOException {

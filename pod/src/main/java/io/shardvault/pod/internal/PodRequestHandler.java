@@ -9,6 +9,7 @@ import io.shardvault.common.ShardId;
 import io.shardvault.common.rpc.RpcException;
 import io.shardvault.common.rpc.RpcHandler;
 import io.shardvault.common.rpc.RpcMessage;
+import io.shardvault.pod.api.AgedShard;
 import io.shardvault.pod.api.PodOps;
 import io.shardvault.pod.api.ScrubFinding;
 import io.shardvault.pod.api.WriteMode;
@@ -17,6 +18,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * The pod's RPC handler: decodes a request, calls the {@link PodNode}, encodes the answer. Runs on
@@ -47,6 +49,26 @@ public final class PodRequestHandler implements RpcHandler {
         }
     }
 
+    /** A listing page: at most {@code limit} items, and the resume token when the pod holds more. */
+    private record Page<T>(List<T> items, Optional<ShardId> next) {
+        /** Cuts a listing of up to {@code limit + 1} items to {@code limit}. */
+        static <T> Page<T> cut(List<T> items, int limit, Function<T, ShardId> idOf) {
+            if (items.size() <= limit) {
+                return new Page<>(items, Optional.empty());
+            }
+            List<T> kept = items.subList(0, limit);
+            return new Page<>(kept, Optional.of(idOf.apply(kept.get(limit - 1))));
+        }
+    }
+
+    private static int listLimit(ByteBuf h) {
+        int limit = h.readInt();
+        if (limit < 1 || limit > PodOps.MAX_LIST_LIMIT) {
+            throw new IllegalArgumentException("limit must be in 1.." + PodOps.MAX_LIST_LIMIT + ": " + limit);
+        }
+        return limit;
+    }
+
     private RpcMessage dispatch(RpcMessage request) throws IOException {
         ByteBuf h = request.header();
         switch (request.op()) {
@@ -71,18 +93,17 @@ public final class PodRequestHandler implements RpcHandler {
             }
             case PodOps.LIST: {
                 Optional<ShardId> after = h.readBoolean() ? Optional.of(ShardId.readFrom(h)) : Optional.empty();
-                int limit = h.readInt();
-                if (limit < 1 || limit > PodOps.MAX_LIST_LIMIT) {
-                    throw new IllegalArgumentException("limit must be in 1.." + PodOps.MAX_LIST_LIMIT + ": " + limit);
-                }
-                List<ShardId> ids = node.list(after, limit + 1);
-                Optional<ShardId> next = Optional.empty();
-                if (ids.size() > limit) {
-                    ids = ids.subList(0, limit);
-                    next = Optional.of(ids.get(limit - 1));
-                }
-                ByteBuf[] parts = PodWire.listResponse(ids, next, alloc);
+                int limit = listLimit(h);
+                Page<ShardId> page = Page.cut(node.list(after, limit + 1), limit, id -> id);
+                ByteBuf[] parts = PodWire.listResponse(page.items(), page.next(), alloc);
                 return new RpcMessage(PodOps.LIST, parts[0], parts[1]);
+            }
+            case PodOps.LIST_AGED: {
+                Optional<ShardId> after = h.readBoolean() ? Optional.of(ShardId.readFrom(h)) : Optional.empty();
+                int limit = listLimit(h);
+                Page<AgedShard> page = Page.cut(node.listAged(after, limit + 1), limit, AgedShard::id);
+                ByteBuf[] parts = PodWire.listAgedResponse(page.items(), page.next(), alloc);
+                return new RpcMessage(PodOps.LIST_AGED, parts[0], parts[1]);
             }
             case PodOps.STATS:
                 return new RpcMessage(PodOps.STATS, PodWire.statsHeader(node.stats(), alloc), Unpooled.EMPTY_BUFFER);

@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.crc.Crc32c;
+import io.shardvault.pod.api.AgedShard;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -14,8 +15,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
@@ -312,7 +315,29 @@ public final class ShardStore {
      * ({@link ShardId#KEY_ORDER}). Walks the directories; memory is bounded by {@code limit}.
      */
     public List<ShardId> list(Optional<ShardId> after, int limit) throws IOException {
-        TreeSet<ShardId> best = new TreeSet<>(ShardId.KEY_ORDER);
+        return new ArrayList<>(listPaths(after, limit).keySet());
+    }
+
+    /**
+     * As {@link #list}, with each shard file's age: {@code nowMillis} less its last modification time, never
+     * negative. {@code nowMillis} must come from the wall clock the file system stamps files with. A shard
+     * deleted between the walk and its stat is left out.
+     */
+    public List<AgedShard> listAged(Optional<ShardId> after, int limit, long nowMillis) throws IOException {
+        List<AgedShard> out = new ArrayList<>();
+        for (Map.Entry<ShardId, Path> e : listPaths(after, limit).entrySet()) {
+            try {
+                long modified = tomeFor(e.getKey()).io().lastModifiedMillis(e.getValue());
+                out.add(new AgedShard(e.getKey(), Math.max(0, nowMillis - modified)));
+            } catch (NoSuchFileException gone) {
+                // Deleted meanwhile: nothing to report.
+            }
+        }
+        return out;
+    }
+
+    private TreeMap<ShardId, Path> listPaths(Optional<ShardId> after, int limit) throws IOException {
+        TreeMap<ShardId, Path> best = new TreeMap<>(ShardId.KEY_ORDER);
         for (Tome tome : tomes) {
             TomeIo io = tome.io();
             for (Path vaultDir : io.list(tome.directory())) {
@@ -347,16 +372,16 @@ public final class ShardStore {
                             if (after.isPresent() && ShardId.KEY_ORDER.compare(id, after.get()) <= 0) {
                                 continue;
                             }
-                            best.add(id);
+                            best.put(id, file);
                             if (best.size() > limit) {
-                                best.pollLast();
+                                best.pollLastEntry();
                             }
                         }
                     }
                 }
             }
         }
-        return new ArrayList<>(best);
+        return best;
     }
 
     private static int parseNumber(Path dir, String prefix) {

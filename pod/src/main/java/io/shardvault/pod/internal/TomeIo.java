@@ -2,6 +2,7 @@ package io.shardvault.pod.internal;
 
 import java.io.IOException;
 import java.nio.file.FileStore;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -41,6 +42,11 @@ public interface TomeIo {
 
     /** The entries of a directory, or an empty list if it does not exist. */
     List<Path> list(Path directory) throws IOException;
+
+    /** A file's last modification time, epoch millis; NoSuchFileException when it is gone. */
+    default long lastModifiedMillis(Path path) throws IOException {
+        return Files.getLastModifiedTime(path).toMillis();
+    }
 
     /** Whether a file or directory exists. */
     boolean exists(Path path);

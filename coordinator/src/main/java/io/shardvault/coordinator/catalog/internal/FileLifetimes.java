@@ -1,5 +1,6 @@
 package io.shardvault.coordinator.catalog.internal;
 
+import io.shardvault.coordinator.catalog.CatalogException;
 import io.shardvault.coordinator.catalog.FileDeletion;
 import io.shardvault.coordinator.catalog.FileRef;
 import java.util.ArrayList;
@@ -21,7 +22,12 @@ final class FileLifetimes {
     private FileLifetimes() {
     }
 
-    static void addReference(Entry e, FileRef f) {
+    /**
+     * Adds a reference to {@code f}: the one place a commit makes a file live, so the one place that refuses a
+     * file the orphan collector fenced ({@link OrphanFences#refuseIfCollected}, {@code CONFLICT}).
+     */
+    static void addReference(Entry e, FileRef f) throws CatalogException {
+        OrphanFences.refuseIfCollected(e, f);
         byte[] key = Keys.fileKey(f.vaultId(), f.fileId());
         byte[] old = e.txn().get(Table.FILES, key);
         int refs = old == null ? 0 : new Wire.Reader(old).i32();
@@ -59,6 +65,7 @@ final class FileLifetimes {
         Wire.Writer w = new Wire.Writer();
         Codec.fileRef(w, stored);
         e.txn().put(Table.DELETIONS, Wire.u64(id), w.toByteArray());
+        OrphanFences.markReleased(e, stored);
         released.add(stored);
     }
 
@@ -74,6 +81,10 @@ final class FileLifetimes {
 
     static void ackDeletions(Entry e, List<Long> ids) {
         for (long id : ids) {
+            byte[] queued = e.txn().get(Table.DELETIONS, Wire.u64(id));
+            if (queued != null) {
+                OrphanFences.clearReleased(e, Codec.fileRef(new Wire.Reader(queued)));
+            }
             e.txn().delete(Table.DELETIONS, Wire.u64(id));
         }
     }

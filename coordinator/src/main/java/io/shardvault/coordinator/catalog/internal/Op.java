@@ -36,6 +36,7 @@ enum Op {
     SET_OBJECT_ACL(24, AclCommands::applySetObjectAcl),
     REPAIR_ENQUEUE(25, RepairQueue::applyEnqueue),
     REPAIR_REMOVE(26, RepairQueue::applyRemove),
+    COLLECT_FILES(27, OrphanFences::applyCollect),
 
     GET_BUCKET(64, Buckets::answerGetBucket),
     LIST_BUCKETS(65, Buckets::answerListBuckets),
@@ -55,6 +56,7 @@ enum Op {
     LIST_POD_STATES(78, ClusterMap::answerListPodStates),
     GET_BUCKET_ACL(79, AclCommands::answerGetBucketAcl),
     LIST_REPAIRS(80, RepairQueue::answerList),
+    FILE_STATES(82, OrphanFences::answerStates),
     GET_FILE(81, FileLifetimes::answerFile);
 
     private static final Op[] BY_CODE = new Op[128];

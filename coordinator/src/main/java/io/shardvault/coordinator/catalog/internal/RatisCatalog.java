@@ -10,7 +10,9 @@ import io.shardvault.coordinator.catalog.DeleteOutcome;
 import io.shardvault.coordinator.catalog.DeleteResult;
 import io.shardvault.coordinator.catalog.FileDeletion;
 import io.shardvault.coordinator.catalog.FileIdRange;
+import io.shardvault.coordinator.catalog.FileKey;
 import io.shardvault.coordinator.catalog.FileRef;
+import io.shardvault.coordinator.catalog.FileState;
 import io.shardvault.coordinator.catalog.ListObjectsQuery;
 import io.shardvault.coordinator.catalog.ListVersionsQuery;
 import io.shardvault.coordinator.catalog.MultipartUpload;
@@ -274,6 +276,16 @@ final class RatisCatalog implements Catalog {
     @Override
     public CompletableFuture<Optional<FileRef>> file(int vaultId, long fileId) {
         return call(FileLifetimes.file(vaultId, fileId));
+    }
+
+    @Override
+    public CompletableFuture<List<FileState>> fileStates(List<FileKey> files) {
+        return call(OrphanFences.states(files));
+    }
+
+    @Override
+    public CompletableFuture<List<FileKey>> collectFiles(List<FileKey> files) {
+        return call(OrphanFences.collect(files));
     }
 
     @Override

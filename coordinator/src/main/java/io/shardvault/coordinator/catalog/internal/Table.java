@@ -36,6 +36,11 @@ enum Table {
     COUNTERS("counters"),
     /** 16-byte request id (u64 client millis | u64 random) → the result bytes of the write. */
     REQUESTS("requests"),
+    /**
+     * u32 vaultId | u64 fileId → u8 fate ({@link OrphanFences}): RELEASED while the file waits in {@link #DELETIONS},
+     * COLLECTED once the orphan collector fenced it; added after the others, empty in older stores.
+     */
+    FENCES("fences"),
     /** u32 vaultId | u64 fileId → RepairTask ({@link RepairQueue}); added after the others, empty in older stores. */
     REPAIRS("repairs");
 

@@ -4,6 +4,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.shardvault.common.ShardId;
+import io.shardvault.pod.api.AgedShard;
+import io.shardvault.pod.api.PodAgedPage;
 import io.shardvault.pod.api.PodAssignment;
 import io.shardvault.pod.api.PodPage;
 import io.shardvault.pod.api.PodSlot;
@@ -19,6 +21,8 @@ import java.util.Optional;
 
 /** Encoding and decoding of the pod ops' headers and payloads ({@link io.shardvault.pod.api.PodOps}). Stateless. */
 public final class PodWire {
+    private static final int AGED_SHARD_LENGTH = ShardId.ENCODED_LENGTH + 8;
+
     private PodWire() {
     }
 
@@ -69,6 +73,28 @@ public final class PodWire {
             ids.add(ShardId.readFrom(payload));
         }
         return new PodPage(ids, next);
+    }
+
+    /** The LIST_AGED response: header {@code hasNext [next]}, payload the ids, each with its age. */
+    public static ByteBuf[] listAgedResponse(List<AgedShard> shards, Optional<ShardId> next, ByteBufAllocator alloc) {
+        ByteBuf header = alloc.heapBuffer(1 + ShardId.ENCODED_LENGTH);
+        header.writeBoolean(next.isPresent());
+        next.ifPresent(id -> id.writeTo(header));
+        ByteBuf payload = alloc.heapBuffer(shards.size() * AGED_SHARD_LENGTH);
+        for (AgedShard s : shards) {
+            s.id().writeTo(payload);
+            payload.writeLong(s.ageMillis());
+        }
+        return new ByteBuf[] {header, payload};
+    }
+
+    public static PodAgedPage decodeListAged(ByteBuf header, ByteBuf payload) {
+        Optional<ShardId> next = header.readBoolean() ? Optional.of(ShardId.readFrom(header)) : Optional.empty();
+        List<AgedShard> shards = new ArrayList<>(payload.readableBytes() / AGED_SHARD_LENGTH);
+        while (payload.readableBytes() >= AGED_SHARD_LENGTH) {
+            shards.add(new AgedShard(ShardId.readFrom(payload), payload.readLong()));
+        }
+        return new PodAgedPage(shards, next);
     }
 
     public static ByteBuf statsHeader(PodStats s, ByteBufAllocator alloc) {
