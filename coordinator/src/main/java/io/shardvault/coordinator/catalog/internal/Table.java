@@ -37,7 +37,9 @@ enum Table {
     /** 16-byte request id (u64 client millis | u64 random) → the result bytes of the write. */
     REQUESTS("requests"),
     /** u32 vaultId | u64 fileId → RepairTask ({@link RepairQueue}); added after the others, empty in older stores. */
-    REPAIRS("repairs");
+    REPAIRS("repairs"),
+    /** u32 vaultId | u8 shardIndex → PodRebuildJob ({@link PodRebuilds}); added after the others, empty in older stores. */
+    POD_REBUILDS("pod_rebuilds");
 
     final String cfName;
 
