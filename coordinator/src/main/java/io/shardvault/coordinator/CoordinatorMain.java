@@ -12,6 +12,7 @@ import io.shardvault.common.rpc.RpcConfigKeys;
 import io.shardvault.coordinator.admin.CoordinatorAdminConfigKeys;
 import io.shardvault.coordinator.catalog.CatalogConfigKeys;
 import io.shardvault.coordinator.data.DataPathConfigKeys;
+import io.shardvault.coordinator.repair.PodRebuildConfigKeys;
 import io.shardvault.coordinator.repair.RepairConfigKeys;
 import io.shardvault.s3.S3ConfigKeys;
 import io.shardvault.s3.sosapi.SosapiConfigKeys;
@@ -59,6 +60,7 @@ public final class CoordinatorMain implements Callable<Integer> {
         keys.addAll(CatalogConfigKeys.all());
         keys.addAll(DataPathConfigKeys.all());
         keys.addAll(RepairConfigKeys.all());
+        keys.addAll(PodRebuildConfigKeys.all());
         keys.addAll(ErasureConfigKeys.all());
         keys.addAll(RpcConfigKeys.all());
         keys.addAll(S3ConfigKeys.all());
