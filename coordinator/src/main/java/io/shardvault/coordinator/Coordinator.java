@@ -25,6 +25,9 @@ import io.shardvault.coordinator.data.PodAssignments;
 import io.shardvault.coordinator.data.Vault;
 import io.shardvault.coordinator.data.VaultDirectory;
 import io.shardvault.coordinator.data.internal.ShardDataPath;
+import io.shardvault.coordinator.repair.PodRebuildConfig;
+import io.shardvault.coordinator.repair.PodRebuildMetrics;
+import io.shardvault.coordinator.repair.PodRebuildWorker;
 import io.shardvault.coordinator.repair.ReadDamageReports;
 import io.shardvault.coordinator.repair.RepairConfig;
 import io.shardvault.coordinator.repair.RepairMetrics;
@@ -126,6 +129,11 @@ public final class Coordinator implements AutoCloseable {
             RepairWorker repair = RepairWorker.start(repairConfig, catalog, catalogServer::isLeader, vaults, data,
                     new PodClient(repairRpc), codecs, repairMetrics, dataConfig.rpcTimeout());
             started.add(repair);
+            // Pod rebuild (issue #20): jobs are catalog rows; the leader runs them, resuming from their checkpoint.
+            PodRebuildWorker rebuilds = PodRebuildWorker.start(PodRebuildConfig.from(settings), catalog,
+                    catalogServer::isLeader, vaults, data, new PodClient(repairRpc), codecs,
+                    new PodRebuildMetrics(registry), dataConfig.rpcTimeout());
+            started.add(rebuilds);
             FileReaper reaper = new FileReaper(catalog, data, config.reaperInterval());
             started.add(reaper);
             FreeSpace freeSpace = new PodFreeSpace(catalog, new PodClient(statsRpc), FREE_SPACE_MAX_AGE,
@@ -135,9 +143,11 @@ public final class Coordinator implements AutoCloseable {
             CatalogObjectStore store = new CatalogObjectStore(catalog, data, reaper, CatalogObjectStore.MIN_PART_BYTES,
                     s3Config.region(), freeSpace, config.bootstrapKey().map(Credential::accessKeyId), registry);
             CredentialStore credentials = withBootstrapKey(new CatalogCredentialStore(catalog), config.bootstrapKey());
-            started.add(CoordinatorAdmin.start(settings, catalogServer, config.vault(),
+            CoordinatorAdmin admin = CoordinatorAdmin.start(settings, catalogServer, config.vault(),
                     dataConfig.writeQuorum(config.vault().layout()), stashServers, transport, podStates,
-                    repair));
+                    repair);
+            started.add(admin);
+            admin.registerPodRebuild(rebuilds);
             c.catalog = catalog;
             c.s3 = S3Server.start(s3Config, store, credentials, registry);
             started.add(c.s3);

@@ -13,11 +13,13 @@ import io.shardvault.coordinator.admin.internal.CatalogBean;
 import io.shardvault.coordinator.admin.internal.ClusterBean;
 import io.shardvault.coordinator.admin.internal.ClusterProbe;
 import io.shardvault.coordinator.admin.internal.PodBean;
+import io.shardvault.coordinator.admin.internal.PodRebuildBean;
 import io.shardvault.coordinator.admin.internal.RepairBean;
 import io.shardvault.coordinator.admin.internal.StashBean;
 import io.shardvault.coordinator.admin.internal.VaultBean;
 import io.shardvault.coordinator.catalog.CatalogServer;
 import io.shardvault.coordinator.data.Vault;
+import io.shardvault.coordinator.repair.PodRebuildWorker;
 import io.shardvault.coordinator.repair.RepairWorker;
 import io.shardvault.coordinator.store.CatalogPodStates;
 import io.shardvault.pod.api.PodClient;
@@ -50,6 +52,7 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>io.shardvault:type=AccessKeys,name=accessKeys</td><td>{@link AccessKeysMXBean}</td></tr>
  *   <tr><td>io.shardvault:type=Buckets,name=buckets</td><td>{@link BucketsMXBean}</td></tr>
  *   <tr><td>io.shardvault:type=Repair,name=repair</td><td>{@link RepairMXBean}</td></tr>
+ *   <tr><td>io.shardvault:type=PodRebuild,name=podRebuild</td><td>{@link PodRebuildMXBean}</td></tr>
  * </table>
  *
  * <p>The MBeans go into the platform MBean server (next to the JVM's own and the JMX meter
@@ -148,6 +151,20 @@ public final class CoordinatorAdmin implements AutoCloseable {
     /** {@code io.shardvault:type=Repair,name=repair}. */
     public static ObjectName repairName() {
         return MBeanRegistrations.name("Repair", "repair");
+    }
+
+    /** {@code io.shardvault:type=PodRebuild,name=podRebuild}. */
+    public static ObjectName podRebuildName() {
+        return MBeanRegistrations.name("PodRebuild", "podRebuild");
+    }
+
+    /** Registers the PodRebuild MBean (issue #20) beside the others, in the same server; {@link #close()} unregisters it. */
+    public void registerPodRebuild(PodRebuildWorker worker) {
+        try {
+            registrations.register(podRebuildName(), new PodRebuildBean(worker), PodRebuildMXBean.class);
+        } catch (InstanceAlreadyExistsException e) {
+            throw new IllegalStateException("the PodRebuild MBean is registered twice in one MBean server", e);
+        }
     }
 
     /** {@code io.shardvault:type=Pod,name=vault-V.pod-I}. */

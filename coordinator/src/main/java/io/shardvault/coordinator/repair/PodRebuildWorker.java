@@ -156,7 +156,7 @@ public final class PodRebuildWorker implements AutoCloseable {
     }
 
     /** The rate and time left of {@code job} as of {@code asOf}, both since the job started. */
-    static Progress progress(PodRebuildJob job, boolean runningHere, Instant asOf) {
+    public static Progress progress(PodRebuildJob job, boolean runningHere, Instant asOf) {
         double seconds = Math.max(1e-3, Duration.between(job.startedAt(), asOf).toMillis() / 1000.0);
         double filesPerSecond = job.filesDone() / seconds;
         long eta = -1;
