@@ -20,13 +20,14 @@ final class PodRebuildFormat {
                 ? " (running on this coordinator)" : ""));
         out.println("  files:            " + Table.count(done) + " of ~" + Table.count(total)
                 + (total > 0 ? String.format(" (%d%%)", Math.min(100, done * 100 / total)) : ""));
-        out.println("  shards " + (check ? "missing:  " : "rebuilt:  ") + Table.count((Long) j.get("shardsRebuilt")));
+        out.println("  shards " + (check ? "missing:   " : "rebuilt:   ") + Table.count((Long) j.get("shardsRebuilt")));
         out.println("  bytes rebuilt:    " + Table.bytes((Long) j.get("bytesRebuilt")));
         out.println("  failed (queued):  " + Table.count((Long) j.get("failures")));
         out.println("  rate:             " + Table.bytes((Long) j.get("bytesPerSecond")) + "/s, "
                 + String.format("%.1f", (Double) j.get("filesPerSecond")) + " files/s");
         long eta = (Long) j.get("etaSeconds");
-        out.println("  eta:              " + (eta < 0 ? "unknown" : Table.age(1000 * eta)));
+        out.println("  eta:              " + ("DONE".equals(j.get("state")) ? "-" : eta < 0 ? "unknown"
+                : Table.age(1000 * eta)));
         out.println("  started:          " + Instant.ofEpochMilli((Long) j.get("startedAtMillis")));
         out.println("  checkpointed:     " + Instant.ofEpochMilli((Long) j.get("updatedAtMillis"))
                 + " (last file " + j.get("position") + ")");
