@@ -135,7 +135,11 @@ public final class PodRebuildWorker implements AutoCloseable {
                         LOG.info("pod rebuild job {} of pod {} in vault {} onto {} started ({}~{} live files)",
                                 job.jobId(), shardIndex, vaultId, target, checkOnly ? "counting only, " : "",
                                 job.filesTotal());
-                        polls.execute(this::poll);
+                        try {
+                            polls.execute(this::poll);
+                        } catch (java.util.concurrent.RejectedExecutionException closing) {
+                            LOG.debug("closing: the job is left to the next leader");
+                        }
                     }
                 });
     }
