@@ -11,6 +11,7 @@ import io.shardvault.common.rpc.RpcClientConfig;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.common.rpc.RpcTransportConfig;
 import io.shardvault.coordinator.admin.CoordinatorAdmin;
+import io.shardvault.coordinator.admin.HealingJobs;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CatalogConfig;
 import io.shardvault.coordinator.catalog.CatalogException;
@@ -28,6 +29,9 @@ import io.shardvault.coordinator.data.internal.ShardDataPath;
 import io.shardvault.coordinator.collect.CollectConfig;
 import io.shardvault.coordinator.collect.CollectMetrics;
 import io.shardvault.coordinator.collect.OrphanCollector;
+import io.shardvault.coordinator.repair.PodRebuildConfig;
+import io.shardvault.coordinator.repair.PodRebuildMetrics;
+import io.shardvault.coordinator.repair.PodRebuildWorker;
 import io.shardvault.coordinator.repair.ReadDamageReports;
 import io.shardvault.coordinator.repair.RepairConfig;
 import io.shardvault.coordinator.repair.RepairMetrics;
@@ -137,6 +141,11 @@ public final class Coordinator implements AutoCloseable {
                     settings.get(ScrubFindingsConfigKeys.INTERVAL), catalog, catalogServer::isLeader,
                     List.of(config.vault()), new PodClient(repairRpc), repairMetrics, dataConfig.rpcTimeout());
             started.add(scrubFindings);
+            // Pod rebuild (issue #20): jobs are catalog rows; the leader runs them, resuming from their checkpoint.
+            PodRebuildWorker rebuilds = PodRebuildWorker.start(PodRebuildConfig.from(settings), catalog,
+                    catalogServer::isLeader, vaults, data, new PodClient(repairRpc), codecs,
+                    new PodRebuildMetrics(registry), dataConfig.rpcTimeout());
+            started.add(rebuilds);
             FileReaper reaper = new FileReaper(catalog, data, config.reaperInterval());
             started.add(reaper);
             // Orphan collection (issue #20): files no catalog entry refers to go, behind the catalog's fence.
@@ -153,7 +162,7 @@ public final class Coordinator implements AutoCloseable {
             CredentialStore credentials = withBootstrapKey(new CatalogCredentialStore(catalog), config.bootstrapKey());
             started.add(CoordinatorAdmin.start(settings, catalogServer, config.vault(),
                     dataConfig.writeQuorum(config.vault().layout()), stashServers, transport, podStates,
-                    repair, collector));
+                    new HealingJobs(repair, collector, rebuilds)));
             c.catalog = catalog;
             c.s3 = S3Server.start(s3Config, store, credentials, registry);
             started.add(c.s3);

@@ -14,6 +14,7 @@ import io.shardvault.coordinator.admin.CoordinatorAdminConfigKeys;
 import io.shardvault.coordinator.catalog.CatalogConfigKeys;
 import io.shardvault.coordinator.data.DataPathConfigKeys;
 import io.shardvault.coordinator.collect.CollectConfigKeys;
+import io.shardvault.coordinator.repair.PodRebuildConfigKeys;
 import io.shardvault.coordinator.repair.RepairConfigKeys;
 import io.shardvault.coordinator.repair.ScrubFindingsConfigKeys;
 import io.shardvault.s3.S3ConfigKeys;
@@ -64,6 +65,7 @@ public final class CoordinatorMain implements Callable<Integer> {
         keys.addAll(RepairConfigKeys.all());
         keys.addAll(ScrubFindingsConfigKeys.all());
         keys.addAll(CollectConfigKeys.all());
+        keys.addAll(PodRebuildConfigKeys.all());
         keys.addAll(ErasureConfigKeys.all());
         keys.addAll(RpcConfigKeys.all());
         keys.addAll(S3ConfigKeys.all());

@@ -14,13 +14,12 @@ import io.shardvault.coordinator.admin.internal.ClusterBean;
 import io.shardvault.coordinator.admin.internal.ClusterProbe;
 import io.shardvault.coordinator.admin.internal.CollectBean;
 import io.shardvault.coordinator.admin.internal.PodBean;
+import io.shardvault.coordinator.admin.internal.PodRebuildBean;
 import io.shardvault.coordinator.admin.internal.RepairBean;
 import io.shardvault.coordinator.admin.internal.StashBean;
 import io.shardvault.coordinator.admin.internal.VaultBean;
 import io.shardvault.coordinator.catalog.CatalogServer;
-import io.shardvault.coordinator.collect.OrphanCollector;
 import io.shardvault.coordinator.data.Vault;
-import io.shardvault.coordinator.repair.RepairWorker;
 import io.shardvault.coordinator.store.CatalogPodStates;
 import io.shardvault.pod.api.PodClient;
 import io.shardvault.stash.api.StashClient;
@@ -53,6 +52,7 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>io.shardvault:type=Buckets,name=buckets</td><td>{@link BucketsMXBean}</td></tr>
  *   <tr><td>io.shardvault:type=Repair,name=repair</td><td>{@link RepairMXBean}</td></tr>
  *   <tr><td>io.shardvault:type=Collect,name=collect</td><td>{@link CollectMXBean}</td></tr>
+ *   <tr><td>io.shardvault:type=PodRebuild,name=podRebuild</td><td>{@link PodRebuildMXBean}</td></tr>
  * </table>
  *
  * <p>The MBeans go into the platform MBean server (next to the JVM's own and the JMX meter
@@ -84,12 +84,11 @@ public final class CoordinatorAdmin implements AutoCloseable {
      *
      * @param transport the coordinator's RPC transport (not owned); the console makes its own client
      * @param writeQuorum the data paths' write quorum for {@code vault}, to say whether it is writable
-     * @param repair the repair worker, for the Repair MBean
-     * @param collector the orphan collector, for the Collect MBean
+     * @param healing the repair worker, orphan collector and pod rebuilds, for their MBeans
      */
     public static CoordinatorAdmin start(Settings settings, CatalogServer catalogServer, Vault vault, int writeQuorum,
                                          List<InetSocketAddress> stashServers, RpcTransport transport,
-                                         CatalogPodStates podStates, RepairWorker repair, OrphanCollector collector)
+                                         CatalogPodStates podStates, HealingJobs healing)
             throws IOException {
         JmxRemoteConfig remoteConfig = JmxRemoteConfig.from(settings);
         RpcClient rpc = RpcClient.create(transport, RpcClientConfig.from(settings));
@@ -97,11 +96,11 @@ public final class CoordinatorAdmin implements AutoCloseable {
                 new StashClient(rpc), podStates);
         MBeanRegistrations regs = null;
         try {
-            regs = register(ManagementFactory.getPlatformMBeanServer(), catalogServer, probe, repair, collector);
+            regs = register(ManagementFactory.getPlatformMBeanServer(), catalogServer, probe, healing);
             if (regs == null) {
                 LOG.warn("the coordinator MBeans are already registered in this JVM's platform MBean server"
                         + " (another coordinator runs here): using a private MBean server");
-                regs = register(MBeanServerFactory.newMBeanServer(), catalogServer, probe, repair, collector);
+                regs = register(MBeanServerFactory.newMBeanServer(), catalogServer, probe, healing);
             }
             Optional<JmxRemoteServer> remote = JmxRemoteServer.startIfEnabled(remoteConfig, regs.server());
             return new CoordinatorAdmin(regs, remote, rpc);
@@ -116,7 +115,7 @@ public final class CoordinatorAdmin implements AutoCloseable {
 
     /** Registers every MBean in {@code server}; null when the names are taken there. */
     private static MBeanRegistrations register(MBeanServer server, CatalogServer catalogServer, ClusterProbe probe,
-                                               RepairWorker repair, OrphanCollector collector) {
+                                               HealingJobs healing) {
         MBeanRegistrations regs = new MBeanRegistrations(server);
         Vault vault = probe.vault();
         CatalogBean catalog = new CatalogBean(catalogServer);
@@ -132,8 +131,9 @@ public final class CoordinatorAdmin implements AutoCloseable {
             regs.register(MBeanRegistrations.name("AccessKeys", "accessKeys"),
                     new AccessKeysBean(catalogServer.catalog()), AccessKeysMXBean.class);
             regs.register(bucketsName(), new BucketsBean(catalogServer.catalog()), BucketsMXBean.class);
-            regs.register(repairName(), new RepairBean(repair), RepairMXBean.class);
-            regs.register(collectName(), new CollectBean(collector), CollectMXBean.class);
+            regs.register(repairName(), new RepairBean(healing.repair()), RepairMXBean.class);
+            regs.register(collectName(), new CollectBean(healing.collector()), CollectMXBean.class);
+            regs.register(podRebuildName(), new PodRebuildBean(healing.rebuilds()), PodRebuildMXBean.class);
             return regs;
         } catch (InstanceAlreadyExistsException e) {
             regs.close();
@@ -159,6 +159,11 @@ public final class CoordinatorAdmin implements AutoCloseable {
     /** {@code io.shardvault:type=Collect,name=collect}. */
     public static ObjectName collectName() {
         return MBeanRegistrations.name("Collect", "collect");
+    }
+
+    /** {@code io.shardvault:type=PodRebuild,name=podRebuild}. */
+    public static ObjectName podRebuildName() {
+        return MBeanRegistrations.name("PodRebuild", "podRebuild");
     }
 
     /** {@code io.shardvault:type=Pod,name=vault-V.pod-I}. */

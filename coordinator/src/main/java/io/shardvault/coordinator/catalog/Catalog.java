@@ -293,6 +293,35 @@ public interface Catalog extends AutoCloseable {
      */
     CompletableFuture<Optional<RepairTask>> removeRepair(int vaultId, long fileId, List<Integer> repaired);
 
+    // ---- pod rebuilds ----
+
+    /**
+     * Live files of a vault after {@code afterFileId} ({@code -1}: from the first), in file id order, at
+     * most {@code limit} (1..10,000), each as its first reference recorded it: the walk of a pod rebuild.
+     */
+    CompletableFuture<List<FileRef>> listFiles(int vaultId, long afterFileId, int limit);
+
+    /**
+     * Starts the rebuild of pod {@code shardIndex} of a vault onto {@code host:port} (issue #20): a fresh
+     * {@link PodRebuildJob.State#RUNNING} row that replaces a finished one, which the leading coordinator
+     * runs and checkpoints. {@code CONFLICT} while a job of that pod runs; {@code INVALID_ARGUMENT} for an
+     * unregistered pod.
+     *
+     * @param checkOnly only count the shards the pod lacks, write nothing
+     * @param filesTotal an estimate of the files to walk, for progress
+     */
+    CompletableFuture<PodRebuildJob> startPodRebuild(int vaultId, int shardIndex, String host, int port,
+                                                     boolean checkOnly, long filesTotal);
+
+    /**
+     * Records a running job's progress (its position, counters and state, the rest as stored): {@code
+     * CONFLICT} when the job is not the pod's running one, or the position would go back. Returns the row.
+     */
+    CompletableFuture<PodRebuildJob> checkpointPodRebuild(PodRebuildJob job);
+
+    /** Every pod rebuild job the catalog keeps (running and done), by vault and shard index. */
+    CompletableFuture<List<PodRebuildJob>> listPodRebuilds();
+
     /** Closes this client view; the peer (if any) is closed by its {@link CatalogServer}. */
     @Override
     void close();

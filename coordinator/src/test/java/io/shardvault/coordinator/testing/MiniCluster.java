@@ -321,6 +321,21 @@ public final class MiniCluster implements AutoCloseable {
         pods.set(i, startPod(i, podAddresses.get(i).getPort()));
     }
 
+    /**
+     * Wipes pod {@code i}: stops it, deletes its tome with every shard file on it (a replaced disk; its
+     * state directory stays) and starts it again, empty, on its old port.
+     */
+    public void wipePod(int i) throws IOException {
+        stopPod(i);
+        try (Stream<Path> files = Files.walk(tomeDir(i))) {
+            for (Path f : files.sorted(java.util.Comparator.reverseOrder()).collect(Collectors.toList())) {
+                Files.delete(f);
+            }
+        }
+        restartPod(i);
+        LOG.info("pod {} wiped and started empty", i);
+    }
+
     /** Where running pod {@code i} keeps shard {@code id} (to damage it on disk). */
     public Path shardFile(int i, ShardId id) {
         PodServer pod = pods.get(i);

@@ -4,12 +4,16 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import javax.management.ObjectName;
+import javax.management.openmbean.CompositeData;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-/** {@code admin pod drain|down|up}: a pod's operator state, kept in the catalog. */
+/**
+ * {@code admin pod drain|down|up}: a pod's operator state, kept in the catalog; {@code admin pod rebuild|rebuild-status}:
+ * the rebuild of a lost or replaced pod (issue #20).
+ */
 @Command(name = "pod", mixinStandardHelpOptions = true,
         description = "Drains a pod, marks it down or up again (kept in the catalog; every coordinator honours it).")
 final class PodCommand implements Runnable {
@@ -45,6 +49,53 @@ final class PodCommand implements Runnable {
            @Option(names = "--vault", paramLabel = "ID", description = "The pod's vault (default: the only one).")
            Integer vault) throws AdminException {
         return set("markUp", shard, vault);
+    }
+
+    /** {@code io.shardvault:type=PodRebuild,name=podRebuild}. */
+    static final ObjectName POD_REBUILD = io.shardvault.common.jmx.MBeanRegistrations.name("PodRebuild", "podRebuild");
+
+    @Command(name = "rebuild", mixinStandardHelpOptions = true,
+            description = "Recreates every shard of the pod from the others, onto the pod at its address now (a"
+                    + " replacement, or the same one with empty tomes): throttled, resumable, writes go on.")
+    int rebuild(@Parameters(paramLabel = "SHARD", description = "The pod's shard index.") int shard,
+                @Option(names = "--vault", paramLabel = "ID", description = "The pod's vault (default: the only one).")
+                Integer vault,
+                @Option(names = "--check", description = "Only count the shards the pod lacks; write nothing.")
+                boolean check) throws AdminException {
+        return root.execute((session, out) -> {
+            int v = vault != null ? vault : onlyVault(session);
+            CompositeData job = (CompositeData) session.invoke(POD_REBUILD, "rebuild", new Object[] {v, shard, check},
+                    new String[] {int.class.getName(), int.class.getName(), boolean.class.getName()});
+            if (root.json) {
+                out.println(Json.of(job));
+                return;
+            }
+            out.println((check ? "check" : "rebuild") + " of pod " + shard + " in vault " + v + " started (job "
+                    + job.get("jobId") + ", ~" + job.get("filesTotal") + " files); follow it with: shardvault admin"
+                    + " pod rebuild-status");
+            PodRebuildFormat.job(out, job);
+        });
+    }
+
+    @Command(name = "rebuild-status", mixinStandardHelpOptions = true,
+            description = "Every pod rebuild (running and done): files, bytes, rate and ETA.")
+    int rebuildStatus() throws AdminException {
+        return root.execute((session, out) -> {
+            CompositeData[] jobs = (CompositeData[]) session.get(POD_REBUILD, "Jobs");
+            if (root.json) {
+                Map<String, Object> r = new LinkedHashMap<>();
+                r.put("rebuildingHere", session.get(POD_REBUILD, "RebuildingHere"));
+                r.put("jobs", jobs);
+                out.println(Json.object(r));
+                return;
+            }
+            if (jobs.length == 0) {
+                out.println("no pod rebuild has been started");
+            }
+            for (CompositeData j : jobs) {
+                PodRebuildFormat.job(out, j);
+            }
+        });
     }
 
     private int set(String operation, int shard, Integer vault) throws AdminException {

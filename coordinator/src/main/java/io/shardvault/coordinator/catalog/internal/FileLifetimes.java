@@ -138,4 +138,43 @@ final class FileLifetimes {
     static void applyAckDeletions(Entry e, Wire.Reader in, Wire.Writer out) {
         ackDeletions(e, Codec.list(in, Wire.Reader::i64));
     }
+
+    /** The most files one LIST_FILES answers. */
+    static final int MAX_LIST_FILES = 10_000;
+
+    /** Live files of a vault after {@code afterFileId} (-1: from the first), in file id order, at most {@code limit}. */
+    static List<FileRef> listFiles(RocksCatalogStore.Reads r, int vaultId, long afterFileId, int limit) {
+        List<FileRef> out = new ArrayList<>();
+        if (afterFileId == Long.MAX_VALUE) {
+            return out;
+        }
+        byte[] vault = new Wire.Writer(4).i32(vaultId).toByteArray();
+        try (RocksIterator it = r.iterator(Table.FILES)) {
+            for (it.seek(Keys.fileKey(vaultId, afterFileId + 1)); it.isValid() && out.size() < limit
+                    && Keys.startsWith(it.key(), vault); it.next()) {
+                Wire.Reader stored = new Wire.Reader(it.value());
+                stored.i32();
+                out.add(Codec.fileRef(stored));
+            }
+        }
+        return out;
+    }
+
+    /** LIST_FILES: {@code i32 vaultId | i64 afterFileId | i32 limit} → list of FileRef (as first referenced). */
+    static Call<List<FileRef>> listFiles(int vaultId, long afterFileId, int limit) {
+        if (limit < 1 || limit > MAX_LIST_FILES) {
+            throw new IllegalArgumentException("limit must be in [1, " + MAX_LIST_FILES + "]: " + limit);
+        }
+        if (afterFileId < -1) {
+            throw new IllegalArgumentException("afterFileId must be >= -1: " + afterFileId);
+        }
+        return new Call<>(Op.LIST_FILES, w -> w.i32(vaultId).i64(afterFileId).i32(limit),
+                r -> Codec.list(r, Codec::fileRef));
+    }
+
+    static void answerListFiles(RocksCatalogStore.View r, Wire.Reader in, Wire.Writer out) {
+        int vaultId = in.i32();
+        long after = Math.max(-1, in.i64());
+        Codec.list(out, listFiles(r, vaultId, after, Math.max(1, Math.min(in.i32(), MAX_LIST_FILES))), Codec::fileRef);
+    }
 }

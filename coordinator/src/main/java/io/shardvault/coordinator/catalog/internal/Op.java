@@ -37,6 +37,8 @@ enum Op {
     REPAIR_ENQUEUE(25, RepairQueue::applyEnqueue),
     REPAIR_REMOVE(26, RepairQueue::applyRemove),
     COLLECT_FILES(27, OrphanFences::applyCollect),
+    POD_REBUILD_START(29, PodRebuilds::applyStart),
+    POD_REBUILD_CHECKPOINT(30, PodRebuilds::applyCheckpoint),
 
     GET_BUCKET(64, Buckets::answerGetBucket),
     LIST_BUCKETS(65, Buckets::answerListBuckets),
@@ -57,7 +59,9 @@ enum Op {
     GET_BUCKET_ACL(79, AclCommands::answerGetBucketAcl),
     LIST_REPAIRS(80, RepairQueue::answerList),
     FILE_STATES(82, OrphanFences::answerStates),
-    GET_FILE(81, FileLifetimes::answerFile);
+    GET_FILE(81, FileLifetimes::answerFile),
+    LIST_FILES(84, FileLifetimes::answerListFiles),
+    LIST_POD_REBUILDS(85, PodRebuilds::answerList);
 
     private static final Op[] BY_CODE = new Op[128];
 

@@ -21,6 +21,7 @@ import io.shardvault.coordinator.catalog.ObjectMetadata;
 import io.shardvault.coordinator.catalog.ObjectVersion;
 import io.shardvault.coordinator.catalog.PartListing;
 import io.shardvault.coordinator.catalog.PodInfo;
+import io.shardvault.coordinator.catalog.PodRebuildJob;
 import io.shardvault.coordinator.catalog.PodState;
 import io.shardvault.coordinator.catalog.PodStatus;
 import io.shardvault.coordinator.catalog.PutObjectVersion;
@@ -301,6 +302,27 @@ final class RatisCatalog implements Catalog {
     @Override
     public CompletableFuture<Optional<RepairTask>> removeRepair(int vaultId, long fileId, List<Integer> repaired) {
         return call(RepairQueue.remove(vaultId, fileId, repaired));
+    }
+
+    @Override
+    public CompletableFuture<List<FileRef>> listFiles(int vaultId, long afterFileId, int limit) {
+        return call(FileLifetimes.listFiles(vaultId, afterFileId, limit));
+    }
+
+    @Override
+    public CompletableFuture<PodRebuildJob> startPodRebuild(int vaultId, int shardIndex, String host, int port,
+                                                            boolean checkOnly, long filesTotal) {
+        return call(PodRebuilds.start(vaultId, shardIndex, host, port, checkOnly, filesTotal));
+    }
+
+    @Override
+    public CompletableFuture<PodRebuildJob> checkpointPodRebuild(PodRebuildJob job) {
+        return call(PodRebuilds.checkpoint(job));
+    }
+
+    @Override
+    public CompletableFuture<List<PodRebuildJob>> listPodRebuilds() {
+        return call(PodRebuilds.list());
     }
 
     @Override

@@ -42,7 +42,9 @@ enum Table {
      */
     FENCES("fences"),
     /** u32 vaultId | u64 fileId → RepairTask ({@link RepairQueue}); added after the others, empty in older stores. */
-    REPAIRS("repairs");
+    REPAIRS("repairs"),
+    /** u32 vaultId | u8 shardIndex → PodRebuildJob ({@link PodRebuilds}); added after the others, empty in older stores. */
+    POD_REBUILDS("pod_rebuilds");
 
     final String cfName;
 

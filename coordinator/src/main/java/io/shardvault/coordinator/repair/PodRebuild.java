@@ -1,0 +1,173 @@
+package io.shardvault.coordinator.repair;
+
+import io.netty.buffer.ByteBuf;
+import io.shardvault.common.ShardId;
+import io.shardvault.coordinator.catalog.Catalog;
+import io.shardvault.coordinator.catalog.FileRef;
+import io.shardvault.coordinator.catalog.PodRebuildJob;
+import io.shardvault.coordinator.catalog.PodRebuildJob.State;
+import io.shardvault.coordinator.data.Vault;
+import io.shardvault.coordinator.data.VaultLayout;
+import io.shardvault.coordinator.store.StoredFiles;
+import io.shardvault.pod.api.PodClient;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run of a pod rebuild job (issue #20, section 3): walks the vault's live files in file id order
+ * from the job's checkpoint ({@link Catalog#listFiles}), merged with the pod's own listing of its slot
+ * ({@link PodRebuildCursor}), and rebuilds each shard the pod lacks with {@link ShardRebuild} (read
+ * through the data path with the pod asked last, encoded again, written durably), throttled by its rate
+ * limiter. A shard the pod lists is skipped without a read: written since the job started, or rebuilt
+ * before a restart.
+ *
+ * <p><b>Checkpoints and the one shard that may be partial.</b> The position (the last file done) and the
+ * counters go to the catalog every {@code checkpointFiles} files or {@code checkpointInterval}, and at
+ * the end. A run that stopped between two checkpoints (its coordinator died, lost the lead, was closed)
+ * may have left one shard half written after the checkpoint, which the pod lists like a whole one. So a
+ * run checks the first {@code checkpointFiles} files it walks: a listed shard counts as present only if
+ * its last chunk reads back from the pod (the pod verifies its CRC32C, and {@link ShardRebuild} writes
+ * stripes in order, each only after the one before was acknowledged). A shard recorded missing at its
+ * write is checked the same way wherever it lies.
+ *
+ * <p>A shard that cannot be rebuilt (too few good chunks now) is queued for repair ({@code
+ * rebuild-failed}: the repair worker retries it with its back-off) and counted; the walk goes on. A
+ * repair of the same shard running at the same time is harmless: both rewrite the whole shard with the
+ * same bytes, and whichever fails leaves the shard queued.
+ *
+ * <p>Blocking, on the worker's job thread; stops (after a checkpoint when it can) when {@code keepGoing}
+ * turns false or the thread is interrupted.
+ */
+final class PodRebuild {
+    private static final Logger LOG = LoggerFactory.getLogger(PodRebuild.class);
+    static final String REBUILD_FAILED = "rebuild-failed";
+    private static final int PAGE = 1000;
+
+    private final Catalog catalog;
+    private final PodClient pods;
+    private final ShardRebuild rebuild;
+    private final PodRebuildConfig config;
+    private final PodRebuildMetrics metrics;
+    private final Duration callTimeout;
+    private final LongSupplier nanoTicker;
+
+    PodRebuild(Catalog catalog, PodClient pods, ShardRebuild rebuild, PodRebuildConfig config,
+               PodRebuildMetrics metrics, Duration callTimeout, LongSupplier nanoTicker) {
+        this.catalog = catalog;
+        this.pods = pods;
+        this.rebuild = rebuild;
+        this.config = config;
+        this.metrics = metrics;
+        this.callTimeout = callTimeout;
+        this.nanoTicker = nanoTicker;
+    }
+
+    /**
+     * Runs {@code job} on {@code vault}'s pod from its checkpoint to the end (then DONE) or until told to
+     * stop. {@code progress} sees the job after every file. Returns the job as last checkpointed.
+     */
+    PodRebuildJob run(Vault vault, PodRebuildJob job, BooleanSupplier keepGoing, Consumer<PodRebuildJob> progress)
+            throws IOException, InterruptedException {
+        int shard = job.shardIndex();
+        InetSocketAddress target = vault.pod(shard);
+        PodRebuildCursor present = new PodRebuildCursor(pods, target, vault.vaultId(), shard, job.position(),
+                callTimeout);
+        PodRebuildJob current = job;
+        long sinceCheckpoint = 0;
+        long lastCheckpointNanos = nanoTicker.getAsLong();
+        long checkedThisRun = 0;
+        LOG.info("pod rebuild job {} of pod {} in vault {} onto {} runs from file {} ({} files done){}", job.jobId(),
+                shard, vault.vaultId(), target, job.position(), job.filesDone(), job.checkOnly() ? ", counting only" : "");
+        while (true) {
+            List<FileRef> files = await(catalog.listFiles(vault.vaultId(), current.position(), PAGE), "list of files");
+            for (FileRef f : files) {
+                if (!keepGoing.getAsBoolean() || Thread.currentThread().isInterrupted()) {
+                    return checkpoint(current, State.RUNNING);
+                }
+                // An empty file has no shard bytes anywhere: nothing to list, nothing to rebuild.
+                boolean listed = f.size() == 0 || present.has(f.fileId());
+                boolean check = listed && (checkedThisRun < config.checkpointFiles()
+                        || f.missingShards().contains(shard));
+                checkedThisRun++;
+                boolean missing = !listed || check && !tailReadsBack(target, f, shard);
+                long written = 0;
+                long failed = 0;
+                if (missing) {
+                    metrics.shardsMissing.increment();
+                    if (!job.checkOnly()) {
+                        try {
+                            written = rebuild.rebuild(vault, f, List.of(shard));
+                            metrics.bytesRebuilt.increment(written);
+                        } catch (IOException e) {
+                            failed = 1;
+                            metrics.failures.increment();
+                            LOG.warn("pod rebuild: shard {} of file {}/{} could not be rebuilt now (queued for repair): {}",
+                                    shard, f.vaultId(), f.fileId(), e.toString());
+                            await(catalog.enqueueRepair(f.vaultId(), f.fileId(), List.of(shard), REBUILD_FAILED),
+                                    "repair enqueue");
+                        }
+                    }
+                } else {
+                    metrics.shardsPresent.increment();
+                }
+                metrics.filesWalked.increment();
+                current = current.progressed(State.RUNNING, f.fileId(), current.filesDone() + 1,
+                        current.shardsRebuilt() + (missing && failed == 0 ? 1 : 0), current.bytesRebuilt() + written,
+                        current.failures() + failed);
+                progress.accept(current);
+                sinceCheckpoint++;
+                if (sinceCheckpoint >= config.checkpointFiles()
+                        || nanoTicker.getAsLong() - lastCheckpointNanos >= config.checkpointInterval().toNanos()) {
+                    current = checkpoint(current, State.RUNNING);
+                    sinceCheckpoint = 0;
+                    lastCheckpointNanos = nanoTicker.getAsLong();
+                }
+            }
+            if (files.size() < PAGE) {
+                PodRebuildJob done = checkpoint(current, State.DONE);
+                LOG.info("pod rebuild job {} of pod {} in vault {} done: {} files, {} shards {}, {} bytes, {} failed",
+                        done.jobId(), shard, vault.vaultId(), done.filesDone(), done.shardsRebuilt(),
+                        done.checkOnly() ? "missing" : "rebuilt", done.bytesRebuilt(), done.failures());
+                return done;
+            }
+        }
+    }
+
+    /** Whether the last chunk of the file's shard reads back, CRC-verified, from the pod. */
+    private boolean tailReadsBack(InetSocketAddress target, FileRef f, int shard) throws InterruptedException {
+        metrics.tailChecks.increment();
+        VaultLayout layout = StoredFiles.fromRef(f).layout();
+        long stripes = layout.stripeCount(f.size());
+        if (stripes == 0) {
+            return true;
+        }
+        long last = stripes - 1;
+        try {
+            ByteBuf tail = await(pods.read(target, new ShardId(f.vaultId(), f.fileId(), shard),
+                    layout.shardOffset(last), layout.chunkLength(f.size(), last)), "read of the shard's last chunk");
+            tail.release();
+            return true;
+        } catch (IOException e) {
+            LOG.info("pod rebuild: shard {} of file {}/{} is listed but its last chunk does not read back ({}):"
+                    + " rebuilding it", shard, f.vaultId(), f.fileId(), e.toString());
+            return false;
+        }
+    }
+
+    private PodRebuildJob checkpoint(PodRebuildJob job, State state) throws IOException, InterruptedException {
+        return await(catalog.checkpointPodRebuild(job.progressed(state, job.position(), job.filesDone(),
+                job.shardsRebuilt(), job.bytesRebuilt(), job.failures())), "checkpoint");
+    }
+
+    private <T> T await(CompletableFuture<T> f, String what) throws IOException, InterruptedException {
+        return Bounded.await(f, callTimeout.multipliedBy(2), "pod rebuild " + what);
+    }
+}

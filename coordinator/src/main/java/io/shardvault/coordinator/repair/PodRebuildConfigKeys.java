@@ -1,0 +1,32 @@
+package io.shardvault.coordinator.repair;
+
+import io.shardvault.common.config.ConfigKey;
+import java.time.Duration;
+import java.util.List;
+
+/** The pod rebuild's settings ({@code repair.rebuild.*}). */
+public final class PodRebuildConfigKeys {
+    private PodRebuildConfigKeys() {
+    }
+
+    public static final ConfigKey<Long> RATE = ConfigKey.ofBytes("repair.rebuild.bytesPerSecond", 64L << 20, 1L << 16,
+            1L << 40, "Rebuilt shard bytes a pod rebuild writes per second at most (the throttle; 50 MB/s is"
+                    + " 52428800).");
+
+    public static final ConfigKey<Duration> INTERVAL = ConfigKey.ofDuration("repair.rebuild.interval",
+            Duration.ofSeconds(5), Duration.ofMillis(10), Duration.ofHours(1),
+            "How often the leading coordinator looks for a running pod rebuild to run or resume.");
+
+    public static final ConfigKey<Integer> CHECKPOINT_FILES = ConfigKey.ofInt("repair.rebuild.checkpoint.files", 500,
+            1, 1_000_000, "A running pod rebuild checkpoints its position in the catalog after this many files at"
+                    + " most; a resumed job checks this many of its first files' shards for a complete tail.");
+
+    public static final ConfigKey<Duration> CHECKPOINT_INTERVAL = ConfigKey.ofDuration(
+            "repair.rebuild.checkpoint.interval", Duration.ofSeconds(10), Duration.ofMillis(1), Duration.ofHours(1),
+            "A running pod rebuild checkpoints its position in the catalog at least this often.");
+
+    /** Every key above. */
+    public static List<ConfigKey<?>> all() {
+        return List.of(RATE, INTERVAL, CHECKPOINT_FILES, CHECKPOINT_INTERVAL);
+    }
+}

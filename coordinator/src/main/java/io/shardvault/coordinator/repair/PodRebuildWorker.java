@@ -1,0 +1,238 @@
+package io.shardvault.coordinator.repair;
+
+import io.shardvault.common.DaemonThreads;
+import io.shardvault.common.erasure.ErasureCodecs;
+import io.shardvault.coordinator.catalog.Catalog;
+import io.shardvault.coordinator.catalog.PodRebuildJob;
+import io.shardvault.coordinator.catalog.PodRebuildJob.State;
+import io.shardvault.coordinator.data.DataPath;
+import io.shardvault.coordinator.data.Vault;
+import io.shardvault.coordinator.data.VaultDirectory;
+import io.shardvault.pod.api.PodClient;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the pod rebuild jobs the catalog keeps (issue #20, section 3). {@link #start(int, int, boolean)}
+ * (the admin operation, on any coordinator) writes a job row; every {@code repair.rebuild.interval} the
+ * coordinator whose catalog peer leads looks for a {@link State#RUNNING} job and runs it ({@link
+ * PodRebuild}), one job at a time, from the job's last checkpoint: a job started elsewhere, or left
+ * behind by a coordinator that died or lost the lead, resumes here.
+ *
+ * <table>
+ *   <caption>Limits (settings {@code repair.rebuild.*})</caption>
+ *   <tr><th>what</th><th>setting</th><th>default</th></tr>
+ *   <tr><td>rebuilt bytes per second</td><td>{@code repair.rebuild.bytesPerSecond}</td><td>64 MiB</td></tr>
+ *   <tr><td>look for a job every</td><td>{@code repair.rebuild.interval}</td><td>5 s</td></tr>
+ *   <tr><td>checkpoint every</td><td>{@code repair.rebuild.checkpoint.files} / {@code .interval}</td>
+ *       <td>500 files / 10 s</td></tr>
+ * </table>
+ *
+ * <p>A job runs on a pod at the address this coordinator's vault map gives it; when that is not the
+ * job's target (the map changed since the start) it is not run here, and says so in the log. Thread-safe;
+ * {@link #close()} stops the job thread (the job resumes from its checkpoint elsewhere or after a restart).
+ */
+public final class PodRebuildWorker implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PodRebuildWorker.class);
+
+    /**
+     * A job as the admin console shows it: the catalog's row, or this coordinator's fresher copy while it
+     * runs the job, with the rate and the time left.
+     *
+     * @param job the job
+     * @param runningHere whether this coordinator runs it now
+     * @param bytesPerSecond rebuilt bytes per second since the job started
+     * @param filesPerSecond files walked per second since the job started
+     * @param etaSeconds the time left at that pace, or -1 when unknown (nothing done yet, or done)
+     */
+    public record Progress(PodRebuildJob job, boolean runningHere, long bytesPerSecond, double filesPerSecond,
+                           long etaSeconds) {
+    }
+
+    private final PodRebuildConfig config;
+    private final Catalog catalog;
+    private final BooleanSupplier leads;
+    private final VaultDirectory vaults;
+    private final PodRebuild rebuild;
+    private final Clock clock;
+    private final Duration callTimeout;
+    private final ScheduledExecutorService polls;
+    private final ExecutorService jobThread;
+    /** The job this coordinator runs now, as of its last file; null when none. */
+    private final AtomicReference<PodRebuildJob> running = new AtomicReference<>();
+    private volatile boolean closed;
+
+    private PodRebuildWorker(PodRebuildConfig config, Catalog catalog, BooleanSupplier leads, VaultDirectory vaults,
+                             PodRebuild rebuild, Clock clock, Duration callTimeout) {
+        this.config = config;
+        this.catalog = catalog;
+        this.leads = leads;
+        this.vaults = vaults;
+        this.rebuild = rebuild;
+        this.clock = clock;
+        this.callTimeout = callTimeout;
+        this.polls = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("pod-rebuild-poll"));
+        this.jobThread = Executors.newSingleThreadExecutor(DaemonThreads.named("pod-rebuild"));
+    }
+
+    /**
+     * Starts looking for jobs.
+     *
+     * @param leads whether this coordinator's catalog peer leads now (only then does it run a job)
+     * @param data the data paths the rebuild reads files through (not owned)
+     * @param pods a pod client for the listings, shard deletes and writes (not owned)
+     * @param callTimeout the pods' and catalog's call timeout: a call not answered in twice that has failed
+     */
+    public static PodRebuildWorker start(PodRebuildConfig config, Catalog catalog, BooleanSupplier leads,
+                                         VaultDirectory vaults, DataPath data, PodClient pods, ErasureCodecs codecs,
+                                         PodRebuildMetrics metrics, Duration callTimeout) {
+        ShardRebuild shards = new ShardRebuild(data, pods, codecs, new RateLimiter(config.bytesPerSecond(),
+                System::nanoTime), callTimeout);
+        PodRebuild rebuild = new PodRebuild(catalog, pods, shards, config, metrics, callTimeout, System::nanoTime);
+        PodRebuildWorker w = new PodRebuildWorker(config, catalog, leads, vaults, rebuild, Clock.systemUTC(),
+                callTimeout);
+        w.polls.scheduleWithFixedDelay(w::poll, 0, config.interval().toMillis(), TimeUnit.MILLISECONDS);
+        return w;
+    }
+
+    /**
+     * Starts the rebuild of pod {@code shardIndex} of a vault onto the address the vault map gives it:
+     * writes the job's row; the leading coordinator runs it. Fails with the catalog's {@code CONFLICT}
+     * while a job of that pod runs.
+     *
+     * @param checkOnly only count the shards the pod lacks
+     */
+    public CompletableFuture<PodRebuildJob> start(int vaultId, int shardIndex, boolean checkOnly) {
+        Optional<Vault> vault = vaults.vault(vaultId);
+        if (vault.isEmpty()) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("no vault " + vaultId));
+        }
+        if (shardIndex < 0 || shardIndex >= vault.get().layout().n()) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("no pod " + shardIndex + " in vault "
+                    + vaultId + " (it has " + vault.get().layout().n() + ")"));
+        }
+        InetSocketAddress target = vault.get().pod(shardIndex);
+        return catalog.usage(Optional.empty())
+                .thenCompose(u -> catalog.startPodRebuild(vaultId, shardIndex, target.getHostString(),
+                        target.getPort(), checkOnly, u.objectVersions()))
+                .whenComplete((job, failure) -> {
+                    if (failure == null) {
+                        LOG.info("pod rebuild job {} of pod {} in vault {} onto {} started ({}~{} live files)",
+                                job.jobId(), shardIndex, vaultId, target, checkOnly ? "counting only, " : "",
+                                job.filesTotal());
+                        try {
+                            polls.execute(this::poll);
+                        } catch (java.util.concurrent.RejectedExecutionException closing) {
+                            LOG.debug("closing: the job is left to the next leader");
+                        }
+                    }
+                });
+    }
+
+    /** Every job the catalog keeps, with this coordinator's fresher copy of the one it runs. */
+    public CompletableFuture<List<Progress>> jobs() {
+        return catalog.listPodRebuilds().thenApply(rows -> {
+            PodRebuildJob live = running.get();
+            Instant now = clock.instant();
+            List<Progress> out = new ArrayList<>();
+            for (PodRebuildJob row : rows) {
+                boolean here = live != null && live.jobId() == row.jobId() && live.vaultId() == row.vaultId()
+                        && live.shardIndex() == row.shardIndex();
+                out.add(progress(here ? live : row, here, here ? now : row.updatedAt()));
+            }
+            return out;
+        });
+    }
+
+    /** The rate and time left of {@code job} as of {@code asOf}, both since the job started. */
+    public static Progress progress(PodRebuildJob job, boolean runningHere, Instant asOf) {
+        double seconds = Math.max(1e-3, Duration.between(job.startedAt(), asOf).toMillis() / 1000.0);
+        double filesPerSecond = job.filesDone() / seconds;
+        long eta = -1;
+        if (job.state() == State.RUNNING && filesPerSecond > 0) {
+            eta = (long) Math.ceil(Math.max(0, job.filesTotal() - job.filesDone()) / filesPerSecond);
+        } else if (job.state() == State.DONE) {
+            eta = 0;
+        }
+        return new Progress(job, runningHere, (long) (job.bytesRebuilt() / seconds), filesPerSecond, eta);
+    }
+
+    /** Whether this coordinator runs a job now. */
+    public boolean rebuildingHere() {
+        return running.get() != null;
+    }
+
+    private void poll() {
+        if (closed || running.get() != null || !leads.getAsBoolean()) {
+            return;
+        }
+        try {
+            for (PodRebuildJob job : Bounded.await(catalog.listPodRebuilds(), callTimeout.multipliedBy(2),
+                    "list of pod rebuilds")) {
+                if (job.state() != State.RUNNING) {
+                    continue;
+                }
+                Optional<Vault> vault = vaults.vault(job.vaultId());
+                if (vault.isEmpty()) {
+                    LOG.warn("pod rebuild job {}: vault {} is not in this coordinator's map", job.jobId(), job.vaultId());
+                    continue;
+                }
+                InetSocketAddress at = vault.get().pod(job.shardIndex());
+                if (!at.getHostString().equals(job.targetHost()) || at.getPort() != job.targetPort()) {
+                    LOG.warn("pod rebuild job {} targets {}:{} but this coordinator has pod {} of vault {} at {}: not"
+                            + " running it here", job.jobId(), job.targetHost(), job.targetPort(), job.shardIndex(),
+                            job.vaultId(), at);
+                    continue;
+                }
+                running.set(job);
+                jobThread.execute(() -> runJob(vault.get(), job));
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("looking for pod rebuilds failed (next in {}): {}", config.interval(), e.toString());
+        }
+    }
+
+    private void runJob(Vault vault, PodRebuildJob job) {
+        try {
+            rebuild.run(vault, job, () -> !closed && leads.getAsBoolean(), running::set);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("pod rebuild job {} of pod {} in vault {} stopped (it resumes from its checkpoint in {}): {}",
+                    job.jobId(), job.shardIndex(), job.vaultId(), config.interval(), e.toString());
+        } finally {
+            running.set(null);
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        polls.shutdownNow();
+        jobThread.shutdownNow();
+        try {
+            polls.awaitTermination(10, TimeUnit.SECONDS);
+            jobThread.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

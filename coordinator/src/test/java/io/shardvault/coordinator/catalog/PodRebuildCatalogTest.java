@@ -1,0 +1,125 @@
+package io.shardvault.coordinator.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.shardvault.common.ErrorCode;
+import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The catalog side of a pod rebuild through a one-peer Ratis group: the ordered walk of a vault's live
+ * files (LIST_FILES), and the job row (start, checkpoint, finish), kept across a restart.
+ */
+@Timeout(120)
+class PodRebuildCatalogTest {
+    private static final FileLayout LAYOUT = new FileLayout(4, 2, 65536);
+
+    @Test
+    void listFilesWalksAVaultsLiveFilesInFileIdOrderPageByPage(@TempDir Path dir) throws Exception {
+        List<Integer> ports = CatalogTestPeers.freePorts(1);
+        CatalogConfig config = CatalogTestPeers.config("p1", CatalogTestPeers.peersSpec(ports), dir, 1000);
+        try (CatalogServer server = RatisCatalogServer.start(config, new SimpleMeterRegistry())) {
+            Catalog catalog = server.catalog();
+            catalog.registerVault(new VaultInfo(1, LAYOUT, 1L << 40, List.of())).join();
+            catalog.registerVault(new VaultInfo(2, LAYOUT, 1L << 40, List.of())).join();
+            catalog.createBucket("walk", "AK", false).join();
+            // Committed out of file id order, in two vaults; one is overwritten (released) again.
+            for (long id : new long[] {30, 10, 20, 40}) {
+                put(catalog, "k" + id, new FileRef(1, id, id * 100, LAYOUT, id == 20 ? List.of(3) : List.of()));
+            }
+            put(catalog, "other", new FileRef(2, 15, 5, LAYOUT, List.of()));
+            put(catalog, "k40", new FileRef(1, 50, 7, LAYOUT, List.of()));
+
+            assertThat(catalog.listFiles(1, -1, 100).join()).extracting(FileRef::fileId)
+                    .containsExactly(10L, 20L, 30L, 50L);
+            assertThat(catalog.listFiles(1, -1, 2).join()).extracting(FileRef::fileId).containsExactly(10L, 20L);
+            assertThat(catalog.listFiles(1, 20, 2).join()).extracting(FileRef::fileId).containsExactly(30L, 50L);
+            assertThat(catalog.listFiles(1, 50, 2).join()).isEmpty();
+            assertThat(catalog.listFiles(2, -1, 10).join()).extracting(FileRef::fileId).containsExactly(15L);
+            FileRef twenty = catalog.listFiles(1, 10, 1).join().get(0);
+            assertThat(twenty.size()).isEqualTo(2000);
+            assertThat(twenty.missingShards()).containsExactly(3);
+        }
+    }
+
+    @Test
+    void aJobStartsOncePerPodCheckpointsForwardOnlyFinishesAndSurvivesARestart(@TempDir Path dir) throws Exception {
+        List<Integer> ports = CatalogTestPeers.freePorts(1);
+        CatalogConfig config = CatalogTestPeers.config("p1", CatalogTestPeers.peersSpec(ports), dir, 1000);
+        PodRebuildJob job;
+        try (CatalogServer server = RatisCatalogServer.start(config, new SimpleMeterRegistry())) {
+            Catalog catalog = server.catalog();
+            catalog.registerVault(new VaultInfo(1, LAYOUT, 1L << 40,
+                    List.of(new PodInfo(1, 3, "127.0.0.1", 7003)))).join();
+            assertCode(catalog.startPodRebuild(1, 4, "127.0.0.1", 7004, false, 10), ErrorCode.INVALID_ARGUMENT);
+
+            job = catalog.startPodRebuild(1, 3, "127.0.0.1", 7003, false, 10).join();
+            assertThat(job.state()).isEqualTo(PodRebuildJob.State.RUNNING);
+            assertThat(job.position()).isEqualTo(-1);
+            assertThat(job.filesTotal()).isEqualTo(10);
+            assertCode(catalog.startPodRebuild(1, 3, "127.0.0.1", 7003, false, 10), ErrorCode.CONFLICT);
+
+            PodRebuildJob at5 = catalog.checkpointPodRebuild(
+                    job.progressed(PodRebuildJob.State.RUNNING, 5, 5, 4, 4096, 0)).join();
+            assertThat(at5.position()).isEqualTo(5);
+            assertThat(at5.bytesRebuilt()).isEqualTo(4096);
+            // A late checkpoint from behind (a coordinator that lost the lead) is refused.
+            assertCode(catalog.checkpointPodRebuild(job.progressed(PodRebuildJob.State.RUNNING, 3, 3, 2, 10, 0)),
+                    ErrorCode.CONFLICT);
+            assertThat(server.takeSnapshot().join()).isGreaterThan(0L);
+        }
+        try (CatalogServer server = RatisCatalogServer.start(config, new SimpleMeterRegistry())) {
+            Catalog catalog = server.catalog();
+            List<PodRebuildJob> jobs = awaitJobs(catalog);
+            assertThat(jobs).hasSize(1);
+            assertThat(jobs.get(0).position()).isEqualTo(5);
+            assertThat(jobs.get(0).jobId()).isEqualTo(job.jobId());
+            PodRebuildJob done = catalog.checkpointPodRebuild(
+                    jobs.get(0).progressed(PodRebuildJob.State.DONE, 9, 9, 6, 8192, 1)).join();
+            assertThat(done.state()).isEqualTo(PodRebuildJob.State.DONE);
+            assertThat(done.startedAt()).isEqualTo(job.startedAt());
+            // Done: no more checkpoints of it, and the pod may be rebuilt again, as a new job.
+            assertCode(catalog.checkpointPodRebuild(done.progressed(PodRebuildJob.State.RUNNING, 9, 9, 6, 8192, 1)),
+                    ErrorCode.CONFLICT);
+            PodRebuildJob again = catalog.startPodRebuild(1, 3, "127.0.0.1", 7103, true, 12).join();
+            assertThat(again.jobId()).isNotEqualTo(job.jobId());
+            assertThat(again.checkOnly()).isTrue();
+            assertThat(again.targetPort()).isEqualTo(7103);
+            assertCode(catalog.checkpointPodRebuild(done), ErrorCode.CONFLICT);
+            assertThat(catalog.listPodRebuilds().join()).containsExactly(again);
+        }
+    }
+
+    private static void put(Catalog catalog, String key, FileRef file) {
+        catalog.putObjectVersion(PutObjectVersion.of("walk", key, "etag", ObjectMetadata.EMPTY, file)).join();
+    }
+
+    private static void assertCode(CompletableFuture<?> f, ErrorCode code) {
+        try {
+            f.join();
+            throw new AssertionError("expected " + code);
+        } catch (CompletionException e) {
+            assertThat(((CatalogException) e.getCause()).code()).isEqualTo(code);
+        }
+    }
+
+    /** The restarted peer elects itself; reads before that wait (bounded). */
+    private static List<PodRebuildJob> awaitJobs(Catalog catalog) throws InterruptedException {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            try {
+                return catalog.listPodRebuilds().join();
+            } catch (CompletionException e) {
+                Thread.sleep(200);
+            }
+        }
+        throw new AssertionError("the restarted catalog did not answer " + Optional.empty());
+    }
+}
