@@ -2,7 +2,6 @@ package io.shardvault.pod.internal;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
@@ -28,7 +27,8 @@ import java.util.function.Function;
  */
 public final class PodRequestHandler implements RpcHandler {
     private final PodNode node;
-    private final ByteBufAllocator alloc = PooledByteBufAllocator.DEFAULT;
+    /** The process's one allocator, as the RPC transport's own reads use; a second pool would hold its own chunks. */
+    private final ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
 
     public PodRequestHandler(PodNode node) {
         this.node = node;
