@@ -13,8 +13,12 @@ import io.shardvault.pod.api.PodClient;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -26,14 +30,16 @@ import org.slf4j.LoggerFactory;
  * from the job's checkpoint ({@link Catalog#listFiles}), merged with the pod's own listing of its slot
  * ({@link PodRebuildCursor}), and rebuilds each shard the pod lacks with {@link ShardRebuild} (read
  * through the data path with the pod asked last, encoded again, written durably), throttled by its rate
- * limiter. A shard the pod lists is skipped without a read: written since the job started, or rebuilt
+ * limiter, {@code concurrency} shards at a time (each waits on reads from the other pods and a durable
+ * write; the position still moves in file order). A shard the pod lists is skipped without a read: written since the job started, or rebuilt
  * before a restart.
  *
- * <p><b>Checkpoints and the one shard that may be partial.</b> The position (the last file done) and the
+ * <p><b>Checkpoints and the shards that may be partial.</b> The position (the last file done) and the
  * counters go to the catalog every {@code checkpointFiles} files or {@code checkpointInterval}, and at
  * the end. A run that stopped between two checkpoints (its coordinator died, lost the lead, was closed)
- * may have left one shard half written after the checkpoint, which the pod lists like a whole one. So a
- * run checks the first {@code checkpointFiles} files it walks: a listed shard counts as present only if
+ * may have left the shards it was rebuilding at once ({@code concurrency} of them at most) half written
+ * after the checkpoint, which the pod lists like whole ones. So a run checks the first {@code
+ * checkpointFiles + concurrency} files it walks: a listed shard counts as present only if
  * its last chunk reads back from the pod (the pod verifies its CRC32C, and {@link ShardRebuild} writes
  * stripes in order, each only after the one before was acknowledged). A shard recorded missing at its
  * write is checked the same way wherever it lies.
@@ -58,9 +64,11 @@ final class PodRebuild {
     private final PodRebuildMetrics metrics;
     private final Duration callTimeout;
     private final LongSupplier nanoTicker;
+    /** Where shards are rebuilt side by side: {@code config.concurrency()} threads (not owned). */
+    private final Executor workers;
 
     PodRebuild(Catalog catalog, PodClient pods, ShardRebuild rebuild, PodRebuildConfig config,
-               PodRebuildMetrics metrics, Duration callTimeout, LongSupplier nanoTicker) {
+               PodRebuildMetrics metrics, Duration callTimeout, LongSupplier nanoTicker, Executor workers) {
         this.catalog = catalog;
         this.pods = pods;
         this.rebuild = rebuild;
@@ -68,6 +76,7 @@ final class PodRebuild {
         this.metrics = metrics;
         this.callTimeout = callTimeout;
         this.nanoTicker = nanoTicker;
+        this.workers = workers;
     }
 
     /**
@@ -86,44 +95,55 @@ final class PodRebuild {
         long checkedThisRun = 0;
         LOG.info("pod rebuild job {} of pod {} in vault {} onto {} runs from file {} ({} files done){}", job.jobId(),
                 shard, vault.vaultId(), target, job.position(), job.filesDone(), job.checkOnly() ? ", counting only" : "");
+        // Up to `batch` shards are rebuilt at once; a run that stops may leave each of them half written,
+        // all within the files walked since the last checkpoint, so the tail check covers that many more.
+        int batch = Math.min(config.concurrency(), config.checkpointFiles());
+        long checkWindow = (long) config.checkpointFiles() + batch;
         while (true) {
             List<FileRef> files = await(catalog.listFiles(vault.vaultId(), current.position(), PAGE), "list of files");
-            for (FileRef f : files) {
+            for (int from = 0; from < files.size(); from += batch) {
                 if (!keepGoing.getAsBoolean() || Thread.currentThread().isInterrupted()) {
                     return checkpoint(current, State.RUNNING);
                 }
-                // An empty file has no shard bytes anywhere: nothing to list, nothing to rebuild.
-                boolean listed = f.size() == 0 || present.has(f.fileId());
-                boolean check = listed && (checkedThisRun < config.checkpointFiles()
-                        || f.missingShards().contains(shard));
-                checkedThisRun++;
-                boolean missing = !listed || check && !tailReadsBack(target, f, shard);
-                long written = 0;
-                long failed = 0;
-                if (missing) {
-                    metrics.shardsMissing.increment();
-                    if (!job.checkOnly()) {
-                        try {
-                            written = rebuild.rebuild(vault, f, List.of(shard));
-                            metrics.bytesRebuilt.increment(written);
-                        } catch (IOException e) {
-                            failed = 1;
-                            metrics.failures.increment();
-                            LOG.warn("pod rebuild: shard {} of file {}/{} could not be rebuilt now (queued for repair): {}",
-                                    shard, f.vaultId(), f.fileId(), e.toString());
-                            await(catalog.enqueueRepair(f.vaultId(), f.fileId(), List.of(shard), REBUILD_FAILED),
-                                    "repair enqueue");
-                        }
+                List<FileRef> some = files.subList(from, Math.min(files.size(), from + batch));
+                // Decided in file order (the pod's listing is walked forward), rebuilt side by side.
+                List<CompletableFuture<Outcome>> outcomes = new ArrayList<>(some.size());
+                for (FileRef f : some) {
+                    // An empty file has no shard bytes anywhere: nothing to list, nothing to rebuild.
+                    boolean listed = f.size() == 0 || present.has(f.fileId());
+                    boolean check = listed && (checkedThisRun < checkWindow || f.missingShards().contains(shard));
+                    checkedThisRun++;
+                    boolean missing = !listed || check && !tailReadsBack(target, f, shard);
+                    if (!missing) {
+                        metrics.shardsPresent.increment();
+                        outcomes.add(CompletableFuture.completedFuture(Outcome.PRESENT));
+                    } else {
+                        metrics.shardsMissing.increment();
+                        outcomes.add(job.checkOnly() ? CompletableFuture.completedFuture(Outcome.COUNTED)
+                                : CompletableFuture.supplyAsync(() -> rebuildShard(vault, f, shard), workers));
                     }
-                } else {
-                    metrics.shardsPresent.increment();
                 }
-                metrics.filesWalked.increment();
-                current = current.progressed(State.RUNNING, f.fileId(), current.filesDone() + 1,
-                        current.shardsRebuilt() + (missing && failed == 0 ? 1 : 0), current.bytesRebuilt() + written,
-                        current.failures() + failed);
-                progress.accept(current);
-                sinceCheckpoint++;
+                // Applied in file order, so the position never passes a file whose shard is not done.
+                for (int i = 0; i < some.size(); i++) {
+                    FileRef f = some.get(i);
+                    Outcome o;
+                    try {
+                        o = outcomes.get(i).join();
+                    } catch (CompletionException | CancellationException e) {
+                        Thread.currentThread().interrupt();
+                        return checkpoint(current, State.RUNNING);
+                    }
+                    if (o.failed()) {
+                        await(catalog.enqueueRepair(f.vaultId(), f.fileId(), List.of(shard), REBUILD_FAILED),
+                                "repair enqueue");
+                    }
+                    metrics.filesWalked.increment();
+                    current = current.progressed(State.RUNNING, f.fileId(), current.filesDone() + 1,
+                            current.shardsRebuilt() + (o.rebuilt() ? 1 : 0), current.bytesRebuilt() + o.written(),
+                            current.failures() + (o.failed() ? 1 : 0));
+                    progress.accept(current);
+                    sinceCheckpoint++;
+                }
                 if (sinceCheckpoint >= config.checkpointFiles()
                         || nanoTicker.getAsLong() - lastCheckpointNanos >= config.checkpointInterval().toNanos()) {
                     current = checkpoint(current, State.RUNNING);
@@ -138,6 +158,29 @@ final class PodRebuild {
                         done.checkOnly() ? "missing" : "rebuilt", done.bytesRebuilt(), done.failures());
                 return done;
             }
+        }
+    }
+
+    /** What became of one file's shard in a run; {@code rebuilt} counts it (in a check: as missing). */
+    private record Outcome(boolean rebuilt, long written, boolean failed) {
+        static final Outcome PRESENT = new Outcome(false, 0, false);
+        static final Outcome COUNTED = new Outcome(true, 0, false);
+    }
+
+    /** Rebuilds one shard, on a worker; a failure is an outcome (queued for repair by the caller), not an error. */
+    private Outcome rebuildShard(Vault vault, FileRef f, int shard) {
+        try {
+            long written = rebuild.rebuild(vault, f, List.of(shard));
+            metrics.bytesRebuilt.increment(written);
+            return new Outcome(true, written, false);
+        } catch (IOException e) {
+            metrics.failures.increment();
+            LOG.warn("pod rebuild: shard {} of file {}/{} could not be rebuilt now (queued for repair): {}",
+                    shard, f.vaultId(), f.fileId(), e.toString());
+            return new Outcome(false, 0, true);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CompletionException(e);
         }
     }
 

@@ -11,19 +11,20 @@ import java.util.Map;
  * @param interval how often the leader looks for a running job
  * @param checkpointFiles files between two checkpoints at most
  * @param checkpointInterval time between two checkpoints at most
+ * @param concurrency shards rebuilt at once
  */
 public record PodRebuildConfig(long bytesPerSecond, Duration interval, int checkpointFiles,
-                               Duration checkpointInterval) {
+                               Duration checkpointInterval, int concurrency) {
     public PodRebuildConfig {
-        if (bytesPerSecond < 1 || checkpointFiles < 1) {
-            throw new IllegalArgumentException("rate and checkpoint files must be >= 1");
+        if (bytesPerSecond < 1 || checkpointFiles < 1 || concurrency < 1) {
+            throw new IllegalArgumentException("rate, checkpoint files and concurrency must be >= 1");
         }
     }
 
     public static PodRebuildConfig from(Settings settings) {
         return new PodRebuildConfig(settings.get(PodRebuildConfigKeys.RATE), settings.get(PodRebuildConfigKeys.INTERVAL),
                 settings.get(PodRebuildConfigKeys.CHECKPOINT_FILES),
-                settings.get(PodRebuildConfigKeys.CHECKPOINT_INTERVAL));
+                settings.get(PodRebuildConfigKeys.CHECKPOINT_INTERVAL), settings.get(PodRebuildConfigKeys.CONCURRENCY));
     }
 
     public static PodRebuildConfig defaults() {

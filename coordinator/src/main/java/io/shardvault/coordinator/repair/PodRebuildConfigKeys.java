@@ -25,8 +25,12 @@ public final class PodRebuildConfigKeys {
             "repair.rebuild.checkpoint.interval", Duration.ofSeconds(10), Duration.ofMillis(1), Duration.ofHours(1),
             "A running pod rebuild checkpoints its position in the catalog at least this often.");
 
+    public static final ConfigKey<Integer> CONCURRENCY = ConfigKey.ofInt("repair.rebuild.concurrency", 8, 1, 256,
+            "Shards a pod rebuild rebuilds at once: each waits on reads from the other pods and on a durable write,"
+                    + " so one at a time leaves the rebuild far below its throttle.");
+
     /** Every key above. */
     public static List<ConfigKey<?>> all() {
-        return List.of(RATE, INTERVAL, CHECKPOINT_FILES, CHECKPOINT_INTERVAL);
+        return List.of(RATE, INTERVAL, CHECKPOINT_FILES, CHECKPOINT_INTERVAL, CONCURRENCY);
     }
 }

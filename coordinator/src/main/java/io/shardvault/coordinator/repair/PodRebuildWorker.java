@@ -73,12 +73,14 @@ public final class PodRebuildWorker implements AutoCloseable {
     private final Duration callTimeout;
     private final ScheduledExecutorService polls;
     private final ExecutorService jobThread;
+    /** The threads a run rebuilds shards on, side by side (owned). */
+    private final ExecutorService shardWorkers;
     /** The job this coordinator runs now, as of its last file; null when none. */
     private final AtomicReference<PodRebuildJob> running = new AtomicReference<>();
     private volatile boolean closed;
 
     private PodRebuildWorker(PodRebuildConfig config, Catalog catalog, BooleanSupplier leads, VaultDirectory vaults,
-                             PodRebuild rebuild, Clock clock, Duration callTimeout) {
+                             PodRebuild rebuild, Clock clock, Duration callTimeout, ExecutorService shardWorkers) {
         this.config = config;
         this.catalog = catalog;
         this.leads = leads;
@@ -88,6 +90,7 @@ public final class PodRebuildWorker implements AutoCloseable {
         this.callTimeout = callTimeout;
         this.polls = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("pod-rebuild-poll"));
         this.jobThread = Executors.newSingleThreadExecutor(DaemonThreads.named("pod-rebuild"));
+        this.shardWorkers = shardWorkers;
     }
 
     /**
@@ -103,9 +106,12 @@ public final class PodRebuildWorker implements AutoCloseable {
                                          PodRebuildMetrics metrics, Duration callTimeout) {
         ShardRebuild shards = new ShardRebuild(data, pods, codecs, new RateLimiter(config.bytesPerSecond(),
                 System::nanoTime), callTimeout);
-        PodRebuild rebuild = new PodRebuild(catalog, pods, shards, config, metrics, callTimeout, System::nanoTime);
+        ExecutorService shardWorkers = Executors.newFixedThreadPool(config.concurrency(),
+                DaemonThreads.numbered("pod-rebuild-shard"));
+        PodRebuild rebuild = new PodRebuild(catalog, pods, shards, config, metrics, callTimeout, System::nanoTime,
+                shardWorkers);
         PodRebuildWorker w = new PodRebuildWorker(config, catalog, leads, vaults, rebuild, Clock.systemUTC(),
-                callTimeout);
+                callTimeout, shardWorkers);
         w.polls.scheduleWithFixedDelay(w::poll, 0, config.interval().toMillis(), TimeUnit.MILLISECONDS);
         return w;
     }
@@ -228,9 +234,11 @@ public final class PodRebuildWorker implements AutoCloseable {
         closed = true;
         polls.shutdownNow();
         jobThread.shutdownNow();
+        shardWorkers.shutdownNow();
         try {
             polls.awaitTermination(10, TimeUnit.SECONDS);
             jobThread.awaitTermination(10, TimeUnit.SECONDS);
+            shardWorkers.awaitTermination(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -122,7 +122,7 @@ class PodRebuildClusterTest {
 
     private PodRebuildWorker worker(long bytesPerSecond, int checkpointFiles, PodRebuildMetrics metrics) {
         PodRebuildConfig config = new PodRebuildConfig(bytesPerSecond, Duration.ofMillis(100), checkpointFiles,
-                Duration.ofMinutes(1));
+                Duration.ofMinutes(1), 4);
         PodRebuildWorker w = PodRebuildWorker.start(config, catalog, catalogServer::isLeader, vaults, data,
                 new PodClient(rpc), codecs, metrics, Duration.ofSeconds(5));
         workers.add(w);
