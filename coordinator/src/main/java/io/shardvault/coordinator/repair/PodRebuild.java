@@ -13,8 +13,9 @@ import io.shardvault.pod.api.PodClient;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.ArrayDeque;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -95,63 +96,61 @@ final class PodRebuild {
         long checkedThisRun = 0;
         LOG.info("pod rebuild job {} of pod {} in vault {} onto {} runs from file {} ({} files done){}", job.jobId(),
                 shard, vault.vaultId(), target, job.position(), job.filesDone(), job.checkOnly() ? ", counting only" : "");
-        // Up to `batch` shards are rebuilt at once; a run that stops may leave each of them half written,
-        // all within the files walked since the last checkpoint, so the tail check covers that many more.
-        int batch = Math.min(config.concurrency(), config.checkpointFiles());
-        long checkWindow = (long) config.checkpointFiles() + batch;
+        // Up to `window` shards are rebuilt at once, a new one started as the oldest is applied (a batch that
+        // waited for its slowest would leave the throttle idle at every batch's end). A run that stops may
+        // leave each of them half written, all within the files walked since the last checkpoint, so the
+        // tail check covers that many more.
+        int window = Math.min(config.concurrency(), config.checkpointFiles());
+        long checkWindow = (long) config.checkpointFiles() + window;
+        ArrayDeque<Pending> inFlight = new ArrayDeque<>();
+        // The last file walked: ahead of the job's position by the files still in flight.
+        long walked = job.position();
         while (true) {
-            List<FileRef> files = await(catalog.listFiles(vault.vaultId(), current.position(), PAGE), "list of files");
-            for (int from = 0; from < files.size(); from += batch) {
+            List<FileRef> files = await(catalog.listFiles(vault.vaultId(), walked, PAGE), "list of files");
+            for (FileRef f : files) {
+                walked = f.fileId();
                 if (!keepGoing.getAsBoolean() || Thread.currentThread().isInterrupted()) {
-                    return checkpoint(current, State.RUNNING);
+                    return stop(inFlight, current, progress);
                 }
-                List<FileRef> some = files.subList(from, Math.min(files.size(), from + batch));
                 // Decided in file order (the pod's listing is walked forward), rebuilt side by side.
-                List<CompletableFuture<Outcome>> outcomes = new ArrayList<>(some.size());
-                for (FileRef f : some) {
-                    // An empty file has no shard bytes anywhere: nothing to list, nothing to rebuild.
-                    boolean listed = f.size() == 0 || present.has(f.fileId());
-                    boolean check = listed && (checkedThisRun < checkWindow || f.missingShards().contains(shard));
-                    checkedThisRun++;
-                    boolean missing = !listed || check && !tailReadsBack(target, f, shard);
-                    if (!missing) {
-                        metrics.shardsPresent.increment();
-                        outcomes.add(CompletableFuture.completedFuture(Outcome.PRESENT));
-                    } else {
-                        metrics.shardsMissing.increment();
-                        outcomes.add(job.checkOnly() ? CompletableFuture.completedFuture(Outcome.COUNTED)
-                                : CompletableFuture.supplyAsync(() -> rebuildShard(vault, f, shard), workers));
-                    }
+                // An empty file has no shard bytes anywhere: nothing to list, nothing to rebuild.
+                boolean listed = f.size() == 0 || present.has(f.fileId());
+                boolean check = listed && (checkedThisRun < checkWindow || f.missingShards().contains(shard));
+                checkedThisRun++;
+                boolean missing = !listed || check && !tailReadsBack(target, f, shard);
+                CompletableFuture<Outcome> outcome;
+                if (!missing) {
+                    metrics.shardsPresent.increment();
+                    outcome = CompletableFuture.completedFuture(Outcome.PRESENT);
+                } else {
+                    metrics.shardsMissing.increment();
+                    outcome = job.checkOnly() ? CompletableFuture.completedFuture(Outcome.COUNTED)
+                            : CompletableFuture.supplyAsync(() -> rebuildShard(vault, f, shard), workers);
                 }
-                // Applied in file order, so the position never passes a file whose shard is not done.
-                for (int i = 0; i < some.size(); i++) {
-                    FileRef f = some.get(i);
-                    Outcome o;
-                    try {
-                        o = outcomes.get(i).join();
-                    } catch (CompletionException | CancellationException e) {
-                        Thread.currentThread().interrupt();
-                        return checkpoint(current, State.RUNNING);
+                inFlight.add(new Pending(f, outcome));
+                while (inFlight.size() >= window || !inFlight.isEmpty() && inFlight.peek().outcome().isDone()) {
+                    Optional<PodRebuildJob> applied = applyOldest(inFlight, current, progress);
+                    if (applied.isEmpty()) {
+                        return stop(inFlight, current, progress);
                     }
-                    if (o.failed()) {
-                        await(catalog.enqueueRepair(f.vaultId(), f.fileId(), List.of(shard), REBUILD_FAILED),
-                                "repair enqueue");
-                    }
-                    metrics.filesWalked.increment();
-                    current = current.progressed(State.RUNNING, f.fileId(), current.filesDone() + 1,
-                            current.shardsRebuilt() + (o.rebuilt() ? 1 : 0), current.bytesRebuilt() + o.written(),
-                            current.failures() + (o.failed() ? 1 : 0));
-                    progress.accept(current);
+                    current = applied.get();
                     sinceCheckpoint++;
-                }
-                if (sinceCheckpoint >= config.checkpointFiles()
-                        || nanoTicker.getAsLong() - lastCheckpointNanos >= config.checkpointInterval().toNanos()) {
-                    current = checkpoint(current, State.RUNNING);
-                    sinceCheckpoint = 0;
-                    lastCheckpointNanos = nanoTicker.getAsLong();
+                    if (sinceCheckpoint >= config.checkpointFiles()
+                            || nanoTicker.getAsLong() - lastCheckpointNanos >= config.checkpointInterval().toNanos()) {
+                        current = checkpoint(current, State.RUNNING);
+                        sinceCheckpoint = 0;
+                        lastCheckpointNanos = nanoTicker.getAsLong();
+                    }
                 }
             }
             if (files.size() < PAGE) {
+                while (!inFlight.isEmpty()) {
+                    Optional<PodRebuildJob> applied = applyOldest(inFlight, current, progress);
+                    if (applied.isEmpty()) {
+                        return stop(inFlight, current, progress);
+                    }
+                    current = applied.get();
+                }
                 PodRebuildJob done = checkpoint(current, State.DONE);
                 LOG.info("pod rebuild job {} of pod {} in vault {} done: {} files, {} shards {}, {} bytes, {} failed",
                         done.jobId(), shard, vault.vaultId(), done.filesDone(), done.shardsRebuilt(),
@@ -159,6 +158,49 @@ final class PodRebuild {
                 return done;
             }
         }
+    }
+
+    /** A file whose shard is being rebuilt (or was found present), in walk order. */
+    private record Pending(FileRef file, CompletableFuture<Outcome> outcome) {
+    }
+
+    /**
+     * Waits for the oldest file in flight and moves the job past it; empty when the wait was interrupted
+     * (the run stops, the job where it was).
+     */
+    private Optional<PodRebuildJob> applyOldest(ArrayDeque<Pending> inFlight, PodRebuildJob current,
+                                                Consumer<PodRebuildJob> progress)
+            throws IOException, InterruptedException {
+        Pending p = inFlight.peek();
+        Outcome o;
+        try {
+            o = p.outcome().join();
+        } catch (CompletionException | CancellationException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+        inFlight.poll();
+        FileRef f = p.file();
+        if (o.failed()) {
+            await(catalog.enqueueRepair(f.vaultId(), f.fileId(), List.of(current.shardIndex()), REBUILD_FAILED),
+                    "repair enqueue");
+        }
+        metrics.filesWalked.increment();
+        PodRebuildJob next = current.progressed(State.RUNNING, f.fileId(), current.filesDone() + 1,
+                current.shardsRebuilt() + (o.rebuilt() ? 1 : 0), current.bytesRebuilt() + o.written(),
+                current.failures() + (o.failed() ? 1 : 0));
+        progress.accept(next);
+        return Optional.of(next);
+    }
+
+    /** Stops a run: what is done in walk order is checkpointed; rebuilds still in flight are left to finish. */
+    private PodRebuildJob stop(ArrayDeque<Pending> inFlight, PodRebuildJob current, Consumer<PodRebuildJob> progress)
+            throws IOException, InterruptedException {
+        while (!inFlight.isEmpty() && inFlight.peek().outcome().isDone()
+                && !inFlight.peek().outcome().isCompletedExceptionally()) {
+            current = applyOldest(inFlight, current, progress).orElse(current);
+        }
+        return checkpoint(current, State.RUNNING);
     }
 
     /** What became of one file's shard in a run; {@code rebuilt} counts it (in a check: as missing). */
