@@ -1,6 +1,5 @@
 package io.shardvault.coordinator.admin.cli;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.management.ObjectName;
 import picocli.CommandLine.Command;
@@ -28,10 +27,7 @@ final class CollectCommand implements Runnable {
             description = "Orphans found by the last pass, files, shards and stash entries collected, the last pass.")
     int status() throws AdminException {
         return root.execute((session, out) -> {
-            Map<String, Object> all = new LinkedHashMap<>();
-            for (String a : ATTRIBUTES) {
-                all.put(Character.toLowerCase(a.charAt(0)) + a.substring(1), session.get(COLLECT, a));
-            }
+            Map<String, Object> all = session.attributes(COLLECT, ATTRIBUTES);
             if (root.json) {
                 out.println(Json.object(all));
                 return;

@@ -101,6 +101,18 @@ final class JmxSession implements AutoCloseable {
         }
     }
 
+    /**
+     * The named attributes of one MBean, in the order given, keyed as JSON would name them
+     * ({@code DegradedFiles} becomes {@code degradedFiles}).
+     */
+    java.util.Map<String, Object> attributes(ObjectName name, String... attributes) throws AdminException {
+        java.util.Map<String, Object> all = new java.util.LinkedHashMap<>();
+        for (String a : attributes) {
+            all.put(Character.toLowerCase(a.charAt(0)) + a.substring(1), get(name, a));
+        }
+        return all;
+    }
+
     Object invoke(ObjectName name, String operation, Object[] args, String[] signature) throws AdminException {
         try {
             return connection.invoke(name, operation, args, signature);

@@ -1,6 +1,5 @@
 package io.shardvault.coordinator.admin.cli;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
@@ -31,10 +30,7 @@ final class RepairCommand implements Runnable {
     int status(@Option(names = "--limit", paramLabel = "N", defaultValue = "20",
             description = "How many queued files to list (default ${DEFAULT-VALUE}).") int limit) throws AdminException {
         return root.execute((session, out) -> {
-            Map<String, Object> all = new LinkedHashMap<>();
-            for (String a : ATTRIBUTES) {
-                all.put(Character.toLowerCase(a.charAt(0)) + a.substring(1), session.get(REPAIR, a));
-            }
+            Map<String, Object> all = session.attributes(REPAIR, ATTRIBUTES);
             Object queued = session.invoke(REPAIR, "queued", new Object[] {limit}, new String[] {int.class.getName()});
             if (root.json) {
                 all.put("queued", queued);
