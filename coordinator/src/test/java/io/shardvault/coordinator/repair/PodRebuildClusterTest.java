@@ -4,23 +4,14 @@ import static io.shardvault.coordinator.testing.HealingCluster.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.netty.buffer.Unpooled;
-import io.shardvault.common.ShardId;
-import io.shardvault.common.crc.Crc32c;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.FileRef;
 import io.shardvault.coordinator.catalog.PodRebuildJob;
-import io.shardvault.coordinator.data.StoredFile;
-import io.shardvault.coordinator.data.VaultLayout;
-import io.shardvault.coordinator.store.StoredFiles;
 import io.shardvault.coordinator.testing.HealingCluster;
 import io.shardvault.coordinator.testing.MiniCluster;
-import io.shardvault.pod.api.PodClient;
-import io.shardvault.pod.api.WriteMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -60,13 +51,6 @@ class PodRebuildClusterTest {
         }
     }
 
-    private PodRebuildWorker worker(long bytesPerSecond, int checkpointFiles, PodRebuildMetrics metrics) {
-        PodRebuildConfig config = new PodRebuildConfig(bytesPerSecond, Duration.ofMillis(100), checkpointFiles,
-                Duration.ofMinutes(1), 4);
-        return h.closeLater(PodRebuildWorker.start(config, catalog, h::leads, h.vaults(), h.data(), h.pods(),
-                h.codecs(), metrics, HealingCluster.CALL_TIMEOUT));
-    }
-
     @Test
     void aWipedPodIsRebuiltWhileWritesGoOnAndThenCarriesReadsWithFourOtherPodsDown() throws Exception {
         int wiped = 7;
@@ -84,24 +68,24 @@ class PodRebuildClusterTest {
 
         // A check first: it counts the missing shards and writes none.
         PodRebuildMetrics checkMetrics = new PodRebuildMetrics(new SimpleMeterRegistry());
-        PodRebuildWorker checker = worker(1L << 30, 100, checkMetrics);
+        PodRebuildWorker checker = h.rebuildWorker(1L << 30, 100, checkMetrics);
         PodRebuildJob check = checker.start(MiniCluster.VAULT_ID, wiped, true).join();
         assertThat(check.checkOnly()).isTrue();
-        PodRebuildJob checked = awaitDone(check);
+        PodRebuildJob checked = h.awaitDone(check);
         assertThat(checked.shardsRebuilt()).isEqualTo(before - 1);
         assertThat(checked.bytesRebuilt()).isZero();
         assertThat(shardFiles(wiped)).isZero();
         checker.close();
 
         PodRebuildMetrics metrics = new PodRebuildMetrics(new SimpleMeterRegistry());
-        PodRebuildWorker w = worker(4L << 20, 3, metrics);
+        PodRebuildWorker w = h.rebuildWorker(4L << 20, 3, metrics);
         PodRebuildJob job = w.start(MiniCluster.VAULT_ID, wiped, false).join();
         assertThat(job.filesTotal()).isEqualTo(before);
         // Writes go on during the rebuild (the wiped pod takes its shards of them).
         for (int i = 0; i < 4; i++) {
             h.write("during-" + i, h.bytes(300_000 + 1_000 * i));
         }
-        PodRebuildJob done = awaitDone(job);
+        PodRebuildJob done = h.awaitDone(job);
         assertThat(done.failures()).isZero();
         assertThat(done.shardsRebuilt()).isGreaterThanOrEqualTo(before - 1);
         assertThat(done.bytesRebuilt()).isPositive();
@@ -129,23 +113,22 @@ class PodRebuildClusterTest {
         cluster.wipePod(wiped);
         // About three files a second, checkpointed every two: stopped (as a crash would) after four or more.
         PodRebuildMetrics first = new PodRebuildMetrics(new SimpleMeterRegistry());
-        PodRebuildWorker w1 = worker(2L << 20, 2, first);
+        PodRebuildWorker w1 = h.rebuildWorker(2L << 20, 2, first);
         PodRebuildJob job = w1.start(MiniCluster.VAULT_ID, wiped, false).join();
-        awaitTrue("a checkpoint past four files", () -> row(job).filesDone() >= 4);
+        awaitTrue("a checkpoint past four files", () -> h.rebuildRow(job).filesDone() >= 4);
         w1.close();
-        PodRebuildJob stoppedAt = row(job);
+        PodRebuildJob stoppedAt = h.rebuildRow(job);
         LOG.info("stopped at {} files done (checkpointed), {} walked", stoppedAt.filesDone(), first.filesWalked.count());
         assertThat(stoppedAt.state()).isEqualTo(PodRebuildJob.State.RUNNING);
         assertThat(stoppedAt.filesDone()).isLessThan(files);
 
-        // The worst moment: the stopped run had begun the next file and left its shard half written (its
-        // first stripe only; here with bytes no decode would give), which the pod lists like a whole one.
+        // The worst moment: the stopped run had begun the next file and left its shard half written.
         FileRef next = catalog.listFiles(MiniCluster.VAULT_ID, stoppedAt.position(), 1).join().get(0);
-        halfWrite(wiped, next);
+        h.halfWrite(cluster.podAddress(wiped), wiped, next);
 
         PodRebuildMetrics second = new PodRebuildMetrics(new SimpleMeterRegistry());
-        worker(8L << 20, 2, second);
-        PodRebuildJob done = awaitDone(job);
+        h.rebuildWorker(8L << 20, 2, second);
+        PodRebuildJob done = h.awaitDone(job);
         assertThat(done.filesDone()).isEqualTo(files);
         // The second run walked only what the checkpoint had not covered, checking its first files' tails.
         assertThat((long) second.filesWalked.count()).isEqualTo(files - stoppedAt.filesDone());
@@ -157,32 +140,6 @@ class PodRebuildClusterTest {
         h.stopStash();
         h.assertReadBack();
         assertThat(second.tailChecks.count()).isPositive();
-    }
-
-    /** Leaves shard {@code shard} of {@code f} as an interrupted rebuild would: its first chunk only. */
-    private void halfWrite(int shard, FileRef f) {
-        StoredFile file = StoredFiles.fromRef(f);
-        VaultLayout layout = file.layout();
-        assertThat(layout.stripeCount(f.size())).isGreaterThan(1);
-        PodClient pods = h.pods();
-        ShardId id = new ShardId(f.vaultId(), f.fileId(), shard);
-        pods.delete(cluster.podAddress(shard), id).join();
-        byte[] chunk = h.bytes(layout.chunkLength(f.size(), 0));
-        pods.write(cluster.podAddress(shard), id, 0, Crc32c.of(java.nio.ByteBuffer.wrap(chunk)), WriteMode.DURABLE,
-                Unpooled.wrappedBuffer(chunk)).join();
-    }
-
-    private PodRebuildJob row(PodRebuildJob job) {
-        return catalog.listPodRebuilds().join().stream()
-                .filter(j -> j.vaultId() == job.vaultId() && j.shardIndex() == job.shardIndex())
-                .findFirst().orElseThrow();
-    }
-
-    private PodRebuildJob awaitDone(PodRebuildJob job) throws InterruptedException {
-        awaitTrue("job " + job.jobId() + " done", () -> row(job).state() == PodRebuildJob.State.DONE);
-        PodRebuildJob done = row(job);
-        assertThat(done.jobId()).isEqualTo(job.jobId());
-        return done;
     }
 
     private long shardFiles(int pod) throws IOException {

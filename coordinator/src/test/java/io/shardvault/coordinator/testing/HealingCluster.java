@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.Unpooled;
+import io.shardvault.common.ShardId;
+import io.shardvault.common.crc.Crc32c;
 import io.shardvault.common.erasure.ErasureCodecs;
 import io.shardvault.common.erasure.ErasureConfig;
 import io.shardvault.common.rpc.RpcClient;
@@ -14,6 +17,7 @@ import io.shardvault.coordinator.catalog.FileLayout;
 import io.shardvault.coordinator.catalog.FileRef;
 import io.shardvault.coordinator.catalog.ObjectMetadata;
 import io.shardvault.coordinator.catalog.PodInfo;
+import io.shardvault.coordinator.catalog.PodRebuildJob;
 import io.shardvault.coordinator.catalog.PutObjectVersion;
 import io.shardvault.coordinator.catalog.VaultInfo;
 import io.shardvault.coordinator.data.ByteSources;
@@ -24,12 +28,17 @@ import io.shardvault.coordinator.data.VaultDirectory;
 import io.shardvault.coordinator.data.VaultLayout;
 import io.shardvault.coordinator.data.WritablePods;
 import io.shardvault.coordinator.data.internal.ShardDataPath;
+import io.shardvault.coordinator.repair.PodRebuildConfig;
+import io.shardvault.coordinator.repair.PodRebuildMetrics;
+import io.shardvault.coordinator.repair.PodRebuildWorker;
 import io.shardvault.coordinator.repair.ReadDamageReports;
 import io.shardvault.coordinator.repair.RepairMetrics;
 import io.shardvault.coordinator.store.CatalogFileIdSource;
 import io.shardvault.coordinator.store.StoredFiles;
 import io.shardvault.pod.api.PodClient;
+import io.shardvault.pod.api.WriteMode;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -228,6 +237,64 @@ public final class HealingCluster implements AutoCloseable {
         for (Map.Entry<String, byte[]> o : objects.entrySet()) {
             assertThat(DataPathTesting.read(data, StoredFiles.fromRef(file(o.getKey())))).as(o.getKey())
                     .isEqualTo(o.getValue());
+        }
+    }
+
+    /**
+     * Switches pod {@code i} to the replacement {@link MiniCluster#startReplacement} started, as an operator
+     * does in the coordinators' map: from here on {@link #vaults()} and {@link #data()} (a new data path) give
+     * the replacement's address; the old pod keeps running until {@link MiniCluster#stopRetiredPod}.
+     */
+    public void switchPod(int i) {
+        cluster.switchToReplacement(i);
+        data = newDataPath();
+    }
+
+    /**
+     * A pod rebuild worker over the vault map as it is now (throttled to {@code bytesPerSecond}, checkpointing
+     * every {@code checkpointFiles} files, 4 shards at once, looking for jobs every 100 ms), closed by {@link
+     * #close()}.
+     */
+    public PodRebuildWorker rebuildWorker(long bytesPerSecond, int checkpointFiles, PodRebuildMetrics metrics) {
+        PodRebuildConfig config = new PodRebuildConfig(bytesPerSecond, Duration.ofMillis(100), checkpointFiles,
+                Duration.ofMinutes(1), 4);
+        return closeLater(PodRebuildWorker.start(config, catalog(), this::leads, vaults(), data, pods(), codecs,
+                metrics, CALL_TIMEOUT));
+    }
+
+    /** The catalog's row of {@code job}'s pod now. */
+    public PodRebuildJob rebuildRow(PodRebuildJob job) {
+        return catalog().listPodRebuilds().join().stream()
+                .filter(j -> j.vaultId() == job.vaultId() && j.shardIndex() == job.shardIndex())
+                .findFirst().orElseThrow();
+    }
+
+    /** Waits until {@code job} is DONE; returns its row. */
+    public PodRebuildJob awaitDone(PodRebuildJob job) throws InterruptedException {
+        awaitTrue("job " + job.jobId() + " done", () -> rebuildRow(job).state() == PodRebuildJob.State.DONE);
+        PodRebuildJob done = rebuildRow(job);
+        assertThat(done.jobId()).isEqualTo(job.jobId());
+        return done;
+    }
+
+    /**
+     * Leaves shard {@code shard} of {@code f} on the pod at {@code pod} as an interrupted rebuild or copy
+     * would: its first chunk only (here with bytes no decode would give, under a valid CRC), which the pod
+     * lists like a whole shard.
+     */
+    public void halfWrite(InetSocketAddress pod, int shard, FileRef f) {
+        VaultLayout layout = StoredFiles.fromRef(f).layout();
+        assertThat(layout.stripeCount(f.size())).isGreaterThan(1);
+        ShardId id = new ShardId(f.vaultId(), f.fileId(), shard);
+        pods().delete(pod, id).join();
+        byte[] chunk = bytes(layout.chunkLength(f.size(), 0));
+        pods().write(pod, id, 0, Crc32c.of(chunk), WriteMode.DURABLE, Unpooled.wrappedBuffer(chunk)).join();
+    }
+
+    /** Stops pods {@code pods} cleanly. */
+    public void stopPods(int... pods) {
+        for (int p : pods) {
+            cluster.stopPod(p);
         }
     }
 
