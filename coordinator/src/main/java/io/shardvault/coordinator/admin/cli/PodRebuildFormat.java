@@ -22,7 +22,7 @@ final class PodRebuildFormat {
                 ? " (running on this coordinator)" : ""));
         out.println("  files:            " + Table.count(done) + " of ~" + Table.count(total)
                 + (total > 0 ? String.format(" (%d%%)", Math.min(100, done * 100 / total)) : ""));
-        out.println("  shards " + (check ? "missing:   " : copy ? "copied:    " : "rebuilt:   ") + Table.count((Long) j.get("shardsRebuilt")));
+        out.println("  shards " + (check ? "missing:   " : copy ? "moved:     " : "rebuilt:   ") + Table.count((Long) j.get("shardsRebuilt")));
         out.println("  bytes rebuilt:    " + Table.bytes((Long) j.get("bytesRebuilt")));
         out.println("  failed (queued):  " + Table.count((Long) j.get("failures")));
         out.println("  rate:             " + Table.bytes((Long) j.get("bytesPerSecond")) + "/s, "
