@@ -9,6 +9,7 @@ public final class PodRebuildView {
     private final int shardIndex;
     private final long jobId;
     private final String target;
+    private final String source;
     private final String mode;
     private final String state;
     private final boolean runningHere;
@@ -24,7 +25,7 @@ public final class PodRebuildView {
     private final long startedAtMillis;
     private final long updatedAtMillis;
 
-    public PodRebuildView(int vaultId, int shardIndex, long jobId, String target, String mode, String state,
+    public PodRebuildView(int vaultId, int shardIndex, long jobId, String target, String source, String mode, String state,
                           boolean runningHere, long position, long filesDone, long filesTotal, long shardsRebuilt,
                           long bytesRebuilt, long failures, long bytesPerSecond, double filesPerSecond,
                           long etaSeconds, long startedAtMillis, long updatedAtMillis) {
@@ -32,6 +33,7 @@ public final class PodRebuildView {
         this.shardIndex = shardIndex;
         this.jobId = jobId;
         this.target = target;
+        this.source = source;
         this.mode = mode;
         this.state = state;
         this.runningHere = runningHere;
@@ -51,7 +53,8 @@ public final class PodRebuildView {
     public static PodRebuildView of(PodRebuildWorker.Progress p) {
         PodRebuildJob j = p.job();
         return new PodRebuildView(j.vaultId(), j.shardIndex(), j.jobId(), j.targetHost() + ":" + j.targetPort(),
-                j.checkOnly() ? "check" : "rebuild", j.state().name(), p.runningHere(), j.position(), j.filesDone(),
+                j.copies() ? j.sourceHost() + ":" + j.sourcePort() : "",
+                j.checkOnly() ? "check" : j.copies() ? "decommission" : "rebuild", j.state().name(), p.runningHere(), j.position(), j.filesDone(),
                 j.filesTotal(), j.shardsRebuilt(), j.bytesRebuilt(), j.failures(), p.bytesPerSecond(),
                 p.filesPerSecond(), p.etaSeconds(), j.startedAt().toEpochMilli(), j.updatedAt().toEpochMilli());
     }
@@ -73,7 +76,15 @@ public final class PodRebuildView {
         return target;
     }
 
-    /** {@code rebuild}, or {@code check} (counts what is missing, writes nothing). */
+    /** A decommission's source, host:port: the retired pod it copies from; empty for a rebuild. */
+    public String getSource() {
+        return source;
+    }
+
+    /**
+     * {@code rebuild} (decodes from the other pods), {@code decommission} (copies from the source) or
+     * {@code check} (counts what is missing, writes nothing).
+     */
     public String getMode() {
         return mode;
     }

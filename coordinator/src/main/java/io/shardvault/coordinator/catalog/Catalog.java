@@ -314,6 +314,14 @@ public interface Catalog extends AutoCloseable {
                                                      boolean checkOnly, long filesTotal);
 
     /**
+     * Starts the decommission of pod {@code shardIndex} of a vault (issue #20): a job like a rebuild's onto
+     * {@code host:port}, the pod's replacement, that copies each shard from {@code sourceHost:sourcePort},
+     * the pod being retired (which serves on meanwhile). Refused as {@link #startPodRebuild} is.
+     */
+    CompletableFuture<PodRebuildJob> startPodDecommission(int vaultId, int shardIndex, String host, int port,
+                                                          String sourceHost, int sourcePort, long filesTotal);
+
+    /**
      * Records a running job's progress (its position, counters and state, the rest as stored): {@code
      * CONFLICT} when the job is not the pod's running one, or the position would go back. Returns the row.
      */

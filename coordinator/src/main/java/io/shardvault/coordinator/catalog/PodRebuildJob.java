@@ -5,7 +5,10 @@ import java.util.Objects;
 
 /**
  * The rebuild of one pod of a vault (issue #20, section 3), as the catalog keeps it: which pod, onto
- * which address, how far it got and what it did. One row per pod; starting a new rebuild replaces a
+ * which address, from where, how far it got and what it did. A rebuild decodes each missing shard from
+ * the vault's other pods; a <em>decommission</em> (a rebuild with a {@linkplain #copies() source}) copies
+ * it from the pod being retired, which still serves, onto its replacement, and decodes only what the
+ * source cannot give. One row per pod; starting a new rebuild replaces a
  * finished one. The row is the job's checkpoint: whichever coordinator leads the catalog resumes a
  * {@link State#RUNNING} job after {@link #position()}.
  *
@@ -14,6 +17,8 @@ import java.util.Objects;
  * @param jobId this job's id (the catalog log index of its start): a checkpoint of another job is refused
  * @param targetHost the pod's address when the job started
  * @param targetPort its port
+ * @param sourceHost for a decommission, the retired pod's address it copies from; empty for a rebuild
+ * @param sourcePort its port; 0 for a rebuild
  * @param checkOnly whether the job only counts what is missing and writes nothing
  * @param state where the job is
  * @param position the last file id done, in file id order; -1 before the first
@@ -26,7 +31,7 @@ import java.util.Objects;
  * @param updatedAt the leader time of its last checkpoint
  */
 public record PodRebuildJob(int vaultId, int shardIndex, long jobId, String targetHost, int targetPort,
-                            boolean checkOnly, State state, long position, long filesDone, long shardsRebuilt,
+                            String sourceHost, int sourcePort, boolean checkOnly, State state, long position, long filesDone, long shardsRebuilt,
                             long bytesRebuilt, long failures, long filesTotal, Instant startedAt,
                             Instant updatedAt) {
     /**
@@ -64,6 +69,7 @@ public record PodRebuildJob(int vaultId, int shardIndex, long jobId, String targ
 
     public PodRebuildJob {
         Objects.requireNonNull(targetHost, "targetHost");
+        Objects.requireNonNull(sourceHost, "sourceHost");
         Objects.requireNonNull(state, "state");
         Objects.requireNonNull(startedAt, "startedAt");
         Objects.requireNonNull(updatedAt, "updatedAt");
@@ -75,8 +81,13 @@ public record PodRebuildJob(int vaultId, int shardIndex, long jobId, String targ
     /** This job after one more checkpoint: its position and counters as given, the rest unchanged. */
     public PodRebuildJob progressed(State newState, long newPosition, long newFilesDone, long newShardsRebuilt,
                                     long newBytesRebuilt, long newFailures) {
-        return new PodRebuildJob(vaultId, shardIndex, jobId, targetHost, targetPort, checkOnly, newState,
-                newPosition, newFilesDone, newShardsRebuilt, newBytesRebuilt, newFailures, filesTotal, startedAt,
-                updatedAt);
+        return new PodRebuildJob(vaultId, shardIndex, jobId, targetHost, targetPort, sourceHost, sourcePort,
+                checkOnly, newState, newPosition, newFilesDone, newShardsRebuilt, newBytesRebuilt, newFailures,
+                filesTotal, startedAt, updatedAt);
+    }
+
+    /** Whether this is a decommission: shards are copied from {@link #sourceHost()}:{@link #sourcePort()}. */
+    public boolean copies() {
+        return !sourceHost.isEmpty();
     }
 }

@@ -1,6 +1,7 @@
 package io.shardvault.coordinator.data;
 
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -29,5 +30,13 @@ public record Vault(int vaultId, VaultLayout layout, List<InetSocketAddress> pod
     /** The pod holding shard {@code shardIndex}. */
     public InetSocketAddress pod(int shardIndex) {
         return pods.get(shardIndex);
+    }
+
+    /** This vault with pod {@code shardIndex} at {@code address} instead (a replacement's, say). */
+    public Vault withPod(int shardIndex, InetSocketAddress address) {
+        Objects.requireNonNull(address, "address");
+        ArrayList<InetSocketAddress> moved = new ArrayList<>(pods);
+        moved.set(shardIndex, address);
+        return new Vault(vaultId, layout, moved);
     }
 }

@@ -45,6 +45,14 @@ import org.slf4j.LoggerFactory;
  * stripes in order, each only after the one before was acknowledged). A shard recorded missing at its
  * write is checked the same way wherever it lies.
  *
+ * <p><b>Decommission</b> (a job that {@linkplain PodRebuildJob#copies() copies}): the walk is the same,
+ * onto the job's target (the replacement, not yet in the vault map) instead of the map's pod, and each
+ * missing shard is copied from the job's source (the pod being retired, still the map's, still serving)
+ * with {@link ShardRebuild#copy}: one pod's read instead of k. A shard the source cannot give (missing,
+ * cut short, corrupt) is decoded from the others onto the target instead. A shard neither copied nor
+ * decoded is counted as a failure but not queued for repair (the queue repairs the map's pod, the source,
+ * whose shard may be fine): the catch-up rebuild after the map switch recreates it.
+ *
  * <p>A shard that cannot be rebuilt (too few good chunks now) is queued for repair ({@code
  * rebuild-failed}: the repair worker retries it with its back-off) and counted; the walk goes on. A
  * repair of the same shard running at the same time is harmless: both rewrite the whole shard with the
@@ -87,7 +95,10 @@ final class PodRebuild {
     PodRebuildJob run(Vault vault, PodRebuildJob job, BooleanSupplier keepGoing, Consumer<PodRebuildJob> progress)
             throws IOException, InterruptedException {
         int shard = job.shardIndex();
-        InetSocketAddress target = vault.pod(shard);
+        InetSocketAddress target = job.copies() ? new InetSocketAddress(job.targetHost(), job.targetPort())
+                : vault.pod(shard);
+        // The vault as the shards are written: a decommission's target in place of the pod it retires.
+        Vault onto = vault.withPod(shard, target);
         PodRebuildCursor present = new PodRebuildCursor(pods, target, vault.vaultId(), shard, job.position(),
                 callTimeout);
         PodRebuildJob current = job;
@@ -95,7 +106,8 @@ final class PodRebuild {
         long lastCheckpointNanos = nanoTicker.getAsLong();
         long checkedThisRun = 0;
         LOG.info("pod rebuild job {} of pod {} in vault {} onto {} runs from file {} ({} files done){}", job.jobId(),
-                shard, vault.vaultId(), target, job.position(), job.filesDone(), job.checkOnly() ? ", counting only" : "");
+                shard, vault.vaultId(), target, job.position(), job.filesDone(), job.checkOnly() ? ", counting only"
+                        : job.copies() ? ", copying from " + vault.pod(shard) : "");
         // Up to `window` shards are rebuilt at once, a new one started as the oldest is applied (a batch that
         // waited for its slowest would leave the throttle idle at every batch's end). A run that stops may
         // leave each of them half written, all within the files walked since the last checkpoint, so the
@@ -125,7 +137,7 @@ final class PodRebuild {
                 } else {
                     metrics.shardsMissing.increment();
                     outcome = job.checkOnly() ? CompletableFuture.completedFuture(Outcome.COUNTED)
-                            : CompletableFuture.supplyAsync(() -> rebuildShard(vault, f, shard), workers);
+                            : CompletableFuture.supplyAsync(() -> rebuildShard(vault, onto, job, f), workers);
                 }
                 inFlight.add(new Pending(f, outcome));
                 while (inFlight.size() >= window || !inFlight.isEmpty() && inFlight.peek().outcome().isDone()) {
@@ -181,7 +193,7 @@ final class PodRebuild {
         }
         inFlight.poll();
         FileRef f = p.file();
-        if (o.failed()) {
+        if (o.failed() && !current.copies()) {
             await(catalog.enqueueRepair(f.vaultId(), f.fileId(), List.of(current.shardIndex()), REBUILD_FAILED),
                     "repair enqueue");
         }
@@ -209,16 +221,33 @@ final class PodRebuild {
         static final Outcome COUNTED = new Outcome(true, 0, false);
     }
 
-    /** Rebuilds one shard, on a worker; a failure is an outcome (queued for repair by the caller), not an error. */
-    private Outcome rebuildShard(Vault vault, FileRef f, int shard) {
+    /**
+     * Rebuilds one shard onto its pod in {@code onto}, on a worker: copied from {@code vault}'s pod when the
+     * job copies and that pod gives it, decoded otherwise. A failure is an outcome (queued for repair by
+     * the caller, in a rebuild), not an error.
+     */
+    private Outcome rebuildShard(Vault vault, Vault onto, PodRebuildJob job, FileRef f) {
+        int shard = job.shardIndex();
         try {
-            long written = rebuild.rebuild(vault, f, List.of(shard));
+            if (job.copies()) {
+                try {
+                    long written = rebuild.copy(onto, f, shard, vault.pod(shard));
+                    metrics.shardsCopied.increment();
+                    metrics.bytesRebuilt.increment(written);
+                    return new Outcome(true, written, false);
+                } catch (IOException e) {
+                    LOG.info("decommission: shard {} of file {}/{} could not be copied from {} ({}): decoding it",
+                            shard, f.vaultId(), f.fileId(), vault.pod(shard), e.toString());
+                }
+            }
+            long written = rebuild.rebuild(onto, f, List.of(shard));
+            metrics.shardsDecoded.increment();
             metrics.bytesRebuilt.increment(written);
             return new Outcome(true, written, false);
         } catch (IOException e) {
             metrics.failures.increment();
-            LOG.warn("pod rebuild: shard {} of file {}/{} could not be rebuilt now (queued for repair): {}",
-                    shard, f.vaultId(), f.fileId(), e.toString());
+            LOG.warn("pod rebuild: shard {} of file {}/{} could not be rebuilt now ({}): {}", shard, f.vaultId(),
+                    f.fileId(), job.copies() ? "left to the rebuild after the switch" : "queued for repair", e.toString());
             return new Outcome(false, 0, true);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -13,6 +13,13 @@ public final class PodRebuildMetrics {
     final Counter shardsMissing;
     /** {@code shardvault.rebuild.bytes}: rebuilt shard bytes written. */
     final Counter bytesRebuilt;
+    /** {@code shardvault.rebuild.decoded}: missing shards rebuilt by decoding from the vault's other pods. */
+    final Counter shardsDecoded;
+    /**
+     * {@code shardvault.rebuild.copied}: missing shards copied from a decommissioned pod (no decode); a
+     * decommission decodes ({@code decoded}) only what its source could not give.
+     */
+    final Counter shardsCopied;
     /** {@code shardvault.rebuild.failures}: shards that could not be rebuilt (queued for repair instead). */
     final Counter failures;
     /** {@code shardvault.rebuild.tail.checks}: present shards read back at their last chunk (resumed jobs). */
@@ -23,6 +30,8 @@ public final class PodRebuildMetrics {
         shardsPresent = registry.counter("shardvault.rebuild.skipped");
         shardsMissing = registry.counter("shardvault.rebuild.shards");
         bytesRebuilt = Counter.builder("shardvault.rebuild.bytes").baseUnit("bytes").register(registry);
+        shardsDecoded = registry.counter("shardvault.rebuild.decoded");
+        shardsCopied = registry.counter("shardvault.rebuild.copied");
         failures = registry.counter("shardvault.rebuild.failures");
         tailChecks = registry.counter("shardvault.rebuild.tail.checks");
     }

@@ -43,8 +43,10 @@ import org.slf4j.LoggerFactory;
  *       <td>500 files / 10 s</td></tr>
  * </table>
  *
- * <p>A job runs on a pod at the address this coordinator's vault map gives it; when that is not the
- * job's target (the map changed since the start) it is not run here, and says so in the log. Thread-safe;
+ * <p>A rebuild runs on the pod at the address this coordinator's vault map gives it; when that is not
+ * the job's target (the map changed since the start) it is not run here, and says so in the log. A
+ * decommission ({@link #decommission}) copies from the pod the map gives and runs only while the map
+ * still gives the job's source. Thread-safe;
  * {@link #close()} stops the job thread (the job resumes from its checkpoint elsewhere or after a restart).
  */
 public final class PodRebuildWorker implements AutoCloseable {
@@ -69,6 +71,7 @@ public final class PodRebuildWorker implements AutoCloseable {
     private final BooleanSupplier leads;
     private final VaultDirectory vaults;
     private final PodRebuild rebuild;
+    private final PodClient pods;
     private final Clock clock;
     private final Duration callTimeout;
     private final ScheduledExecutorService polls;
@@ -80,12 +83,14 @@ public final class PodRebuildWorker implements AutoCloseable {
     private volatile boolean closed;
 
     private PodRebuildWorker(PodRebuildConfig config, Catalog catalog, BooleanSupplier leads, VaultDirectory vaults,
-                             PodRebuild rebuild, Clock clock, Duration callTimeout, ExecutorService shardWorkers) {
+                             PodRebuild rebuild, PodClient pods, Clock clock, Duration callTimeout,
+                             ExecutorService shardWorkers) {
         this.config = config;
         this.catalog = catalog;
         this.leads = leads;
         this.vaults = vaults;
         this.rebuild = rebuild;
+        this.pods = pods;
         this.clock = clock;
         this.callTimeout = callTimeout;
         this.polls = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("pod-rebuild-poll"));
@@ -110,7 +115,7 @@ public final class PodRebuildWorker implements AutoCloseable {
                 DaemonThreads.numbered("pod-rebuild-shard"));
         PodRebuild rebuild = new PodRebuild(catalog, pods, shards, config, metrics, callTimeout, System::nanoTime,
                 shardWorkers);
-        PodRebuildWorker w = new PodRebuildWorker(config, catalog, leads, vaults, rebuild, Clock.systemUTC(),
+        PodRebuildWorker w = new PodRebuildWorker(config, catalog, leads, vaults, rebuild, pods, Clock.systemUTC(),
                 callTimeout, shardWorkers);
         w.polls.scheduleWithFixedDelay(w::poll, 0, config.interval().toMillis(), TimeUnit.MILLISECONDS);
         return w;
@@ -124,30 +129,66 @@ public final class PodRebuildWorker implements AutoCloseable {
      * @param checkOnly only count the shards the pod lacks
      */
     public CompletableFuture<PodRebuildJob> start(int vaultId, int shardIndex, boolean checkOnly) {
-        Optional<Vault> vault = vaults.vault(vaultId);
-        if (vault.isEmpty()) {
-            return CompletableFuture.failedFuture(new IllegalArgumentException("no vault " + vaultId));
+        InetSocketAddress target;
+        try {
+            target = podAddress(vaultId, shardIndex);
+        } catch (IllegalArgumentException e) {
+            return CompletableFuture.failedFuture(e);
         }
-        if (shardIndex < 0 || shardIndex >= vault.get().layout().n()) {
-            return CompletableFuture.failedFuture(new IllegalArgumentException("no pod " + shardIndex + " in vault "
-                    + vaultId + " (it has " + vault.get().layout().n() + ")"));
-        }
-        InetSocketAddress target = vault.get().pod(shardIndex);
-        return catalog.usage(Optional.empty())
+        return started(catalog.usage(Optional.empty())
                 .thenCompose(u -> catalog.startPodRebuild(vaultId, shardIndex, target.getHostString(),
-                        target.getPort(), checkOnly, u.objectVersions()))
-                .whenComplete((job, failure) -> {
-                    if (failure == null) {
-                        LOG.info("pod rebuild job {} of pod {} in vault {} onto {} started ({}~{} live files)",
-                                job.jobId(), shardIndex, vaultId, target, checkOnly ? "counting only, " : "",
-                                job.filesTotal());
-                        try {
-                            polls.execute(this::poll);
-                        } catch (java.util.concurrent.RejectedExecutionException closing) {
-                            LOG.debug("closing: the job is left to the next leader");
-                        }
-                    }
-                });
+                        target.getPort(), checkOnly, u.objectVersions())), checkOnly ? "counting only, " : "");
+    }
+
+    /**
+     * Starts the decommission of pod {@code shardIndex} of a vault: a job that copies each of its shards
+     * from the pod at its address in the vault map (which keeps serving) onto {@code onto}, its
+     * replacement, which must answer now; the leading coordinator runs it while its map still gives the
+     * old address. Fails with the catalog's {@code CONFLICT} while a job of that pod runs.
+     */
+    public CompletableFuture<PodRebuildJob> decommission(int vaultId, int shardIndex, InetSocketAddress onto) {
+        InetSocketAddress source;
+        try {
+            source = podAddress(vaultId, shardIndex);
+            if (source.getHostString().equals(onto.getHostString()) && source.getPort() == onto.getPort()) {
+                throw new IllegalArgumentException("pod " + shardIndex + " of vault " + vaultId + " is at " + onto
+                        + " already: a decommission copies onto another pod (to refill this one: pod rebuild)");
+            }
+        } catch (IllegalArgumentException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return started(pods.stats(onto)
+                .exceptionallyCompose(e -> CompletableFuture.failedFuture(new IllegalArgumentException("no pod answers"
+                        + " at " + onto + " (start the replacement first): " + e.getMessage(), e)))
+                .thenCompose(stats -> catalog.usage(Optional.empty()))
+                .thenCompose(u -> catalog.startPodDecommission(vaultId, shardIndex, onto.getHostString(),
+                        onto.getPort(), source.getHostString(), source.getPort(), u.objectVersions())),
+                "copying from " + source + ", ");
+    }
+
+    /** Pod {@code shardIndex}'s address in vault {@code vaultId} as this coordinator's map has it. */
+    private InetSocketAddress podAddress(int vaultId, int shardIndex) {
+        Vault vault = vaults.vault(vaultId).orElseThrow(() -> new IllegalArgumentException("no vault " + vaultId));
+        if (shardIndex < 0 || shardIndex >= vault.layout().n()) {
+            throw new IllegalArgumentException("no pod " + shardIndex + " in vault " + vaultId + " (it has "
+                    + vault.layout().n() + ")");
+        }
+        return vault.pod(shardIndex);
+    }
+
+    /** Logs a started job and looks for it at once. */
+    private CompletableFuture<PodRebuildJob> started(CompletableFuture<PodRebuildJob> start, String how) {
+        return start.whenComplete((job, failure) -> {
+            if (failure == null) {
+                LOG.info("pod rebuild job {} of pod {} in vault {} onto {}:{} started ({}~{} live files)", job.jobId(),
+                        job.shardIndex(), job.vaultId(), job.targetHost(), job.targetPort(), how, job.filesTotal());
+                try {
+                    polls.execute(this::poll);
+                } catch (java.util.concurrent.RejectedExecutionException closing) {
+                    LOG.debug("closing: the job is left to the next leader");
+                }
+            }
+        });
     }
 
     /** Every job the catalog keeps, with this coordinator's fresher copy of the one it runs. */
@@ -198,11 +239,14 @@ public final class PodRebuildWorker implements AutoCloseable {
                     LOG.warn("pod rebuild job {}: vault {} is not in this coordinator's map", job.jobId(), job.vaultId());
                     continue;
                 }
+                // A rebuild writes to the map's pod; a decommission copies from it.
                 InetSocketAddress at = vault.get().pod(job.shardIndex());
-                if (!at.getHostString().equals(job.targetHost()) || at.getPort() != job.targetPort()) {
-                    LOG.warn("pod rebuild job {} targets {}:{} but this coordinator has pod {} of vault {} at {}: not"
-                            + " running it here", job.jobId(), job.targetHost(), job.targetPort(), job.shardIndex(),
-                            job.vaultId(), at);
+                String host = job.copies() ? job.sourceHost() : job.targetHost();
+                int port = job.copies() ? job.sourcePort() : job.targetPort();
+                if (!at.getHostString().equals(host) || at.getPort() != port) {
+                    LOG.warn("pod rebuild job {} {} {}:{} but this coordinator has pod {} of vault {} at {}: not"
+                            + " running it here", job.jobId(), job.copies() ? "copies from" : "targets", host, port,
+                            job.shardIndex(), job.vaultId(), at);
                     continue;
                 }
                 running.set(job);

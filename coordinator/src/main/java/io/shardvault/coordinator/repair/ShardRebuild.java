@@ -18,6 +18,7 @@ import io.shardvault.coordinator.store.StoredFiles;
 import io.shardvault.pod.api.PodClient;
 import io.shardvault.pod.api.WriteMode;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -84,6 +85,44 @@ final class ShardRebuild {
         long written = 0;
         for (long s = 0; s < stripes; s++) {
             written += rebuildStripe(vault, file, codec, block, s, targets);
+        }
+        return written;
+    }
+
+    /**
+     * Copies shard {@code shard} of {@code ref} from the pod at {@code from} onto its pod in {@code vault}
+     * (a decommission: {@code from} is the pod being retired, {@code vault} has its replacement): the
+     * target's shard file is deleted first (as in {@link #rebuild}), then chunk by chunk, in order, each
+     * read CRC-verified by the source and written {@link WriteMode#DURABLE} (its CRC checked again on
+     * arrival) only after the one before was acknowledged, throttled as a rebuild. Fails when the source
+     * cannot give a chunk (missing, cut short, corrupt): the target may then hold a partial shard, which
+     * a {@link #rebuild} deletes and rewrites. Returns the bytes written.
+     */
+    long copy(Vault vault, FileRef ref, int shard, InetSocketAddress from) throws IOException, InterruptedException {
+        VaultLayout layout = StoredFiles.fromRef(ref).layout();
+        long stripes = layout.stripeCount(ref.size());
+        if (stripes == 0) {
+            return 0;
+        }
+        ShardId id = new ShardId(vault.vaultId(), ref.fileId(), shard);
+        InetSocketAddress to = vault.pod(shard);
+        await(pods.delete(to, id), "delete of shard " + shard + " before its copy");
+        long written = 0;
+        for (long s = 0; s < stripes; s++) {
+            int length = layout.chunkLength(ref.size(), s);
+            long offset = layout.shardOffset(s);
+            limiter.acquire(length);
+            ByteBuf chunk = await(pods.read(from, id, offset, length), "read of shard " + shard + " stripe " + s
+                    + " from " + from);
+            if (chunk.readableBytes() != length) {
+                int got = chunk.readableBytes();
+                chunk.release();
+                throw new IOException("read of shard " + shard + " stripe " + s + " from " + from + " gave " + got
+                        + " bytes, not " + length);
+            }
+            await(pods.write(to, id, offset, Crc32c.of(chunk), WriteMode.DURABLE, chunk),
+                    "durable write of shard " + shard + " stripe " + s);
+            written += length;
         }
         return written;
     }

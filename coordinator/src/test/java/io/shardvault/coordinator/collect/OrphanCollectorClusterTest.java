@@ -1,39 +1,19 @@
 package io.shardvault.coordinator.collect;
 
+import static io.shardvault.coordinator.testing.HealingCluster.writeUncommitted;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
-import io.shardvault.common.erasure.ErasureCodecs;
-import io.shardvault.common.erasure.ErasureConfig;
-import io.shardvault.common.erasure.ErasureLayout;
-import io.shardvault.common.rpc.RpcClient;
-import io.shardvault.common.rpc.RpcClientConfig;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CatalogException;
-import io.shardvault.coordinator.catalog.CatalogServer;
 import io.shardvault.coordinator.catalog.FileKey;
-import io.shardvault.coordinator.catalog.FileLayout;
-import io.shardvault.coordinator.catalog.FileRef;
 import io.shardvault.coordinator.catalog.FileState;
-import io.shardvault.coordinator.catalog.ObjectMetadata;
-import io.shardvault.coordinator.catalog.PutObjectVersion;
-import io.shardvault.coordinator.catalog.VaultInfo;
-import io.shardvault.coordinator.data.ByteSources;
-import io.shardvault.coordinator.data.DataPathTesting;
 import io.shardvault.coordinator.data.StoredFile;
-import io.shardvault.coordinator.data.VaultDirectory;
-import io.shardvault.coordinator.data.VaultLayout;
-import io.shardvault.coordinator.data.WritablePods;
 import io.shardvault.coordinator.data.internal.ShardDataPath;
-import io.shardvault.coordinator.repair.ReadDamageReports;
-import io.shardvault.coordinator.repair.RepairMetrics;
-import io.shardvault.coordinator.store.CatalogFileIdSource;
+import io.shardvault.coordinator.testing.HealingCluster;
 import io.shardvault.coordinator.testing.MiniCluster;
-import io.shardvault.coordinator.testing.SinglePeerCatalog;
-import io.shardvault.pod.api.PodClient;
 import io.shardvault.stash.api.StashClient;
 import io.shardvault.stash.api.StashEntryInfo;
 import io.shardvault.stash.api.StashPage;
@@ -47,16 +27,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Orphan collection end to end over real pods and stash servers (a 16+4 MiniCluster, flushes held back so
@@ -67,86 +43,47 @@ import org.slf4j.LoggerFactory;
  */
 @Timeout(300)
 class OrphanCollectorClusterTest {
-    private static final Logger LOG = LoggerFactory.getLogger(OrphanCollectorClusterTest.class);
-    private static final long WAIT_SECONDS = 90;
-    private static final String BUCKET = "orphans";
-
     @TempDir
     Path dir;
 
+    private HealingCluster h;
     private MiniCluster cluster;
-    private CatalogServer catalogServer;
     private Catalog catalog;
-    private ShardDataPath data;
-    private RpcClient rpc;
-    private final MeterRegistry registry = new SimpleMeterRegistry();
-    private final CollectMetrics metrics = new CollectMetrics(registry);
-    private final List<AutoCloseable> closeables = new ArrayList<>();
-    private Random random;
+    private final CollectMetrics metrics = new CollectMetrics(new SimpleMeterRegistry());
 
     @BeforeEach
     void start() throws IOException {
-        long seed = Long.getLong("test.seed", System.nanoTime());
-        LOG.info("seed {} (rerun with -Dtest.seed={})", seed, seed);
-        random = new Random(seed);
-        cluster = MiniCluster.start(dir.resolve("vault"), MiniCluster.Options.defaults()
+        h = HealingCluster.start(dir, "orphans", MiniCluster.Options.defaults()
                 .withPodSettings(Map.of("pod.flush.interval", "10m")));
-        catalogServer = SinglePeerCatalog.start(dir.resolve("catalog"));
-        catalog = catalogServer.catalog();
-        VaultLayout layout = cluster.vault().layout();
-        catalog.registerVault(new VaultInfo(MiniCluster.VAULT_ID, new FileLayout(layout.k(), layout.m(),
-                layout.chunkBytes()), 1L << 40, List.of())).join();
-        catalog.createBucket(BUCKET, "AK", false).join();
-        data = newDataPath();
-        rpc = RpcClient.create(cluster.transport(), RpcClientConfig.defaults().withRequestTimeout(Duration.ofSeconds(5)));
-    }
-
-    /** A coordinator's data path: each one takes its own file ids from the catalog, as a coordinator does. */
-    private ShardDataPath newDataPath() {
-        return ShardDataPath.create(MiniCluster.Options.defaults().dataPath(), VaultDirectory.of(List.of(cluster.vault())),
-                new CatalogFileIdSource(catalog, 16), ErasureCodecs.create(ErasureConfig.defaults()), cluster.transport(),
-                RpcClientConfig.defaults(), cluster.stashAddresses(), WritablePods.ALL, cluster.assignments(),
-                new ReadDamageReports(catalog::enqueueRepair, 64, new RepairMetrics(registry)), registry);
-    }
-
-    private OrphanCollector collector(Duration grace) {
-        OrphanCollector c = OrphanCollector.start(CollectConfig.defaults().withPace(grace, Duration.ofHours(1)), catalog,
-                catalogServer::isLeader, List.of(cluster.vault()), new PodClient(rpc), new StashClient(rpc),
-                cluster.stashAddresses(), metrics, Duration.ofSeconds(5));
-        closeables.add(c);
-        return c;
+        cluster = h.cluster();
+        catalog = h.catalog();
     }
 
     @AfterEach
     void stop() {
-        List<AutoCloseable> all = new ArrayList<>(closeables);
-        all.addAll(List.of(data, rpc, catalogServer, cluster));
-        for (AutoCloseable c : all) {
-            try {
-                if (c != null) {
-                    c.close();
-                }
-            } catch (Exception e) {
-                LOG.warn("closing {}: {}", c, e.toString());
-            }
+        if (h != null) {
+            h.close();
         }
+    }
+
+    private OrphanCollector collector(Duration grace) {
+        return h.closeLater(OrphanCollector.start(CollectConfig.defaults().withPace(grace, Duration.ofHours(1)),
+                catalog, h::leads, List.of(cluster.vault()), h.pods(), new StashClient(h.rpc()),
+                cluster.stashAddresses(), metrics, HealingCluster.CALL_TIMEOUT));
     }
 
     @Test
     void filesWrittenByACoordinatorThatDiedBeforeItsCommitAreCollectedAfterTheGraceAndEveryReferencedFileStays()
             throws Exception {
-        Map<String, byte[]> objects = new LinkedHashMap<>();
-        objects.put("small-0", bytes(40_000));
-        objects.put("small-1", bytes(300_000));
-        objects.put("large", bytes(5 * 1024 * 1024 + 321));
         Map<String, StoredFile> committed = new LinkedHashMap<>();
-        for (Map.Entry<String, byte[]> o : objects.entrySet()) {
-            committed.put(o.getKey(), commit(o.getKey(), write(data, o.getValue())));
-        }
+        committed.put("small-0", h.write("small-0", h.bytes(40_000)));
+        committed.put("small-1", h.write("small-1", h.bytes(300_000)));
+        committed.put("large", h.write("large", h.bytes(5 * 1024 * 1024 + 321)));
         // A second coordinator writes two files' shards (one small and stashed, one large) and dies before
         // committing them.
-        ShardDataPath doomed = newDataPath();
-        List<StoredFile> orphans = List.of(write(doomed, bytes(60_000)), write(doomed, bytes(3 * 1024 * 1024 + 7)));
+        ShardDataPath doomed = h.newDataPath();
+        List<StoredFile> orphans = List.of(writeUncommitted(doomed, h.bytes(60_000)),
+                writeUncommitted(doomed, h.bytes(3 * 1024 * 1024 + 7)));
         doomed.close();
         for (StoredFile f : orphans) {
             assertThat(shardsOnPods(f)).as("orphan %s written", f.fileId()).isGreaterThanOrEqualTo(19);
@@ -181,7 +118,7 @@ class OrphanCollectorClusterTest {
             assertThat(shardsOnPods(f)).as("live file %s's shards", f.fileId()).isGreaterThanOrEqualTo(19);
         }
         assertThat(stashEntries(smallCommitted)).as("the live file's stash copies").hasSize(stashedLive);
-        assertReadBack(objects);
+        h.assertReadBack();
 
         // A second pass finds nothing left to do.
         assertThat(collector(Duration.ofMillis(1)).collectNow().orphansFound()).isZero();
@@ -191,35 +128,33 @@ class OrphanCollectorClusterTest {
     void aCommitAndTheFenceOfItsFileRaceAndWhicheverAppliesFirstNoAcknowledgedObjectPointsAtCollectedShards()
             throws Exception {
         // The fence applies first: the commit is refused, definitely, and nothing is acknowledged.
-        byte[] lateBody = bytes(70_000);
-        StoredFile late = write(data, lateBody);
+        StoredFile late = writeUncommitted(h.data(), h.bytes(70_000));
         assertThat(catalog.collectFiles(List.of(key(late))).join()).containsExactly(key(late));
         try {
-            commit("late", late);
+            h.commit("late", late);
             throw new AssertionError("a commit of a fenced file was acknowledged");
         } catch (CompletionException e) {
             assertThat(((CatalogException) e.getCause()).code()).isEqualTo(ErrorCode.CONFLICT);
         }
         try {
-            catalog.getObjectVersion(BUCKET, "late", Optional.empty()).join();
+            catalog.getObjectVersion("orphans", "late", Optional.empty()).join();
             throw new AssertionError("the refused commit wrote a version");
         } catch (CompletionException e) {
             assertThat(((CatalogException) e.getCause()).code()).isEqualTo(ErrorCode.NO_SUCH_KEY);
         }
 
         // The commit applies first: the fence refuses the file, and the collector leaves it.
-        byte[] firstBody = bytes(80_000);
-        StoredFile first = commit("first", write(data, firstBody));
+        StoredFile first = h.write("first", h.bytes(80_000));
         assertThat(catalog.collectFiles(List.of(key(first))).join()).isEmpty();
 
         OrphanCollector.Pass pass = collector(Duration.ofMillis(1)).collectNow();
         assertThat(pass.filesCollected()).as("only the fenced file").isEqualTo(1);
         assertThat(shardsOnPods(late)).isZero();
         assertThat(shardsOnPods(first)).isGreaterThanOrEqualTo(19);
-        assertReadBack(Map.of("first", firstBody));
+        h.assertReadBack();
         // And the fenced file can never be committed later, however late its commit comes.
         try {
-            commit("later-still", late);
+            h.commit("later-still", late);
             throw new AssertionError("a commit of a collected file was acknowledged");
         } catch (CompletionException e) {
             assertThat(((CatalogException) e.getCause()).code()).isEqualTo(ErrorCode.CONFLICT);
@@ -228,25 +163,6 @@ class OrphanCollectorClusterTest {
 
     private static FileKey key(StoredFile f) {
         return new FileKey(f.vaultId(), f.fileId());
-    }
-
-    private byte[] bytes(int size) {
-        byte[] b = new byte[size];
-        random.nextBytes(b);
-        return b;
-    }
-
-    private static StoredFile write(ShardDataPath path, byte[] body) throws Exception {
-        return path.write(ByteSources.of(body)).get(WAIT_SECONDS, TimeUnit.SECONDS);
-    }
-
-    /** Commits one object's version, as the S3 layer does. */
-    private StoredFile commit(String key, StoredFile f) {
-        VaultLayout l = f.layout();
-        catalog.putObjectVersion(PutObjectVersion.of(BUCKET, key, "etag-" + key, ObjectMetadata.EMPTY,
-                new FileRef(f.vaultId(), f.fileId(), f.size(), new FileLayout(l.k(), l.m(), l.chunkBytes()),
-                        f.missingShards()))).join();
-        return f;
     }
 
     private int shardsOnPods(StoredFile f) {
@@ -260,7 +176,7 @@ class OrphanCollectorClusterTest {
     }
 
     private List<StashEntryInfo> stashEntries(StoredFile f) {
-        StashClient stash = new StashClient(rpc);
+        StashClient stash = new StashClient(h.rpc());
         List<StashEntryInfo> out = new ArrayList<>();
         for (InetSocketAddress server : cluster.stashAddresses()) {
             for (int i = 0; i < cluster.podCount(); i++) {
@@ -273,16 +189,5 @@ class OrphanCollectorClusterTest {
             }
         }
         return out;
-    }
-
-    private void assertReadBack(Map<String, byte[]> objects) throws Exception {
-        for (Map.Entry<String, byte[]> o : objects.entrySet()) {
-            FileRef ref = catalog.getObjectVersion(BUCKET, o.getKey(), Optional.empty()).join().parts().get(0).file();
-            VaultLayout layout = new VaultLayout(new ErasureLayout(ref.layout().dataShards(),
-                    ref.layout().parityShards()), ref.layout().chunkBytes());
-            StoredFile f = new StoredFile(ref.vaultId(), ref.fileId(), ref.size(), layout, ref.missingShards(),
-                    layout.stripeCount(ref.size()) == 1);
-            assertThat(DataPathTesting.read(data, f)).as(o.getKey()).isEqualTo(o.getValue());
-        }
     }
 }

@@ -1,49 +1,17 @@
 package io.shardvault.coordinator.repair;
 
+import static io.shardvault.coordinator.testing.HealingCluster.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.netty.buffer.Unpooled;
-import io.shardvault.common.ShardId;
-import io.shardvault.common.crc.Crc32c;
-import io.shardvault.common.erasure.ErasureCodecs;
-import io.shardvault.common.erasure.ErasureConfig;
 import io.shardvault.coordinator.catalog.Catalog;
-import io.shardvault.coordinator.catalog.CatalogServer;
-import io.shardvault.coordinator.catalog.FileLayout;
 import io.shardvault.coordinator.catalog.FileRef;
-import io.shardvault.coordinator.catalog.ObjectMetadata;
-import io.shardvault.coordinator.catalog.PodInfo;
 import io.shardvault.coordinator.catalog.PodRebuildJob;
-import io.shardvault.coordinator.catalog.PutObjectVersion;
-import io.shardvault.coordinator.catalog.VaultInfo;
-import io.shardvault.coordinator.data.ByteSources;
-import io.shardvault.coordinator.data.DamagedShards;
-import io.shardvault.coordinator.data.DataPathTesting;
-import io.shardvault.coordinator.data.StoredFile;
-import io.shardvault.coordinator.data.Vault;
-import io.shardvault.coordinator.data.VaultDirectory;
-import io.shardvault.coordinator.data.VaultLayout;
-import io.shardvault.coordinator.data.WritablePods;
-import io.shardvault.coordinator.data.internal.ShardDataPath;
-import io.shardvault.coordinator.store.CatalogFileIdSource;
-import io.shardvault.coordinator.store.StoredFiles;
+import io.shardvault.coordinator.testing.HealingCluster;
 import io.shardvault.coordinator.testing.MiniCluster;
-import io.shardvault.coordinator.testing.SinglePeerCatalog;
-import io.shardvault.pod.api.PodClient;
-import io.shardvault.pod.api.WriteMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Random;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -61,109 +29,63 @@ import org.slf4j.LoggerFactory;
 @Timeout(300)
 class PodRebuildClusterTest {
     private static final Logger LOG = LoggerFactory.getLogger(PodRebuildClusterTest.class);
-    private static final Duration WAIT = Duration.ofSeconds(120);
-    private static final String BUCKET = "rebuilds";
 
     @TempDir
     Path dir;
 
+    private HealingCluster h;
     private MiniCluster cluster;
-    private CatalogServer catalogServer;
     private Catalog catalog;
-    private ShardDataPath data;
-    private io.shardvault.common.rpc.RpcClient rpc;
-    private ErasureCodecs codecs;
-    private VaultDirectory vaults;
-    private final List<PodRebuildWorker> workers = new ArrayList<>();
-    private final Map<String, byte[]> objects = new LinkedHashMap<>();
-    private Random random;
 
     @BeforeEach
     void start() throws IOException {
-        long seed = Long.getLong("test.seed", System.nanoTime());
-        LOG.info("seed {} (rerun with -Dtest.seed={})", seed, seed);
-        random = new Random(seed);
-        cluster = MiniCluster.start(dir.resolve("vault"), MiniCluster.Options.defaults());
-        catalogServer = SinglePeerCatalog.start(dir.resolve("catalog"));
-        catalog = catalogServer.catalog();
-        Vault vault = cluster.vault();
-        VaultLayout layout = vault.layout();
-        List<PodInfo> pods = new ArrayList<>();
-        for (int i = 0; i < layout.n(); i++) {
-            pods.add(new PodInfo(MiniCluster.VAULT_ID, i, vault.pod(i).getHostString(), vault.pod(i).getPort()));
-        }
-        catalog.registerVault(new VaultInfo(MiniCluster.VAULT_ID, new FileLayout(layout.k(), layout.m(),
-                layout.chunkBytes()), 1L << 40, pods)).join();
-        catalog.createBucket(BUCKET, "AK", false).join();
-        codecs = ErasureCodecs.create(ErasureConfig.defaults());
-        vaults = VaultDirectory.of(List.of(vault));
-        data = ShardDataPath.create(MiniCluster.Options.defaults().dataPath(), vaults,
-                new CatalogFileIdSource(catalog, 16), codecs, cluster.transport(),
-                io.shardvault.common.rpc.RpcClientConfig.defaults(), cluster.stashAddresses(), WritablePods.ALL,
-                cluster.assignments(), DamagedShards.NONE, new SimpleMeterRegistry());
-        rpc = io.shardvault.common.rpc.RpcClient.create(cluster.transport(),
-                io.shardvault.common.rpc.RpcClientConfig.defaults().withRequestTimeout(Duration.ofSeconds(5)));
+        h = HealingCluster.start(dir, "rebuilds");
+        cluster = h.cluster();
+        catalog = h.catalog();
     }
 
     @AfterEach
     void stop() {
-        List<AutoCloseable> all = new ArrayList<>(workers);
-        all.addAll(List.of(data, rpc, catalogServer, cluster));
-        for (AutoCloseable c : all) {
-            try {
-                if (c != null) {
-                    c.close();
-                }
-            } catch (Exception e) {
-                LOG.warn("closing {}: {}", c, e.toString());
-            }
+        if (h != null) {
+            h.close();
         }
-    }
-
-    private PodRebuildWorker worker(long bytesPerSecond, int checkpointFiles, PodRebuildMetrics metrics) {
-        PodRebuildConfig config = new PodRebuildConfig(bytesPerSecond, Duration.ofMillis(100), checkpointFiles,
-                Duration.ofMinutes(1), 4);
-        PodRebuildWorker w = PodRebuildWorker.start(config, catalog, catalogServer::isLeader, vaults, data,
-                new PodClient(rpc), codecs, metrics, Duration.ofSeconds(5));
-        workers.add(w);
-        return w;
     }
 
     @Test
     void aWipedPodIsRebuiltWhileWritesGoOnAndThenCarriesReadsWithFourOtherPodsDown() throws Exception {
         int wiped = 7;
         for (int i = 0; i < 4; i++) {
-            write("small-" + i, bytes(40_000 + 9_000 * i));
+            h.write("small-" + i, h.bytes(40_000 + 9_000 * i));
         }
-        write("large", bytes(9 * 1024 * 1024 + 4321));
+        h.write("large", h.bytes(9 * 1024 * 1024 + 4321));
         for (int i = 0; i < 3; i++) {
-            write("part-" + i, bytes(2 * 1024 * 1024 + 17 * i));
+            h.write("part-" + i, h.bytes(2 * 1024 * 1024 + 17 * i));
         }
-        write("empty", new byte[0]);
-        int before = objects.size();
+        h.write("empty", new byte[0]);
+        int before = h.objects().size();
         cluster.wipePod(wiped);
         assertThat(shardFiles(wiped)).isZero();
 
         // A check first: it counts the missing shards and writes none.
         PodRebuildMetrics checkMetrics = new PodRebuildMetrics(new SimpleMeterRegistry());
-        PodRebuildWorker checker = worker(1L << 30, 100, checkMetrics);
+        PodRebuildWorker checker = h.rebuildWorker(1L << 30, 100, checkMetrics);
         PodRebuildJob check = checker.start(MiniCluster.VAULT_ID, wiped, true).join();
         assertThat(check.checkOnly()).isTrue();
-        PodRebuildJob checked = awaitDone(check);
+        PodRebuildJob checked = h.awaitDone(check);
         assertThat(checked.shardsRebuilt()).isEqualTo(before - 1);
         assertThat(checked.bytesRebuilt()).isZero();
         assertThat(shardFiles(wiped)).isZero();
         checker.close();
 
         PodRebuildMetrics metrics = new PodRebuildMetrics(new SimpleMeterRegistry());
-        PodRebuildWorker w = worker(4L << 20, 3, metrics);
+        PodRebuildWorker w = h.rebuildWorker(4L << 20, 3, metrics);
         PodRebuildJob job = w.start(MiniCluster.VAULT_ID, wiped, false).join();
         assertThat(job.filesTotal()).isEqualTo(before);
         // Writes go on during the rebuild (the wiped pod takes its shards of them).
         for (int i = 0; i < 4; i++) {
-            write("during-" + i, bytes(300_000 + 1_000 * i));
+            h.write("during-" + i, h.bytes(300_000 + 1_000 * i));
         }
-        PodRebuildJob done = awaitDone(job);
+        PodRebuildJob done = h.awaitDone(job);
         assertThat(done.failures()).isZero();
         assertThat(done.shardsRebuilt()).isGreaterThanOrEqualTo(before - 1);
         assertThat(done.bytesRebuilt()).isPositive();
@@ -176,10 +98,8 @@ class PodRebuildClusterTest {
         for (int pod : new int[] {0, 1, 2, 16}) {
             cluster.stopPod(pod);
         }
-        for (int s = 0; s < cluster.stashAddresses().size(); s++) {
-            cluster.stopStash(s);
-        }
-        assertReadBack();
+        h.stopStash();
+        h.assertReadBack();
     }
 
     @Test
@@ -188,28 +108,27 @@ class PodRebuildClusterTest {
         int files = 8;
         for (int i = 0; i < files; i++) {
             // Three stripes of 16 x 256 KiB each: a shard that can be half written.
-            write("file-" + i, bytes(9 * 1024 * 1024 + 101 * i));
+            h.write("file-" + i, h.bytes(9 * 1024 * 1024 + 101 * i));
         }
         cluster.wipePod(wiped);
         // About three files a second, checkpointed every two: stopped (as a crash would) after four or more.
         PodRebuildMetrics first = new PodRebuildMetrics(new SimpleMeterRegistry());
-        PodRebuildWorker w1 = worker(2L << 20, 2, first);
+        PodRebuildWorker w1 = h.rebuildWorker(2L << 20, 2, first);
         PodRebuildJob job = w1.start(MiniCluster.VAULT_ID, wiped, false).join();
-        awaitTrue("a checkpoint past four files", () -> row(job).filesDone() >= 4);
+        awaitTrue("a checkpoint past four files", () -> h.rebuildRow(job).filesDone() >= 4);
         w1.close();
-        PodRebuildJob stoppedAt = row(job);
+        PodRebuildJob stoppedAt = h.rebuildRow(job);
         LOG.info("stopped at {} files done (checkpointed), {} walked", stoppedAt.filesDone(), first.filesWalked.count());
         assertThat(stoppedAt.state()).isEqualTo(PodRebuildJob.State.RUNNING);
         assertThat(stoppedAt.filesDone()).isLessThan(files);
 
-        // The worst moment: the stopped run had begun the next file and left its shard half written (its
-        // first stripe only; here with bytes no decode would give), which the pod lists like a whole one.
+        // The worst moment: the stopped run had begun the next file and left its shard half written.
         FileRef next = catalog.listFiles(MiniCluster.VAULT_ID, stoppedAt.position(), 1).join().get(0);
-        halfWrite(wiped, next);
+        h.halfWrite(cluster.podAddress(wiped), wiped, next);
 
         PodRebuildMetrics second = new PodRebuildMetrics(new SimpleMeterRegistry());
-        worker(8L << 20, 2, second);
-        PodRebuildJob done = awaitDone(job);
+        h.rebuildWorker(8L << 20, 2, second);
+        PodRebuildJob done = h.awaitDone(job);
         assertThat(done.filesDone()).isEqualTo(files);
         // The second run walked only what the checkpoint had not covered, checking its first files' tails.
         assertThat((long) second.filesWalked.count()).isEqualTo(files - stoppedAt.filesDone());
@@ -218,37 +137,9 @@ class PodRebuildClusterTest {
         for (int pod : new int[] {0, 1, 2, 17}) {
             cluster.stopPod(pod);
         }
-        for (int s = 0; s < cluster.stashAddresses().size(); s++) {
-            cluster.stopStash(s);
-        }
-        assertReadBack();
+        h.stopStash();
+        h.assertReadBack();
         assertThat(second.tailChecks.count()).isPositive();
-    }
-
-    /** Leaves shard {@code shard} of {@code f} as an interrupted rebuild would: its first chunk only. */
-    private void halfWrite(int shard, FileRef f) {
-        StoredFile file = StoredFiles.fromRef(f);
-        VaultLayout layout = file.layout();
-        assertThat(layout.stripeCount(f.size())).isGreaterThan(1);
-        PodClient pods = new PodClient(rpc);
-        ShardId id = new ShardId(f.vaultId(), f.fileId(), shard);
-        pods.delete(cluster.podAddress(shard), id).join();
-        byte[] chunk = bytes(layout.chunkLength(f.size(), 0));
-        pods.write(cluster.podAddress(shard), id, 0, Crc32c.of(java.nio.ByteBuffer.wrap(chunk)), WriteMode.DURABLE,
-                Unpooled.wrappedBuffer(chunk)).join();
-    }
-
-    private PodRebuildJob row(PodRebuildJob job) {
-        return catalog.listPodRebuilds().join().stream()
-                .filter(j -> j.vaultId() == job.vaultId() && j.shardIndex() == job.shardIndex())
-                .findFirst().orElseThrow();
-    }
-
-    private PodRebuildJob awaitDone(PodRebuildJob job) throws InterruptedException {
-        awaitTrue("job " + job.jobId() + " done", () -> row(job).state() == PodRebuildJob.State.DONE);
-        PodRebuildJob done = row(job);
-        assertThat(done.jobId()).isEqualTo(job.jobId());
-        return done;
     }
 
     private long shardFiles(int pod) throws IOException {
@@ -259,39 +150,5 @@ class PodRebuildClusterTest {
         try (var all = Files.walk(tome)) {
             return all.filter(f -> f.toString().endsWith(".shard")).count();
         }
-    }
-
-    private byte[] bytes(int size) {
-        byte[] b = new byte[size];
-        random.nextBytes(b);
-        return b;
-    }
-
-    /** Writes and commits one object, as the S3 layer does. */
-    private void write(String key, byte[] body) throws Exception {
-        StoredFile f = data.write(ByteSources.of(body)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
-        VaultLayout l = f.layout();
-        catalog.putObjectVersion(PutObjectVersion.of(BUCKET, key, "etag-" + key, ObjectMetadata.EMPTY,
-                new FileRef(f.vaultId(), f.fileId(), f.size(), new FileLayout(l.k(), l.m(), l.chunkBytes()),
-                        f.missingShards()))).join();
-        objects.put(key, body);
-    }
-
-    private void assertReadBack() throws Exception {
-        for (Map.Entry<String, byte[]> o : objects.entrySet()) {
-            FileRef ref = catalog.getObjectVersion(BUCKET, o.getKey(), Optional.empty()).join().parts().get(0).file();
-            assertThat(DataPathTesting.read(data, StoredFiles.fromRef(ref))).as(o.getKey()).isEqualTo(o.getValue());
-        }
-    }
-
-    private static void awaitTrue(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (condition.getAsBoolean()) {
-                return;
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("timed out waiting for " + what);
     }
 }

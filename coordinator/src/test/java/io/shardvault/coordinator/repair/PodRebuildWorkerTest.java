@@ -42,7 +42,7 @@ class PodRebuildWorkerTest {
     }
 
     private static PodRebuildJob job(PodRebuildJob.State state, long filesDone, long total, long bytes) {
-        return new PodRebuildJob(1, 3, 77, "127.0.0.1", 7003, false, state, filesDone, filesDone, filesDone, bytes, 0,
+        return new PodRebuildJob(1, 3, 77, "127.0.0.1", 7003, "", 0, false, state, filesDone, filesDone, filesDone, bytes, 0,
                 total, T0, T0);
     }
 }

@@ -93,6 +93,11 @@ public final class MiniCluster implements AutoCloseable {
     private final List<InetSocketAddress> stashAddresses = new ArrayList<>();
     private final List<PodServer> pods = new ArrayList<>();
     private final List<InetSocketAddress> podAddresses = new ArrayList<>();
+    /** Each slot's directory name under {@code dir}: {@code pod-i}, or a replacement's. */
+    private final List<String> podDirs = new ArrayList<>();
+    /** Replacements started, not yet switched in; then the pods they replaced, still running. */
+    private final Map<Integer, PodServer> replacements = new HashMap<>();
+    private final Map<Integer, PodServer> retired = new HashMap<>();
     private PodAssignments assignments;
     private final AtomicLong nextFileId = new AtomicLong(1000);
 
@@ -123,12 +128,15 @@ public final class MiniCluster implements AutoCloseable {
                 cluster.stashAddresses.add(server.localAddress());
             }
             int n = options.erasure().n();
+            for (int i = 0; i < n; i++) {
+                cluster.podDirs.add("pod-" + i);
+            }
             List<CompletableFuture<PodServer>> starting = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 int shard = i;
                 starting.add(CompletableFuture.supplyAsync(() -> {
                     try {
-                        return cluster.startPod(shard, 0);
+                        return cluster.startPod("pod-" + shard, 0);
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }
@@ -223,7 +231,46 @@ public final class MiniCluster implements AutoCloseable {
 
     /** Pod {@code i}'s state directory (its purge queue, its persisted assignment). */
     public Path podStateDir(int i) {
-        return dir.resolve("pod-" + i).resolve("state");
+        return dir.resolve(podDirs.get(i)).resolve("state");
+    }
+
+    /**
+     * Starts a replacement for pod {@code i} (a decommission's target): a new pod on a new port with its
+     * own empty directories, not in the vault and not assigned yet (it takes durable writes only). Returns
+     * its address.
+     */
+    public InetSocketAddress startReplacement(int i) throws IOException {
+        if (replacements.containsKey(i)) {
+            throw new IllegalStateException("pod " + i + " has a replacement already");
+        }
+        PodServer pod = startPod("pod-" + i + "-replacement", 0);
+        replacements.put(i, pod);
+        return pod.localAddress();
+    }
+
+    /**
+     * Puts pod {@code i}'s replacement in its slot, as an operator's map switch does: {@link #vault()} gives
+     * its address from now on, the pods are probed (the replacement takes its assignment), and the pod it
+     * replaced keeps running until {@link #stopRetiredPod}. Data paths made before keep the old map.
+     */
+    public void switchToReplacement(int i) {
+        PodServer replacement = replacements.remove(i);
+        if (replacement == null) {
+            throw new IllegalStateException("pod " + i + " has no replacement");
+        }
+        retired.put(i, pods.set(i, replacement));
+        podAddresses.set(i, replacement.localAddress());
+        podDirs.set(i, "pod-" + i + "-replacement");
+        assignments = PodAssignments.forVaults(new PodClient(podStashClient), List.of(vault()), stashAddresses);
+        probePods();
+    }
+
+    /** Stops the pod that pod {@code i}'s replacement took the slot of. */
+    public void stopRetiredPod(int i) {
+        PodServer pod = retired.remove(i);
+        if (pod != null) {
+            pod.close();
+        }
     }
 
     public ShardDataPath dataPath() {
@@ -304,7 +351,7 @@ public final class MiniCluster implements AutoCloseable {
         if (pods.get(i) != null) {
             throw new IllegalStateException("pod " + i + " is running");
         }
-        pods.set(i, startPod(i, podAddresses.get(i).getPort()));
+        pods.set(i, startPod(podDirs.get(i), podAddresses.get(i).getPort()));
         probePods();
     }
 
@@ -318,7 +365,7 @@ public final class MiniCluster implements AutoCloseable {
             throw new IllegalStateException("pod " + i + " is running");
         }
         Files.deleteIfExists(podStateDir(i).resolve("assignment"));
-        pods.set(i, startPod(i, podAddresses.get(i).getPort()));
+        pods.set(i, startPod(podDirs.get(i), podAddresses.get(i).getPort()));
     }
 
     /**
@@ -360,15 +407,15 @@ public final class MiniCluster implements AutoCloseable {
     }
 
     private Path tomeDir(int i) {
-        return dir.resolve("pod-" + i).resolve("tome0");
+        return dir.resolve(podDirs.get(i)).resolve("tome0");
     }
 
-    private PodServer startPod(int i, int port) throws IOException {
+    private PodServer startPod(String name, int port) throws IOException {
         Map<String, Object> s = new HashMap<>();
-        s.put("pod.name", "pod-" + i);
+        s.put("pod.name", name);
         s.put("pod.bind", "127.0.0.1:" + port);
-        s.put("pod.stateDir", podStateDir(i).toString());
-        s.put("pod.tomes", tomeDir(i).toString());
+        s.put("pod.stateDir", dir.resolve(name).resolve("state").toString());
+        s.put("pod.tomes", dir.resolve(name).resolve("tome0").toString());
         s.put("pod.purge.retry.min", "20ms");
         s.put("pod.purge.retry.max", "500ms");
         s.put("pod.recovery.timeout", "30s");
@@ -429,7 +476,10 @@ public final class MiniCluster implements AutoCloseable {
         for (ShardDataPath p : extraPaths) {
             p.close();
         }
-        pods.parallelStream().filter(p -> p != null).forEach(PodServer::close);
+        List<PodServer> all = new ArrayList<>(pods);
+        all.addAll(replacements.values());
+        all.addAll(retired.values());
+        all.parallelStream().filter(p -> p != null).forEach(PodServer::close);
         for (StashServer s : stash) {
             if (s != null) {
                 s.close();

@@ -12,7 +12,8 @@ import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code admin pod drain|down|up}: a pod's operator state, kept in the catalog; {@code admin pod rebuild|rebuild-status}:
- * the rebuild of a lost or replaced pod (issue #20).
+ * the rebuild of a lost or replaced pod, and {@code admin pod decommission}: the copy of a pod that still serves
+ * onto its replacement (issue #20).
  */
 @Command(name = "pod", mixinStandardHelpOptions = true,
         description = "Drains a pod, marks it down or up again (kept in the catalog; every coordinator honours it).")
@@ -71,6 +72,31 @@ final class PodCommand implements Runnable {
                 return;
             }
             out.println((check ? "check" : "rebuild") + " of pod " + shard + " in vault " + v + " started (job "
+                    + job.get("jobId") + ", ~" + job.get("filesTotal") + " files); follow it with: shardvault admin"
+                    + " pod rebuild-status");
+            PodRebuildFormat.job(out, job);
+        });
+    }
+
+    @Command(name = "decommission", mixinStandardHelpOptions = true,
+            description = "Copies every shard of the pod onto its replacement at HOST:PORT while the pod still serves"
+                    + " (decoding only what it cannot give): throttled, resumable. When DONE: switch the vault map to"
+                    + " the replacement, restart the coordinators, then run pod rebuild to catch up.")
+    int decommission(@Parameters(paramLabel = "SHARD", description = "The pod's shard index.") int shard,
+                     @Option(names = "--to", required = true, paramLabel = "HOST:PORT",
+                             description = "The replacement pod's address (started, answering).") String to,
+                     @Option(names = "--vault", paramLabel = "ID",
+                             description = "The pod's vault (default: the only one).") Integer vault)
+            throws AdminException {
+        return root.execute((session, out) -> {
+            int v = vault != null ? vault : onlyVault(session);
+            CompositeData job = (CompositeData) session.invoke(POD_REBUILD, "decommission", new Object[] {v, shard, to},
+                    new String[] {int.class.getName(), int.class.getName(), String.class.getName()});
+            if (root.json) {
+                out.println(Json.of(job));
+                return;
+            }
+            out.println("decommission of pod " + shard + " in vault " + v + " onto " + to + " started (job "
                     + job.get("jobId") + ", ~" + job.get("filesTotal") + " files); follow it with: shardvault admin"
                     + " pod rebuild-status");
             PodRebuildFormat.job(out, job);

@@ -4,7 +4,7 @@ import java.io.PrintWriter;
 import java.time.Instant;
 import javax.management.openmbean.CompositeData;
 
-/** How {@code admin pod rebuild} and {@code admin pod rebuild-status} print a pod rebuild job (issue #20). */
+/** How {@code admin pod rebuild|decommission|rebuild-status} print a pod rebuild job (issue #20). */
 final class PodRebuildFormat {
     private PodRebuildFormat() {
     }
@@ -14,13 +14,15 @@ final class PodRebuildFormat {
         long done = (Long) j.get("filesDone");
         long total = (Long) j.get("filesTotal");
         boolean check = "check".equals(j.get("mode"));
-        out.println("POD REBUILD  vault " + j.get("vaultId") + ", pod " + j.get("shardIndex") + " onto "
-                + j.get("target") + "  (job " + j.get("jobId") + (check ? ", check only" : "") + ")");
+        boolean copy = "decommission".equals(j.get("mode"));
+        out.println((copy ? "POD DECOMMISSION  vault " : "POD REBUILD  vault ") + j.get("vaultId") + ", pod "
+                + j.get("shardIndex") + (copy ? " from " + j.get("source") : "") + " onto " + j.get("target")
+                + "  (job " + j.get("jobId") + (check ? ", check only" : "") + ")");
         out.println("  state:            " + j.get("state") + (Boolean.TRUE.equals(j.get("runningHere"))
                 ? " (running on this coordinator)" : ""));
         out.println("  files:            " + Table.count(done) + " of ~" + Table.count(total)
                 + (total > 0 ? String.format(" (%d%%)", Math.min(100, done * 100 / total)) : ""));
-        out.println("  shards " + (check ? "missing:   " : "rebuilt:   ") + Table.count((Long) j.get("shardsRebuilt")));
+        out.println("  shards " + (check ? "missing:   " : copy ? "moved:     " : "rebuilt:   ") + Table.count((Long) j.get("shardsRebuilt")));
         out.println("  bytes rebuilt:    " + Table.bytes((Long) j.get("bytesRebuilt")));
         out.println("  failed (queued):  " + Table.count((Long) j.get("failures")));
         out.println("  rate:             " + Table.bytes((Long) j.get("bytesPerSecond")) + "/s, "

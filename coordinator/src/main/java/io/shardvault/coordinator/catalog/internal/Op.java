@@ -39,6 +39,7 @@ enum Op {
     COLLECT_FILES(27, OrphanFences::applyCollect),
     POD_REBUILD_START(29, PodRebuilds::applyStart),
     POD_REBUILD_CHECKPOINT(30, PodRebuilds::applyCheckpoint),
+    POD_DECOMMISSION_START(31, PodRebuilds::applyDecommissionStart),
 
     GET_BUCKET(64, Buckets::answerGetBucket),
     LIST_BUCKETS(65, Buckets::answerListBuckets),

@@ -4,6 +4,7 @@ import io.shardvault.common.ErrorCode;
 import io.shardvault.coordinator.catalog.CatalogException;
 import io.shardvault.coordinator.catalog.PodRebuildJob;
 import io.shardvault.coordinator.catalog.PodRebuildJob.State;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -11,16 +12,19 @@ import org.rocksdb.RocksIterator;
 
 /**
  * Pod rebuild jobs (issue #20, section 3), one row per pod in {@link Table#POD_REBUILDS}: the job's
- * target, state and checkpoint, so that whichever coordinator leads resumes it.
+ * target, source (a decommission's), state and checkpoint, so that whichever coordinator leads resumes it.
  *
  * <pre>
  *  key   := u32 vaultId | u8 shardIndex
- *  value := u8 format (1) | u32 vaultId | u8 shardIndex | i64 jobId | str targetHost | i32 targetPort
+ *  value := u8 format (2) | u32 vaultId | u8 shardIndex | i64 jobId | str targetHost | i32 targetPort
  *           | bool checkOnly | u8 state | i64 position | i64 filesDone | i64 shardsRebuilt | i64 bytesRebuilt
  *           | i64 failures | i64 filesTotal | i64 startedAt, epoch ms | i64 updatedAt, epoch ms
+ *           | str sourceHost | i32 sourcePort                      (format 2; "" and 0 for a rebuild)
  * </pre>
  *
- * A start ({@code POD_REBUILD_START}) refuses a pod whose job still runs, and otherwise replaces its row
+ * Format 1 (before decommission) has no source: it reads as a rebuild's. A rebuild start ({@code
+ * POD_REBUILD_START}) and a decommission start ({@code POD_DECOMMISSION_START}, which names the source)
+ * refuse a pod whose job still runs, and otherwise replaces its row
  * with a fresh one whose id is the start's log index. A checkpoint ({@code POD_REBUILD_CHECKPOINT}) names
  * that id and may only move the position forward: a coordinator that lost the lead and checkpoints late,
  * or a job replaced meanwhile, gets {@code CONFLICT} and stops. The table is a column family of its own:
@@ -29,7 +33,9 @@ import org.rocksdb.RocksIterator;
  * <p>Deterministic and stateless, as every catalog subject.
  */
 final class PodRebuilds {
-    private static final int FORMAT = 1;
+    /** Format 2 adds the source (decommission); format 1 rows read as rebuilds. */
+    private static final int FORMAT = 2;
+    private static final int FORMAT_NO_SOURCE = 1;
 
     private PodRebuilds() {
     }
@@ -40,15 +46,33 @@ final class PodRebuilds {
                 .i64(j.shardsRebuilt()).i64(j.bytesRebuilt()).i64(j.failures()).i64(j.filesTotal());
         Codec.instant(w, j.startedAt());
         Codec.instant(w, j.updatedAt());
+        w.str(j.sourceHost()).i32(j.sourcePort());
     }
 
     static PodRebuildJob job(Wire.Reader r) {
         int format = r.u8();
-        if (format != FORMAT) {
+        if (format != FORMAT && format != FORMAT_NO_SOURCE) {
             throw new IllegalArgumentException("unknown pod rebuild format " + format);
         }
-        return new PodRebuildJob(r.i32(), r.u8(), r.i64(), r.str(), r.i32(), r.bool(), State.ofWire(r.u8()), r.i64(),
-                r.i64(), r.i64(), r.i64(), r.i64(), r.i64(), Codec.instant(r), Codec.instant(r));
+        int vaultId = r.i32();
+        int shardIndex = r.u8();
+        long jobId = r.i64();
+        String targetHost = r.str();
+        int targetPort = r.i32();
+        boolean checkOnly = r.bool();
+        State state = State.ofWire(r.u8());
+        long position = r.i64();
+        long filesDone = r.i64();
+        long shardsRebuilt = r.i64();
+        long bytesRebuilt = r.i64();
+        long failures = r.i64();
+        long filesTotal = r.i64();
+        Instant startedAt = Codec.instant(r);
+        Instant updatedAt = Codec.instant(r);
+        String sourceHost = format == FORMAT ? r.str() : "";
+        int sourcePort = format == FORMAT ? r.i32() : 0;
+        return new PodRebuildJob(vaultId, shardIndex, jobId, targetHost, targetPort, sourceHost, sourcePort, checkOnly,
+                state, position, filesDone, shardsRebuilt, bytesRebuilt, failures, filesTotal, startedAt, updatedAt);
     }
 
     private static PodRebuildJob stored(RocksCatalogStore.Reads r, int vaultId, int shardIndex) {
@@ -63,8 +87,8 @@ final class PodRebuilds {
         return j;
     }
 
-    static PodRebuildJob start(Entry e, int vaultId, int shardIndex, String host, int port, boolean checkOnly,
-                               long filesTotal) throws CatalogException {
+    static PodRebuildJob start(Entry e, int vaultId, int shardIndex, String host, int port, String sourceHost,
+                               int sourcePort, boolean checkOnly, long filesTotal) throws CatalogException {
         if (e.txn().get(Table.PODS, Keys.podKey(vaultId, shardIndex)) == null) {
             throw new CatalogException(ErrorCode.INVALID_ARGUMENT, "no pod " + shardIndex + " registered in vault "
                     + vaultId);
@@ -74,8 +98,8 @@ final class PodRebuilds {
             throw new CatalogException(ErrorCode.CONFLICT, "pod " + shardIndex + " of vault " + vaultId
                     + " is being rebuilt already (job " + old.jobId() + ", " + old.filesDone() + " files done)");
         }
-        return put(e, new PodRebuildJob(vaultId, shardIndex, e.index(), host, port, checkOnly, State.RUNNING, -1, 0, 0,
-                0, 0, Math.max(0, filesTotal), e.time(), e.time()));
+        return put(e, new PodRebuildJob(vaultId, shardIndex, e.index(), host, port, sourceHost, sourcePort, checkOnly,
+                State.RUNNING, -1, 0, 0, 0, 0, Math.max(0, filesTotal), e.time(), e.time()));
     }
 
     static PodRebuildJob checkpoint(Entry e, PodRebuildJob next) throws CatalogException {
@@ -89,7 +113,7 @@ final class PodRebuilds {
                     + old.position() + " (checkpoint at " + next.position() + " refused)");
         }
         return put(e, new PodRebuildJob(old.vaultId(), old.shardIndex(), old.jobId(), old.targetHost(),
-                old.targetPort(), old.checkOnly(), next.state(), next.position(), next.filesDone(),
+                old.targetPort(), old.sourceHost(), old.sourcePort(), old.checkOnly(), next.state(), next.position(), next.filesDone(),
                 next.shardsRebuilt(), next.bytesRebuilt(), next.failures(), old.filesTotal(), old.startedAt(),
                 e.time()));
     }
@@ -121,7 +145,31 @@ final class PodRebuilds {
     }
 
     static void applyStart(Entry e, Wire.Reader in, Wire.Writer out) throws CatalogException {
-        job(out, start(e, in.i32(), in.u8(), in.str(), in.i32(), in.bool(), in.i64()));
+        job(out, start(e, in.i32(), in.u8(), in.str(), in.i32(), "", 0, in.bool(), in.i64()));
+    }
+
+    /**
+     * POD_DECOMMISSION_START: {@code i32 vaultId | u8 shardIndex | str host | i32 port | str sourceHost
+     * | i32 sourcePort | i64 filesTotal} → PodRebuildJob: a job that copies the pod's shards from the
+     * source (the pod being retired) onto {@code host:port} (its replacement).
+     */
+    static Call<PodRebuildJob> decommission(int vaultId, int shardIndex, String host, int port, String sourceHost,
+                                            int sourcePort, long filesTotal) {
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(sourceHost, "sourceHost");
+        if (vaultId < 0 || shardIndex < 0 || shardIndex > 254) {
+            throw new IllegalArgumentException("no such pod " + vaultId + "/" + shardIndex);
+        }
+        if (sourceHost.isEmpty() || sourceHost.equals(host) && sourcePort == port) {
+            throw new IllegalArgumentException("a decommission copies onto another address than its source's: "
+                    + sourceHost + ":" + sourcePort + " onto " + host + ":" + port);
+        }
+        return new Call<>(Op.POD_DECOMMISSION_START, w -> w.i32(vaultId).u8(shardIndex).str(host).i32(port)
+                .str(sourceHost).i32(sourcePort).i64(filesTotal), PodRebuilds::job);
+    }
+
+    static void applyDecommissionStart(Entry e, Wire.Reader in, Wire.Writer out) throws CatalogException {
+        job(out, start(e, in.i32(), in.u8(), in.str(), in.i32(), in.str(), in.i32(), false, in.i64()));
     }
 
     /** POD_REBUILD_CHECKPOINT: {@code PodRebuildJob} (its id, state, position and counters count) → PodRebuildJob. */

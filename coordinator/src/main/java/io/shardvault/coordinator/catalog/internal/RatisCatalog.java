@@ -316,6 +316,12 @@ final class RatisCatalog implements Catalog {
     }
 
     @Override
+    public CompletableFuture<PodRebuildJob> startPodDecommission(int vaultId, int shardIndex, String host, int port,
+                                                                 String sourceHost, int sourcePort, long filesTotal) {
+        return call(PodRebuilds.decommission(vaultId, shardIndex, host, port, sourceHost, sourcePort, filesTotal));
+    }
+
+    @Override
     public CompletableFuture<PodRebuildJob> checkpointPodRebuild(PodRebuildJob job) {
         return call(PodRebuilds.checkpoint(job));
     }

@@ -1,0 +1,165 @@
+package io.shardvault.coordinator.repair;
+
+import static io.shardvault.coordinator.testing.HealingCluster.awaitTrue;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.shardvault.common.ShardId;
+import io.shardvault.coordinator.catalog.FileRef;
+import io.shardvault.coordinator.catalog.PodRebuildJob;
+import io.shardvault.coordinator.data.StoredFile;
+import io.shardvault.coordinator.testing.HealingCluster;
+import io.shardvault.coordinator.testing.MiniCluster;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Pod decommission end to end (issue #20, section 3) over real pods (a 16+4 MiniCluster plus a
+ * replacement pod on a new address), a real one-peer Ratis catalog and the rebuild worker: the pod's
+ * shards are copied onto its replacement while the pod serves reads and writes, decoding only what it
+ * cannot give; then the map is switched, the catch-up rebuild fills in what was written meanwhile, and
+ * with the old pod and four others stopped every object reads back exact (only the replacement's
+ * shards make that possible). A decommission stopped halfway resumes from its checkpoint.
+ */
+@Timeout(300)
+class PodDecommissionClusterTest {
+    @TempDir
+    Path dir;
+
+    private HealingCluster h;
+    private MiniCluster cluster;
+
+    @BeforeEach
+    void start() throws Exception {
+        h = HealingCluster.start(dir, "decommissions");
+        cluster = h.cluster();
+    }
+
+    @AfterEach
+    void stop() {
+        if (h != null) {
+            h.close();
+        }
+    }
+
+    @Test
+    void aPodIsCopiedOntoItsReplacementWhileItServesAndAfterTheSwitchAndCatchUpTheReplacementCarriesReads()
+            throws Exception {
+        int retiring = 7;
+        for (int i = 0; i < 4; i++) {
+            h.write("small-" + i, h.bytes(40_000 + 9_000 * i));
+        }
+        h.write("large", h.bytes(9 * 1024 * 1024 + 4321));
+        for (int i = 0; i < 3; i++) {
+            h.write("part-" + i, h.bytes(2 * 1024 * 1024 + 17 * i));
+        }
+        h.write("empty", new byte[0]);
+        int before = h.objects().size();
+        InetSocketAddress onto = cluster.startReplacement(retiring);
+
+        PodRebuildMetrics metrics = new PodRebuildMetrics(new SimpleMeterRegistry());
+        PodRebuildWorker w = h.rebuildWorker(4L << 20, 3, metrics);
+        PodRebuildJob job = w.decommission(MiniCluster.VAULT_ID, retiring, onto).join();
+        assertThat(job.copies()).isTrue();
+        assertThat(job.sourcePort()).isEqualTo(cluster.podAddress(retiring).getPort());
+        assertThat(job.targetPort()).isEqualTo(onto.getPort());
+        // The old pod serves on: writes during the copy take their shard on it.
+        for (int i = 0; i < 4; i++) {
+            assertThat(h.write("during-" + i, h.bytes(300_000 + 1_000 * i)).missingShards()).isEmpty();
+        }
+        PodRebuildJob done = h.awaitDone(job);
+        assertThat(done.failures()).isZero();
+        assertThat(done.shardsRebuilt()).isGreaterThanOrEqualTo(before - 1);
+        // Every shard was copied from the old pod: not one decoded from the others.
+        assertThat(metrics.shardsDecoded.count()).isZero();
+        assertThat(metrics.shardsCopied.count()).isEqualTo(metrics.shardsMissing.count()).isEqualTo(done.shardsRebuilt());
+        assertThat(metrics.bytesRebuilt.count()).isEqualTo(done.bytesRebuilt()).isPositive();
+        // Writes after the switch's map is read have their shard on the old pod only: the catch-up's work.
+        h.write("late", h.bytes(500_000));
+        assertThat(assertReadBackFromOldPodDown(retiring, w).shardsMissing.count()).as("caught up").isPositive();
+    }
+
+    @Test
+    void aShardTheOldPodHoldsCorruptIsDecodedInsteadAndTheCopyIsExact() throws Exception {
+        int retiring = 5;
+        StoredFile rotten = h.write("rotten", h.bytes(3 * 1024 * 1024 + 99));
+        h.write("fine", h.bytes(2 * 1024 * 1024 + 7));
+        h.write("small", h.bytes(70_000));
+        HealingCluster.flipByte(cluster.shardFile(retiring, new ShardId(rotten.vaultId(), rotten.fileId(), retiring)),
+                32 + 28 + 100);
+        InetSocketAddress onto = cluster.startReplacement(retiring);
+
+        PodRebuildMetrics metrics = new PodRebuildMetrics(new SimpleMeterRegistry());
+        PodRebuildWorker w = h.rebuildWorker(1L << 30, 100, metrics);
+        PodRebuildJob done = h.awaitDone(w.decommission(MiniCluster.VAULT_ID, retiring, onto).join());
+        assertThat(done.failures()).isZero();
+        assertThat(done.shardsRebuilt()).isEqualTo(3);
+        assertThat(metrics.shardsDecoded.count()).as("decoded").isEqualTo(1.0);
+        assertThat(metrics.shardsCopied.count()).as("copied").isEqualTo(2.0);
+        assertReadBackFromOldPodDown(retiring, w);
+    }
+
+    @Test
+    void aDecommissionStoppedHalfwayResumesFromItsCheckpointAndRedoesAHalfCopiedShard() throws Exception {
+        int retiring = 4;
+        int files = 8;
+        for (int i = 0; i < files; i++) {
+            h.write("file-" + i, h.bytes(9 * 1024 * 1024 + 101 * i));
+        }
+        InetSocketAddress onto = cluster.startReplacement(retiring);
+        // About three files a second, checkpointed every two: stopped (as a crash would) after four or more.
+        PodRebuildMetrics first = new PodRebuildMetrics(new SimpleMeterRegistry());
+        PodRebuildWorker w1 = h.rebuildWorker(2L << 20, 2, first);
+        PodRebuildJob job = w1.decommission(MiniCluster.VAULT_ID, retiring, onto).join();
+        awaitTrue("a checkpoint past four files", () -> h.rebuildRow(job).filesDone() >= 4);
+        w1.close();
+        PodRebuildJob stoppedAt = h.rebuildRow(job);
+        assertThat(stoppedAt.state()).isEqualTo(PodRebuildJob.State.RUNNING);
+        assertThat(stoppedAt.filesDone()).isLessThan(files);
+
+        // The worst moment: the stopped run had begun the next file and left its copy half written.
+        FileRef next = h.catalog().listFiles(MiniCluster.VAULT_ID, stoppedAt.position(), 1).join().get(0);
+        h.halfWrite(onto, retiring, next);
+
+        PodRebuildMetrics second = new PodRebuildMetrics(new SimpleMeterRegistry());
+        PodRebuildWorker w2 = h.rebuildWorker(8L << 20, 2, second);
+        PodRebuildJob done = h.awaitDone(job);
+        assertThat(done.filesDone()).isEqualTo(files);
+        assertThat(done.failures()).isZero();
+        // The second run walked only what the checkpoint had not covered, checked its first files' tails,
+        // and copied (never decoded) what was missing, the half-copied shard included.
+        assertThat((long) second.filesWalked.count()).isEqualTo(files - stoppedAt.filesDone());
+        assertThat(second.tailChecks.count()).isPositive();
+        assertThat(second.shardsDecoded.count()).isZero();
+        assertThat(second.shardsCopied.count()).isPositive();
+        assertReadBackFromOldPodDown(retiring, w2);
+    }
+
+    /**
+     * What the runbook does once a decommission is DONE: switch the map to the replacement (a coordinator
+     * restarted with it: a new data path and rebuild worker; {@code old}, on the old map, stops), run the
+     * catch-up rebuild; then stop the old pod and four others (pods 0, 2, 16 and 17) and read every object
+     * back. Returns the catch-up's meters.
+     */
+    private PodRebuildMetrics assertReadBackFromOldPodDown(int retiring, PodRebuildWorker old) throws Exception {
+        old.close();
+        h.switchPod(retiring);
+        PodRebuildMetrics catchUp = new PodRebuildMetrics(new SimpleMeterRegistry());
+        PodRebuildWorker w = h.rebuildWorker(1L << 30, 100, catchUp);
+        PodRebuildJob done = h.awaitDone(w.start(MiniCluster.VAULT_ID, retiring, false).join());
+        assertThat(done.failures()).isZero();
+        assertThat(done.copies()).isFalse();
+        assertThat(done.filesDone()).isEqualTo(h.objects().size());
+
+        cluster.stopRetiredPod(retiring);
+        h.stopPods(0, 2, 16, 17);
+        h.stopStash();
+        h.assertReadBack();
+        return catchUp;
+    }
+}
