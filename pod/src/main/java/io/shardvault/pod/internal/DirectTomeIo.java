@@ -1,5 +1,6 @@
 package io.shardvault.pod.internal;
 
+import io.shardvault.common.fs.FileSystemSync;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -36,6 +37,26 @@ public final class DirectTomeIo implements TomeIo {
                     StandardOpenOption.CREATE_NEW);
         };
         return new ChannelFile(channel);
+    }
+
+    /** A syncfs(2) handle, unless {@link FileSystemSync#unavailableBecause()} says why not. */
+    @Override
+    public TomeSync openFileSystemSync(Path directory) throws IOException {
+        if (FileSystemSync.unavailableBecause() != null) {
+            return null;
+        }
+        FileSystemSync sync = FileSystemSync.open(directory);
+        return new TomeSync() {
+            @Override
+            public void sync(int files, long bytes) throws IOException {
+                sync.sync();
+            }
+
+            @Override
+            public void close() throws IOException {
+                sync.close();
+            }
+        };
     }
 
     @Override

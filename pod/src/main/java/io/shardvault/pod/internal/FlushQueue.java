@@ -167,6 +167,20 @@ public final class FlushQueue {
         }
     }
 
+    /**
+     * After a failed sync of a tome's whole file system: marks the batch's entries as {@link #markNotDurable}
+     * does, and every other pending entry of the tome not durable where it waits in the queue, as the
+     * failure may have dropped any of their pages.
+     */
+    public void markTomeNotDurable(Tome tome, List<Pending> batch) {
+        for (Pending p : batch) {
+            markNotDurable(p);
+        }
+        pending.replaceAll((id, current) -> current.tome() != tome || current.notDurable() ? current
+                : new Pending(current.tome(), id, current.bytes(), current.newFile(), current.queuedAtNanos(),
+                        current.life(), true));
+    }
+
     /** Whether this entry (this life of its shard) is still pending. */
     public boolean isPending(Pending p) {
         Pending current = pending.get(p.id());

@@ -22,15 +22,16 @@ import java.util.concurrent.TimeUnit;
 /**
  * Makes buffered writes durable: every {@code interval} (or sooner when enough bytes are waiting)
  * it takes a batch of pending shards per tome and runs each tome's batch on that tome's sync lane,
- * so tomes flush in parallel. A batch fsyncs each file, then the directories of new files, and only
- * then appends one purge event per fully flushed shard to the durable purge queue (one fsync for
- * the batch).
+ * so tomes flush in parallel. A batch is made durable by one syncfs of the tome's file system where
+ * the platform has it ({@link Tome#fileSystemSync}), else by an fsync of each file and then of the
+ * directories of new files; only then it appends one purge event per fully flushed shard to the
+ * durable purge queue (one fsync for the batch).
  *
  * <h2>A failed fsync</h2>
  * On Linux a failed fsync may drop the file's dirty pages (marked clean, never written): a retried
  * fsync then succeeds without writing anything, and a purge after it would delete the only durable
  * copy. So a shard whose fsync (or, for a new file, its directory's) failed, or whose file is gone
- * while it is pending, is marked not durable ({@link FlushQueue#markNotDurable}) and never purged on
+ * while it is pending, is marked not durable (after a failed syncfs: every pending shard of the tome) ({@link FlushQueue#markNotDurable}) and never purged on
  * a later fsync of the same file: the next round rewrites it from its stash copy ({@link
  * StashRecovery#restore}: a new file, synced, renamed, the directory synced) and only then queues
  * its purge. A stash that cannot be reached is
@@ -135,31 +136,80 @@ public final class Flusher implements Closeable {
             return;
         }
         long start = System.nanoTime();
+        List<FlushQueue.Pending> durable = new ArrayList<>();
+        List<FlushQueue.Pending> written = new ArrayList<>();
+        for (FlushQueue.Pending p : entries) {
+            if (!p.notDurable()) {
+                written.add(p);
+            } else if (rewrite(tome, p)) {
+                durable.add(p);
+            }
+        }
+        if (tome.fileSystemSync() != null) {
+            syncFileSystem(tome, written, durable);
+        } else {
+            syncEachFile(tome, written, durable);
+        }
+        if (tome.failed()) {
+            return; // failed during this batch: nothing of it is purged
+        }
+        List<ShardId> purge = new ArrayList<>();
+        for (FlushQueue.Pending p : durable) {
+            if (pending.complete(p)) {
+                purge.add(p.id());
+            }
+        }
+        // A failed append is held and retried (PurgeEvents): the stash keeps those copies meanwhile.
+        purges.queue(purge);
+        metrics.flushed(Duration.ofNanos(System.nanoTime() - start), durable.size());
+    }
+
+    /**
+     * One syncfs for the batch ({@link TomeSync}): the files' data, inodes and the new files' directory
+     * entries at once. It reports a writeback error that hit anything on the file system since the last
+     * call, so after a failure no pending shard of the tome is trusted, in this batch or not: each is
+     * rewritten from its stash copy before its purge.
+     */
+    private void syncFileSystem(Tome tome, List<FlushQueue.Pending> written, List<FlushQueue.Pending> durable) {
+        List<FlushQueue.Pending> present = new ArrayList<>(written.size());
+        long bytes = 0;
+        for (FlushQueue.Pending p : written) {
+            if (tome.io().exists(store.pathOf(p.id()))) {
+                present.add(p);
+                bytes += p.bytes();
+            } else {
+                gone(tome, p);
+            }
+        }
+        if (present.isEmpty()) {
+            return;
+        }
+        try {
+            tome.fileSystemSync().sync(present.size(), bytes);
+            durable.addAll(present);
+        } catch (IOException e) {
+            metrics.flushError();
+            pending.markTomeNotDurable(tome, present);
+            LOG.warn("pod {}: syncfs of {} failed; any write on its file system since the last one may be gone from "
+                    + "the page cache, so every pending shard of the tome is rewritten from its stash copy before any "
+                    + "purge: {}", name, tome, e.toString());
+        }
+    }
+
+    /** An fdatasync per file, then one sync per directory that got new files. */
+    private void syncEachFile(Tome tome, List<FlushQueue.Pending> written, List<FlushQueue.Pending> durable) {
         Map<FlushQueue.Pending, Path> newFileDirs = new HashMap<>();
         List<FlushQueue.Pending> synced = new ArrayList<>();
-        List<FlushQueue.Pending> durable = new ArrayList<>();
         // New files' directories: each is synced once per batch, in the order first seen; one that
         // failed its sync is not tried again in the batch (a second try proves nothing, as for files).
         Map<Path, Boolean> directorySynced = new HashMap<>();
-        for (FlushQueue.Pending p : entries) {
-            if (p.notDurable()) {
-                if (rewrite(tome, p)) {
-                    durable.add(p);
-                }
-                continue;
-            }
+        for (FlushQueue.Pending p : written) {
             try {
                 // An fdatasync (TomeFile#sync), not a full fsync: what a shard file needs back after
                 // a crash is its data and its size and block map, which fdatasync flushes too; only
                 // timestamps are left. A new file's name is the directory's, synced below.
                 if (!store.sync(p.id(), p.bytes(), false)) {
-                    // Deleted (its entry is then discarded, and nothing is purged here) or lost: either
-                    // way nothing of it is on this disk, so no purge until it is rewritten.
-                    if (pending.isPending(p)) {
-                        pending.markNotDurable(p);
-                        LOG.warn("pod {}: shard {} on {} is pending but its file is gone; rewriting it from the "
-                                + "stash", name, p.id(), tome);
-                    }
+                    gone(tome, p);
                     continue;
                 }
                 synced.add(p);
@@ -182,18 +232,18 @@ public final class Flusher implements Closeable {
                 pending.markNotDurable(p);
             }
         }
-        if (tome.failed()) {
-            return; // failed during this batch: nothing of it is purged
+    }
+
+    /**
+     * A pending shard's file is gone: deleted (its entry is then discarded, and nothing is purged here) or
+     * lost. Either way nothing of it is on this disk, so no purge until it is rewritten.
+     */
+    private void gone(Tome tome, FlushQueue.Pending p) {
+        if (pending.isPending(p)) {
+            pending.markNotDurable(p);
+            LOG.warn("pod {}: shard {} on {} is pending but its file is gone; rewriting it from the stash", name,
+                    p.id(), tome);
         }
-        List<ShardId> purge = new ArrayList<>();
-        for (FlushQueue.Pending p : durable) {
-            if (pending.complete(p)) {
-                purge.add(p.id());
-            }
-        }
-        // A failed append is held and retried (PurgeEvents): the stash keeps those copies meanwhile.
-        purges.queue(purge);
-        metrics.flushed(Duration.ofNanos(System.nanoTime() - start), durable.size());
     }
 
     /**

@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.shardvault.common.ShardId;
 import io.shardvault.pod.api.AgedShard;
 import io.shardvault.common.ErrorCode;
+import io.shardvault.common.fs.FileSystemSync;
 import io.shardvault.pod.api.PodAssignment;
 import io.shardvault.pod.PodConfig;
 import io.shardvault.pod.api.PodStats;
@@ -129,6 +130,11 @@ public final class PodNode implements AutoCloseable {
             }
             TomeStamp.check(io, t.directory().toAbsolutePath().normalize(), config.name(), i);
             Tome tome = new Tome(i, t.directory(), io);
+            if (tome.fileSystemSync() == null) {
+                String why = FileSystemSync.unavailableBecause();
+                LOG.info("pod {} {} flushes with an fdatasync per file{}", config.name(), tome,
+                        why == null ? "" : " (syncfs unavailable: " + why + ")");
+            }
             Optional<String> failed = FailedTomeMarker.read(config.stateDir(), i);
             if (failed.isPresent()) {
                 tome.markFailed(failed.get());

@@ -13,8 +13,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * A simulated 7,200 RPM drive under a real tome (a benchmark setting, off by default, and named
  * as simulated in every report): each file or directory sync first does the real fsync, then waits
  * a rotational delay drawn uniformly from 0–8.33 ms (one revolution at 7,200 RPM) plus its bytes
- * at 261 MB/s (a current 7,200 RPM drive's sustained rate). A drive has one head stack, so syncs on
- * one tome are serialised by a fair lock: the waits add up, as they would on the disk.
+ * at 261 MB/s (a current 7,200 RPM drive's sustained rate); a sync of the whole file system waits
+ * one such delay per file it covers. A drive has one head stack, so syncs on one tome are serialised
+ * by a fair lock: the waits add up, as they would on the disk.
  *
  * <p>Thread-safe. The random source is seeded so runs can be repeated.
  */
@@ -99,6 +100,37 @@ public final class SimulatedHddTomeIo implements TomeIo {
             @Override
             public void close() throws IOException {
                 file.close();
+            }
+        };
+    }
+
+    /**
+     * The real disk's handle, each call charged a rotational delay per file it covers plus its bytes:
+     * one call saves the files' inode writes and cache flushes, not the seek to each file's data.
+     */
+    @Override
+    public TomeSync openFileSystemSync(Path directory) throws IOException {
+        TomeSync real = delegate.openFileSystemSync(directory);
+        if (real == null) {
+            return null;
+        }
+        return new TomeSync() {
+            @Override
+            public void sync(int files, long bytes) throws IOException {
+                head.lock();
+                try {
+                    for (int i = 1; i < files; i++) {
+                        syncOnHead(0, () -> { });
+                    }
+                    syncOnHead(bytes, () -> real.sync(files, bytes));
+                } finally {
+                    head.unlock();
+                }
+            }
+
+            @Override
+            public void close() throws IOException {
+                real.close();
             }
         };
     }

@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One disk's directory and the single "sync lane" thread that runs the flusher's fsyncs for it:
@@ -27,6 +28,8 @@ public final class Tome implements Closeable {
     private final int index;
     private final Path directory;
     private final TomeIo io;
+    /** Syncs the tome's whole file system at once; null where the platform cannot (files are synced one by one). */
+    private final TomeSync fileSystemSync;
     private static final AtomicInteger SYNC_THREADS = new AtomicInteger();
     private final ExecutorService lane;
     /** Looked up on first use and kept: Files.getFileStore per stats call was measurable CPU (issue #18). */
@@ -34,10 +37,12 @@ public final class Tome implements Closeable {
     /** Why the tome failed; null while it is healthy. */
     private volatile String failure;
 
-    public Tome(int index, Path directory, TomeIo io) {
+    public Tome(int index, Path directory, TomeIo io) throws IOException {
         this.index = index;
         this.directory = directory.toAbsolutePath().normalize();
         this.io = io;
+        // Opened before the first write, so that a writeback error of any of them is reported.
+        this.fileSystemSync = io.openFileSystemSync(this.directory);
         // Numbered across the JVM: one process holds the same tome index of many pods.
         this.lane = Executors.newSingleThreadExecutor(
                 DaemonThreads.named("tome-" + index + "-sync-" + SYNC_THREADS.incrementAndGet()));
@@ -53,6 +58,11 @@ public final class Tome implements Closeable {
 
     public TomeIo io() {
         return io;
+    }
+
+    /** What syncs the tome's whole file system at once, or null: then each file is synced by itself. */
+    public TomeSync fileSystemSync() {
+        return fileSystemSync;
     }
 
     /** Bytes free on the tome's file system. */
@@ -104,6 +114,14 @@ public final class Tome implements Closeable {
             lane.awaitTermination(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        if (fileSystemSync != null) {
+            try {
+                fileSystemSync.close();
+            } catch (IOException e) {
+                LoggerFactory.getLogger(Tome.class).warn("{}: closing its file-system sync failed: {}", this,
+                        e.toString());
+            }
         }
     }
 

@@ -28,6 +28,14 @@ public interface TomeIo {
     /** Opens a file; the caller closes it. */
     TomeFile open(Path path, OpenMode mode) throws IOException;
 
+    /**
+     * A handle that makes the whole file system holding {@code directory} durable at once ({@link TomeSync}),
+     * or null when this platform cannot: the flusher then syncs each file and directory by itself.
+     */
+    default TomeSync openFileSystemSync(Path directory) throws IOException {
+        return null;
+    }
+
     /** Makes the directory's entries (files created, renamed or deleted in it) durable. */
     void syncDirectory(Path directory) throws IOException;
 

@@ -28,10 +28,11 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * the path's current directory entry was synced. File sync: {@code inodeSynced := content}, and
  * {@code image := inodeSynced} if the entry is durable. Directory sync: every entry in it becomes
  * durable, so {@code image := inodeSynced} (or absent for a deleted path; an empty file for a new
- * file never synced). A rename moves the inode's synced content and makes the target's entry
+ * file never synced). A file-system sync ({@link #openFileSystemSync}, syncfs) is a file sync of every
+ * path under the tome and a directory sync of every directory at once. A rename moves the inode's synced content and makes the target's entry
  * volatile. Writes never change {@code image}. A failed sync ({@link #failNextSyncs},
- * {@link #failNextDirectorySyncs}) loses what it covered for good, as Linux may: later syncs of the
- * same inode or entry succeed without making it durable.
+ * {@link #failNextDirectorySyncs}, {@link #failNextFileSystemSyncs}) loses what it covered for good, as
+ * Linux may: later syncs of the same inode or entry succeed without making it durable.
  *
  * <p>Thread-safe. I/O takes a shared lock; the power cut takes it exclusively, so it sees no
  * operation half done.
@@ -55,6 +56,23 @@ public final class FaultTomeIo implements TomeIo {
     private volatile boolean syncsHeld;
     private final AtomicInteger failingSyncs = new AtomicInteger();
     private final AtomicInteger failingDirectorySyncs = new AtomicInteger();
+    private final AtomicInteger failingFileSystemSyncs = new AtomicInteger();
+    /** Whether tomes get a file-system sync, as on Linux 5.8+ with the native library; else file by file. */
+    private final boolean fileSystemSyncs;
+
+    /** A tome whose flusher syncs its whole file system at once (syncfs), as production does where it can. */
+    public FaultTomeIo() {
+        this(true);
+    }
+
+    private FaultTomeIo(boolean fileSystemSyncs) {
+        this.fileSystemSyncs = fileSystemSyncs;
+    }
+
+    /** A tome without a file-system sync: the flusher syncs each file and directory by itself. */
+    public static FaultTomeIo fileByFile() {
+        return new FaultTomeIo(false);
+    }
     private final AtomicLong writeCalls = new AtomicLong();
     private final AtomicLong fileStoreLookups = new AtomicLong();
 
@@ -152,6 +170,15 @@ public final class FaultTomeIo implements TomeIo {
      */
     public void failNextDirectorySyncs(int count) {
         failingDirectorySyncs.set(count);
+    }
+
+    /**
+     * The next {@code count} file-system syncs fail as syncfs does after a writeback error anywhere on the
+     * file system: every file with unsynced changes loses them and every entry not yet durable is lost,
+     * as for {@link #failNextSyncs} and {@link #failNextDirectorySyncs}.
+     */
+    public void failNextFileSystemSyncs(int count) {
+        failingFileSystemSyncs.set(count);
     }
 
     /** Cuts the power: no more I/O, and the tome is left as a crash would leave it. */
@@ -348,6 +375,59 @@ public final class FaultTomeIo implements TomeIo {
                         t.image = t.inodeSynced == null ? new byte[0] : t.inodeSynced;
                     }
                 }
+            }
+        } finally {
+            power.readLock().unlock();
+        }
+    }
+
+    @Override
+    public TomeSync openFileSystemSync(Path directory) {
+        if (!fileSystemSyncs) {
+            return null;
+        }
+        return new TomeSync() {
+            @Override
+            public void sync(int files, long bytes) throws IOException {
+                syncFileSystem(directory);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    /** A file sync of every tracked path under {@code root} and a directory sync of every directory, at once. */
+    private void syncFileSystem(Path root) throws IOException {
+        awaitIfHeld();
+        power.readLock().lock();
+        try {
+            on();
+            boolean fail = failingFileSystemSyncs.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
+            synchronized (tracked) {
+                for (Map.Entry<Path, Tracked> e : tracked.entrySet()) {
+                    if (!e.getKey().startsWith(root)) {
+                        continue;
+                    }
+                    Tracked t = e.getValue();
+                    byte[] now = contentOrNull(e.getKey());
+                    if (fail) {
+                        t.pagesLost |= now != null && !Arrays.equals(now, t.inodeSynced);
+                        t.entryLost |= !t.entryDurable;
+                        continue;
+                    }
+                    if (now != null && !t.pagesLost) {
+                        t.inodeSynced = now;
+                    }
+                    if (!t.entryLost) {
+                        t.entryDurable = true;
+                        t.image = now == null ? null : t.inodeSynced == null ? new byte[0] : t.inodeSynced;
+                    }
+                }
+            }
+            if (fail) {
+                throw new IOException("syncfs failed (injected): unsynced writes under " + root + " dropped");
             }
         } finally {
             power.readLock().unlock();

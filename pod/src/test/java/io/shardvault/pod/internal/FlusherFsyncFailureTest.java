@@ -11,6 +11,8 @@ import io.shardvault.common.crc.Crc32c;
 import io.shardvault.pod.PodConfig;
 import io.shardvault.pod.api.WriteMode;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -70,17 +72,70 @@ class FlusherFsyncFailureTest {
 
     @Test
     void aFailedFsyncIsRewrittenFromTheStashBeforeItsPurge() throws Exception {
-        checkRewrittenBeforePurge((disk, file) -> disk.failNextSyncs(1));
+        checkRewrittenBeforePurge(FaultTomeIo.fileByFile(), (disk, file) -> disk.failNextSyncs(1));
     }
 
     @Test
     void aFailedDirectorySyncIsRewrittenFromTheStashBeforeItsPurge() throws Exception {
-        checkRewrittenBeforePurge((disk, file) -> disk.failNextDirectorySyncs(1));
+        checkRewrittenBeforePurge(FaultTomeIo.fileByFile(), (disk, file) -> disk.failNextDirectorySyncs(1));
     }
 
     @Test
-    void aPendingShardWhoseFileVanishedIsRewrittenNotPurged() throws Exception {
-        checkRewrittenBeforePurge((disk, file) -> Files.delete(file)); // lost under the pod
+    void aFailedFileSystemSyncIsRewrittenFromTheStashBeforeItsPurge() throws Exception {
+        checkRewrittenBeforePurge(new FaultTomeIo(), (disk, file) -> disk.failNextFileSystemSyncs(1));
+    }
+
+    @ParameterizedTest(name = "fileSystemSync={0}")
+    @ValueSource(booleans = {true, false})
+    void aPendingShardWhoseFileVanishedIsRewrittenNotPurged(boolean fileSystemSync) throws Exception {
+        checkRewrittenBeforePurge(disk(fileSystemSync), (disk, file) -> Files.delete(file)); // lost under the pod
+    }
+
+    /**
+     * syncfs reports a writeback error that hit anything on the file system, in the batch or not: a shard
+     * still waiting for a later batch may have lost its pages too, so it is rewritten before its purge.
+     */
+    @Test
+    void aFailedFileSystemSyncDistrustsPendingShardsOutsideItsBatch() throws Exception {
+        InMemoryStash stash = new InMemoryStash();
+        FaultTomeIo disk = new FaultTomeIo();
+        PodNode[] node = new PodNode[1];
+        List<String> violations = purgesBeforeDurable(stash, disk, node);
+        MeterRegistry meters = new SimpleMeterRegistry();
+        PodConfig config = PodConfig.from(Settings.of(Map.of("pod.name", "p3", "pod.stateDir",
+                dir.resolve("state").toString(), "pod.tomes", dir.resolve("t0").toString(), "pod.flush.interval", "10m",
+                "pod.flush.batchShards", "1", "pod.purge.retry.min", "10ms", "pod.purge.retry.max", "100ms")));
+        node[0] = assigned(PodNode.open(config, i -> disk, servers -> stash, meters, Clock.systemUTC()));
+        ShardId other = new ShardId(1, 4343, 3);
+        byte[] data = bytes(20_000);
+        byte[] otherData = bytes(30_000);
+        stash.put(SHARD, 0, data);
+        stash.put(other, 0, otherData);
+        node[0].write(SHARD, 0, Crc32c.of(data), Unpooled.wrappedBuffer(data), WriteMode.BUFFERED);
+        node[0].write(other, 0, Crc32c.of(otherData), Unpooled.wrappedBuffer(otherData), WriteMode.BUFFERED);
+        disk.failNextFileSystemSyncs(1); // the first batch (one shard) fails, dropping both shards' pages
+        node[0].close();
+
+        node[0] = assigned(PodNode.open(config, i -> disk, servers -> stash, meters, Clock.systemUTC()));
+        await("both stash copies purged", () -> !stash.contains(SHARD) && !stash.contains(other));
+        assertThat(violations).as("purges that went out before the shard was durable").isEmpty();
+        assertThat(meters.get("shardvault.pod.recovery.restored").counter().count())
+                .as("shards rewritten from the stash").isEqualTo(2.0);
+        disk.powerLoss();
+        node[0].halt();
+
+        PodNode restarted = PodNode.open(config, i -> DirectTomeIo.INSTANCE, servers -> stash,
+                new SimpleMeterRegistry(), Clock.systemUTC());
+        try {
+            assertThat(read(restarted, SHARD, data.length)).isEqualTo(data);
+            assertThat(read(restarted, other, otherData.length)).isEqualTo(otherData);
+        } finally {
+            restarted.close();
+        }
+    }
+
+    private static FaultTomeIo disk(boolean fileSystemSync) {
+        return fileSystemSync ? new FaultTomeIo() : FaultTomeIo.fileByFile();
     }
 
     @FunctionalInterface
@@ -93,9 +148,8 @@ class FlusherFsyncFailureTest {
      * {@code fault} while its flush is pending; a clean close flushes it. The stash copy may be purged
      * only once the shard is durable, and after a power cut the shard reads back exact.
      */
-    private void checkRewrittenBeforePurge(Fault fault) throws Exception {
+    private void checkRewrittenBeforePurge(FaultTomeIo disk, Fault fault) throws Exception {
         InMemoryStash stash = new InMemoryStash();
-        FaultTomeIo disk = new FaultTomeIo();
         PodNode[] node = new PodNode[1];
         List<String> violations = purgesBeforeDurable(stash, disk, node);
         MeterRegistry meters = new SimpleMeterRegistry();
@@ -125,20 +179,25 @@ class FlusherFsyncFailureTest {
         }
     }
 
-    @Test
-    void aShardThatCannotBeRewrittenFailsItsTomeAndKeepsTheStashCopies() throws Exception {
+    @ParameterizedTest(name = "fileSystemSync={0}")
+    @ValueSource(booleans = {true, false})
+    void aShardThatCannotBeRewrittenFailsItsTomeAndKeepsTheStashCopies(boolean fileSystemSync) throws Exception {
         InMemoryStash stash = new InMemoryStash();
-        FaultTomeIo disk = new FaultTomeIo();
+        FaultTomeIo disk = disk(fileSystemSync);
         MeterRegistry meters = new SimpleMeterRegistry();
         PodConfig config = config("10m");
         PodNode node = assigned(PodNode.open(config, i -> disk, servers -> stash, meters, Clock.systemUTC()));
-        // Two pending shards whose fsyncs fail in one batch: the first can be rewritten from its stash
+        // Two pending shards whose fsyncs (or the batch's syncfs) fail in one batch: the first can be rewritten from its stash
         // copy, the second cannot (its copy is missing), which fails the tome.
         ShardId kept = new ShardId(1, 7, 3);
         byte[] keptData = bytes(300);
         stash.put(kept, 0, keptData);
         byte[] data = bytes(500);
-        disk.failNextSyncs(2);
+        if (fileSystemSync) {
+            disk.failNextFileSystemSyncs(1);
+        } else {
+            disk.failNextSyncs(2);
+        }
         node.write(kept, 0, Crc32c.of(keptData), Unpooled.wrappedBuffer(keptData), WriteMode.BUFFERED);
         node.write(SHARD, 0, Crc32c.of(data), Unpooled.wrappedBuffer(data), WriteMode.BUFFERED);
         node.close(); // its flush rounds find the failure

@@ -8,6 +8,8 @@ import io.shardvault.common.crc.Crc32c;
 import io.shardvault.pod.PodConfig;
 import io.shardvault.pod.api.WriteMode;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
@@ -52,13 +54,15 @@ class PodNodeFaultTest {
         return PodConfig.from(Settings.of(s));
     }
 
-    @Test
-    void afterAPowerLossEveryAcknowledgedShardIsRestoredBitExactThenPurged() throws Exception {
+    /** @param fileSystemSync the flusher syncs each tome's file system at once (syncfs), else each file */
+    @ParameterizedTest(name = "fileSystemSync={0}")
+    @ValueSource(booleans = {true, false})
+    void afterAPowerLossEveryAcknowledgedShardIsRestoredBitExactThenPurged(boolean fileSystemSync) throws Exception {
         long seed = System.nanoTime();
         LOG.info("seed={}", seed);
         Random random = new Random(seed);
         InMemoryStash stash = new InMemoryStash();
-        List<FaultTomeIo> disks = List.of(new FaultTomeIo(), new FaultTomeIo());
+        List<FaultTomeIo> disks = List.of(disk(fileSystemSync), disk(fileSystemSync));
         // No purge may reach the stash before the pod's copy is durable: checked at the moment of each purge.
         List<String> violations = new java.util.concurrent.CopyOnWriteArrayList<>();
         PodNode[] current = new PodNode[1];
@@ -104,7 +108,7 @@ class PodNodeFaultTest {
         for (FaultTomeIo d : disks) {
             d.powerLoss();
         }
-        node.halt();
+        haltAsAtThePowerCut(node, config);
         int lostLocally = 0;
         for (ShardId id : acked.keySet()) {
             if (!java.nio.file.Files.exists(node.pathOf(id))) {
@@ -134,6 +138,22 @@ class PodNodeFaultTest {
             restarted.close();
         }
         assertThat(violations).as("purges that arrived before the pod's fsync").isEmpty();
+    }
+
+    /**
+     * Stops the pod as the power cut would have. Until now it ran on, and a flush round after the cut may have
+     * failed a tome (its rewrite found the tome without power) and recorded that in the state directory, which
+     * is not on the fault tomes; on a real host nothing runs after the cut, so that record is dropped.
+     */
+    private static void haltAsAtThePowerCut(PodNode node, PodConfig config) throws IOException {
+        node.halt();
+        for (int tome = 0; tome < config.tomes().size(); tome++) {
+            java.nio.file.Files.deleteIfExists(config.stateDir().resolve(FailedTomeMarker.name(tome)));
+        }
+    }
+
+    private static FaultTomeIo disk(boolean fileSystemSync) {
+        return fileSystemSync ? new FaultTomeIo() : FaultTomeIo.fileByFile();
     }
 
     @Test
@@ -216,13 +236,15 @@ class PodNodeFaultTest {
      * write caught in flight was never acknowledged, leaves earlier chunks readable, and its retry
      * succeeds.
      */
-    @Test
-    void aPowerLossTearingTheUnsyncedWritesLosesNoAcknowledgedByte() throws Exception {
+    /** @param fileSystemSync the flusher syncs each tome's file system at once (syncfs), else each file */
+    @ParameterizedTest(name = "fileSystemSync={0}")
+    @ValueSource(booleans = {true, false})
+    void aPowerLossTearingTheUnsyncedWritesLosesNoAcknowledgedByte(boolean fileSystemSync) throws Exception {
         long seed = System.nanoTime();
         LOG.info("seed={}", seed);
         Random random = new Random(seed);
         InMemoryStash stash = new InMemoryStash();
-        List<FaultTomeIo> disks = List.of(new FaultTomeIo(), new FaultTomeIo());
+        List<FaultTomeIo> disks = List.of(disk(fileSystemSync), disk(fileSystemSync));
         PodConfig config = config("20ms");
         PodNode node = assigned(PodNode.open(config, disks::get, servers -> stash, new SimpleMeterRegistry(),
                 Clock.systemUTC()));
@@ -275,7 +297,7 @@ class PodNodeFaultTest {
             assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> f.get(30, TimeUnit.SECONDS))).as("a write whose fsync the power cut is never acknowledged").isNotNull();
         }
         writers.shutdown();
-        node.halt();
+        haltAsAtThePowerCut(node, config);
 
         PodNode restarted = PodNode.open(config, i -> DirectTomeIo.INSTANCE, servers -> stash,
                 new SimpleMeterRegistry(),

@@ -40,20 +40,13 @@ class ShardStoreTest {
     private Random random;
 
     @BeforeEach
-    void setUp() {
+    void setUp() throws IOException {
         long seed = System.nanoTime();
         LOG.info("seed={}", seed);
         random = new Random(seed);
         for (int i = 0; i < 3; i++) {
-            tomes.add(new Tome(i, dir.resolve("t" + i), DirectTomeIo.INSTANCE));
+            tomes.add(new Tome(i, Files.createDirectories(dir.resolve("t" + i)), DirectTomeIo.INSTANCE));
         }
-        tomes.forEach(t -> {
-            try {
-                Files.createDirectories(t.directory());
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-        });
         store = new ShardStore(tomes);
     }
 

@@ -1,0 +1,2 @@
+/** Loading the JNI shims that ship in common's jar. */
+package io.shardvault.common.nativelib;
