@@ -25,6 +25,7 @@ import javax.management.remote.JMXConnector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,7 +55,8 @@ class PodRebuildProcessIT {
     private static final ObjectName STASH = MBeanRegistrations.name("Stash", "stash");
     private static final Pattern RESUMED = Pattern.compile("runs from file (-?\\d+) \\((\\d+) files done\\)");
 
-    @TempDir
+    /** Kept when a test fails: the processes' logs are there. */
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path dir;
 
     private ProcessCluster cluster;
@@ -220,12 +222,12 @@ class PodRebuildProcessIT {
     }
 
     /**
-     * Waits (up to 20 s) until the stash holds nothing: every shard flushed on its pod and purged from the
+     * Waits (up to 10 s) until the stash holds nothing: every shard flushed on its pod and purged from the
      * stash. A shard that missed its pod's write (the write succeeds with n-1 pods) stays in the stash until
      * repaired: what is left then, by shard index, is logged and returned.
      */
     private Map<Integer, Long> awaitStashDrained(MBeanServerConnection mbeans) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         Map<Integer, Long> left = new TreeMap<>();
         do {
             left.clear();
@@ -240,7 +242,7 @@ class PodRebuildProcessIT {
             }
             Thread.sleep(100);
         } while (System.nanoTime() < deadline);
-        LOG.warn("stash entries left after 20 s, by shard index: {}", left);
+        LOG.warn("stash entries left after 10 s, by shard index: {}", left);
         return left;
     }
 
