@@ -196,7 +196,7 @@ public final class S3Cluster implements S3Target {
     }
 
     /** A port free a moment ago: the catalog's Ratis server wants a fixed port in its peer list. */
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }

@@ -1,0 +1,419 @@
+package io.shardvault.it.process;
+
+import io.shardvault.it.s3.S3Cluster;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * A cluster of real processes on 127.0.0.1, each service started from the fat JAR the reactor built, as
+ * {@code bin/shardvault dev} starts it (the same config file shapes, JVM options and ready lines), under one
+ * directory: {@code stash} stash servers, {@code podProcesses} pod processes hosting {@code podsPerProcess}
+ * pods each (pod i is shard i of the one vault; process p hosts pods p*podsPerProcess and up), and one
+ * coordinator with a 1-peer catalog and remote JMX. Unlike the in-JVM {@code MiniCluster}, a stopped
+ * service is a process that is gone: SIGTERM runs its real shutdown, SIGKILL loses what a power cut loses
+ * for that process, and a restart reads what it left on disk.
+ *
+ * <p>Addresses other services or clients must find again after a restart (pods, stash servers, the catalog
+ * peer, S3, remote JMX) are free loopback ports picked at start; admin HTTP ports are ephemeral. Secrets
+ * (the S3 secret key, the JMX password) reach the coordinator and the admin CLI through their environment,
+ * as {@code bin/shardvault} passes them, never on a command line. Logs: {@code dir/logs/<service>.log}; a
+ * failed start or wait reports the tail of the log concerned.
+ *
+ * <p>Use with try-with-resources: {@link #close()} stops every process still running (the coordinator first,
+ * then pods, then stash servers), whatever state the test left. Not thread-safe: drive it from the test
+ * thread.
+ */
+public final class ProcessCluster implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ProcessCluster.class);
+    public static final int VAULT_ID = 0;
+    public static final String ACCESS_KEY = S3Cluster.ACCESS_KEY;
+    public static final String JMX_USER = "admin";
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    /** Set by it/pom.xml (failsafe): where the reactor's modules are, and their version. */
+    static final String ROOT_PROPERTY = "shardvault.root";
+    static final String VERSION_PROPERTY = "shardvault.version";
+
+    /**
+     * What a test may choose. {@code podConf} and {@code coordinatorConf} are HOCON lines added to every pod's
+     * and to the coordinator's file (as {@code SHARDVAULT_POD_CONF} and {@code SHARDVAULT_COORDINATOR_CONF} do
+     * for the dev cluster).
+     */
+    public record Options(int stashServers, int podProcesses, int podsPerProcess, String layout,
+                          List<String> podConf, List<String> coordinatorConf) {
+        /** One 16+4 vault on 5 pod processes of 4 pods, 2 stash servers, pods flushing every 50 ms. */
+        public static Options defaults() {
+            return new Options(2, 5, 4, "16+4", List.of("pod.flush.interval = 50ms", "pod.purge.linger = 20ms",
+                    "pod.purge.retry.min = 20ms", "pod.purge.retry.max = 500ms"), List.of());
+        }
+
+        public Options withCoordinatorConf(String... lines) {
+            List<String> all = new ArrayList<>(coordinatorConf);
+            all.addAll(List.of(lines));
+            return new Options(stashServers, podProcesses, podsPerProcess, layout, podConf, all);
+        }
+    }
+
+    private final Path dir;
+    private final Options options;
+    private final String secretKey;
+    private final String jmxPassword;
+    private final List<Integer> stashPorts = new ArrayList<>();
+    private final List<Integer> podPorts = new ArrayList<>();
+    private final List<ServiceProcess> stash = new ArrayList<>();
+    private final List<ServiceProcess> podProcesses = new ArrayList<>();
+    private final int catalogPort;
+    private final int s3Port;
+    private final int jmxPort;
+    private ServiceProcess coordinator;
+    private URI coordinatorAdmin;
+
+    private ProcessCluster(Path dir, Options options) throws IOException {
+        this.dir = dir;
+        this.options = options;
+        // Fresh per cluster: nothing a reader of the logs or the command lines could reuse elsewhere.
+        this.secretKey = "it-secret-" + UUID.randomUUID();
+        this.jmxPassword = "it-jmx-" + UUID.randomUUID();
+        for (int s = 0; s < options.stashServers(); s++) {
+            stashPorts.add(S3Cluster.freePort());
+            stash.add(null);
+        }
+        for (int i = 0; i < options.podProcesses() * options.podsPerProcess(); i++) {
+            podPorts.add(S3Cluster.freePort());
+        }
+        for (int p = 0; p < options.podProcesses(); p++) {
+            podProcesses.add(null);
+        }
+        this.catalogPort = S3Cluster.freePort();
+        this.s3Port = S3Cluster.freePort();
+        this.jmxPort = S3Cluster.freePort();
+    }
+
+    /**
+     * Starts the stash servers, the pod processes, then the coordinator, each waited for by its ready line.
+     *
+     * @throws IllegalStateException when a fat JAR is missing (the reactor did not package its module)
+     */
+    public static ProcessCluster start(Path dir, Options options) throws IOException, InterruptedException,
+            TimeoutException {
+        for (String module : List.of("stash", "pod", "coordinator")) {
+            jar(module);
+        }
+        ProcessCluster cluster = new ProcessCluster(dir, options);
+        try {
+            for (int s = 0; s < options.stashServers(); s++) {
+                cluster.startStash(s);
+            }
+            for (int p = 0; p < options.podProcesses(); p++) {
+                cluster.startPodProcess(p);
+            }
+            cluster.startCoordinator();
+            return cluster;
+        } catch (IOException | InterruptedException | TimeoutException | RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The fat JAR of {@code module} ({@code stash}, {@code pod}, {@code coordinator}) as the reactor's package
+     * phase leaves it.
+     *
+     * @throws IllegalStateException when it is missing: these tests must fail, not skip, without it
+     */
+    static Path jar(String module) {
+        String root = System.getProperty(ROOT_PROPERTY);
+        String version = System.getProperty(VERSION_PROPERTY);
+        if (root == null || version == null) {
+            throw new IllegalStateException("system properties " + ROOT_PROPERTY + " and " + VERSION_PROPERTY
+                    + " are not set: run this test through Maven (it/pom.xml sets them for failsafe)");
+        }
+        Path jar = Path.of(root, module, "target", "shardvault-" + module + "-" + version + "-all.jar");
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("the fat JAR " + jar + " is missing: build it with the reactor, e.g."
+                    + " ./mvnw -pl it -am verify (the " + module + " module's package phase makes it)");
+        }
+        return jar;
+    }
+
+    /** The JVM options of a service, after bin/shardvault's service_memory, sized down for a test machine. */
+    private static List<String> jvm(String heap) {
+        // C1 only and the serial collector: a dozen short-lived JVMs share two cores, and none lives long
+        // enough to repay C2 compilations or parallel GC threads.
+        return List.of("-Xms32m", "-Xmx" + heap, "-XX:MaxDirectMemorySize=256m", "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC", "-Dio.netty.allocator.lowMemory=false", "-Dio.netty.leakDetection.level=disabled");
+    }
+
+    // ---- stash servers
+
+    public void startStash(int s) throws IOException, InterruptedException, TimeoutException {
+        requireStopped(stash.get(s), "stash " + s);
+        List<String> args = List.of("-jar", jar("stash").toString(), "--bind", "127.0.0.1:" + stashPorts.get(s),
+                "--data", dir.resolve("stash-" + s).toString(), "--set", "admin.bind=127.0.0.1:0",
+                "--set", "stash.rocksdb.writeBufferBytes=8MiB", "--set", "stash.rocksdb.blockCacheBytes=8MiB");
+        ServiceProcess p = ServiceProcess.start("stash-" + s, jvm("128m"), args, Map.of(), log("stash-" + s));
+        stash.set(s, p);
+        p.awaitLine("stash listening on", START_TIMEOUT);
+    }
+
+    /** SIGTERM to stash server {@code s}, waited for. */
+    public void stopStash(int s) {
+        stop(stash.get(s));
+    }
+
+    // ---- pods
+
+    public int podCount() {
+        return podPorts.size();
+    }
+
+    /** The pod process that hosts pod {@code pod}. */
+    public int podProcessOf(int pod) {
+        return pod / options.podsPerProcess();
+    }
+
+    /** The pods pod process {@code p} hosts. */
+    public List<Integer> podsOf(int p) {
+        return IntStream.range(p * options.podsPerProcess(), (p + 1) * options.podsPerProcess()).boxed()
+                .collect(Collectors.toList());
+    }
+
+    /** Starts pod process {@code p} with its config files (written anew, the same each time); waits for every pod. */
+    public void startPodProcess(int p) throws IOException, InterruptedException, TimeoutException {
+        requireStopped(podProcesses.get(p), "pod process " + p);
+        List<String> args = new ArrayList<>(List.of("-jar", jar("pod").toString()));
+        for (int i : podsOf(p)) {
+            args.add("--config");
+            args.add(writePodConf(i, i == podsOf(p).get(0)).toString());
+        }
+        ServiceProcess process = ServiceProcess.start("pods-" + p, jvm("192m"), args, Map.of(), log("pods-" + p));
+        podProcesses.set(p, process);
+        for (int i : podsOf(p)) {
+            process.awaitLine("pod pod-" + i + " listening", START_TIMEOUT);
+        }
+    }
+
+    /** SIGTERM to pod process {@code p} (its pods flush and stop cleanly), waited for. */
+    public void stopPodProcess(int p) {
+        stop(podProcesses.get(p));
+    }
+
+    /**
+     * Deletes every file on pod {@code pod}'s tome (a replaced disk; its state directory stays). Its process
+     * must be stopped.
+     *
+     * @return how many files were deleted
+     */
+    public int wipeTomes(int pod) throws IOException {
+        ServiceProcess p = podProcesses.get(podProcessOf(pod));
+        if (p != null && p.isAlive()) {
+            throw new IllegalStateException("pod process " + podProcessOf(pod) + " of pod " + pod + " is running");
+        }
+        Path tome = tomeDir(pod);
+        int files = 0;
+        try (Stream<Path> all = Files.walk(tome)) {
+            for (Path f : all.sorted(Comparator.reverseOrder()).collect(Collectors.toList())) {
+                if (Files.isRegularFile(f)) {
+                    files++;
+                }
+                Files.delete(f);
+            }
+        }
+        LOG.info("pod {}: tome {} wiped, {} files deleted", pod, tome, files);
+        return files;
+    }
+
+    private Path tomeDir(int pod) {
+        return dir.resolve("pod-" + pod).resolve("tome0");
+    }
+
+    /** A pod's file as bin/shardvault writes it; the admin port (ephemeral here) in the process's first. */
+    private Path writePodConf(int i, boolean first) throws IOException {
+        List<String> lines = new ArrayList<>(List.of(
+                "pod.name = \"pod-" + i + "\"",
+                "pod.bind = \"127.0.0.1:" + podPorts.get(i) + "\"",
+                "pod.stateDir = \"" + dir.resolve("pod-" + i).resolve("state") + "\"",
+                "pod.tomes = \"" + tomeDir(i) + "\""));
+        lines.addAll(options.podConf());
+        if (first) {
+            lines.add("admin.bind = \"127.0.0.1:0\"");
+        }
+        return writeConf("pod-" + i + ".conf", lines);
+    }
+
+    // ---- coordinator
+
+    /** Starts the coordinator (again: same catalog directory and ports); waits for its S3 endpoint. */
+    public void startCoordinator() throws IOException, InterruptedException, TimeoutException {
+        requireStopped(coordinator, "the coordinator");
+        List<String> lines = new ArrayList<>(List.of(
+                "coordinator.vault.id = " + VAULT_ID,
+                "coordinator.vault.layout = \"" + options.layout() + "\"",
+                "coordinator.vault.pods = \"" + podPorts.stream().map(port -> "127.0.0.1:" + port)
+                        .collect(Collectors.joining(",")) + "\"",
+                "coordinator.stash.servers = \"" + stashPorts.stream().map(port -> "127.0.0.1:" + port)
+                        .collect(Collectors.joining(",")) + "\"",
+                "catalog.peerId = \"c1\"",
+                "catalog.peers = \"c1=127.0.0.1:" + catalogPort + "\"",
+                "catalog.dataDir = \"" + dir.resolve("catalog") + "\"",
+                "s3.bindHost = \"127.0.0.1\"",
+                "s3.port = " + s3Port,
+                "admin.bind = \"127.0.0.1:0\""));
+        lines.addAll(options.coordinatorConf());
+        // As bin/shardvault: the file names the variables, the config loader substitutes them; last, so they win.
+        lines.add("coordinator.secretKey = ${SHARDVAULT_IT_COORDINATOR_SECRET_KEY}");
+        lines.add("jmx.remote.password = ${SHARDVAULT_IT_COORDINATOR_JMX_PASSWORD}");
+        Path conf = writeConf("coordinator.conf", lines);
+        List<String> args = List.of("-jar", jar("coordinator").toString(), "--config", conf.toString(),
+                "--set", "coordinator.accessKey=" + ACCESS_KEY, "--set", "jmx.remote.enabled=true",
+                "--set", "jmx.remote.bind=127.0.0.1:" + jmxPort, "--set", "jmx.remote.user=" + JMX_USER);
+        Map<String, String> env = Map.of("SHARDVAULT_IT_COORDINATOR_SECRET_KEY", secretKey,
+                "SHARDVAULT_IT_COORDINATOR_JMX_PASSWORD", jmxPassword);
+        coordinator = ServiceProcess.start("coordinator", jvm("256m"), args, env, log("coordinator"));
+        String admin = coordinator.awaitLine("admin listening on", START_TIMEOUT);
+        coordinatorAdmin = URI.create("http://" + admin);
+        coordinator.awaitLine("coordinator S3 endpoint ready on", START_TIMEOUT);
+    }
+
+    /** SIGKILL to the coordinator, now: whatever it was doing stops where it is. */
+    public void killCoordinator() {
+        coordinator.kill();
+    }
+
+    /** SIGTERM to the coordinator, waited for. */
+    public void stopCoordinator() {
+        stop(coordinator);
+    }
+
+    public ServiceProcess coordinator() {
+        return coordinator;
+    }
+
+    /** An AWS SDK v2 client of the S3 endpoint (the same port across coordinator restarts); the caller closes it. */
+    public S3Client s3Client() {
+        return S3Cluster.syncClient(URI.create("http://127.0.0.1:" + s3Port), ACCESS_KEY, secretKey,
+                Duration.ofSeconds(60));
+    }
+
+    /** A remote JMX connection to the running coordinator, as the admin user; the caller closes it. */
+    public JMXConnector connectJmx() throws IOException {
+        JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi");
+        return JMXConnectorFactory.connect(url, Map.of(JMXConnector.CREDENTIALS, new String[] {JMX_USER, jmxPassword}));
+    }
+
+    /** The coordinator's Prometheus scrape ({@code /metrics} on its admin port). */
+    public String coordinatorMetrics() throws IOException, InterruptedException {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(coordinatorAdmin.resolve(
+                "/metrics")).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            throw new IOException("GET /metrics of the coordinator: " + r.statusCode());
+        }
+        return r.body();
+    }
+
+    /** What an admin CLI run printed, and its exit status. */
+    public record AdminRun(int exit, String output) {
+    }
+
+    /**
+     * Runs {@code shardvault admin ARGS} as bin/shardvault does: the CLI main from the coordinator's fat JAR,
+     * in a process of its own, against this cluster's remote JMX, the credentials in its environment.
+     */
+    public AdminRun admin(String... args) throws IOException, InterruptedException, TimeoutException {
+        List<String> all = new ArrayList<>(List.of("-cp", jar("coordinator").toString(),
+                "io.shardvault.coordinator.admin.cli.AdminCli"));
+        Collections.addAll(all, args);
+        all.addAll(List.of("--jmx", "127.0.0.1:" + jmxPort));
+        ServiceProcess cli = ServiceProcess.start("admin " + String.join(" ", args),
+                List.of("-Xmx64m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"), all,
+                Map.of("SHARDVAULT_JMX_USER", JMX_USER, "SHARDVAULT_JMX_PASSWORD", jmxPassword), log("admin"));
+        int exit;
+        try {
+            exit = cli.awaitExit(Duration.ofSeconds(60));
+        } catch (TimeoutException e) {
+            cli.kill();
+            throw e;
+        }
+        return new AdminRun(exit, cli.output());
+    }
+
+    // ---- all
+
+    /** Each running service's log tail, for failure messages. */
+    public String describe() throws IOException {
+        StringBuilder out = new StringBuilder("process cluster under ").append(dir).append('\n');
+        List<ServiceProcess> all = new ArrayList<>(stash);
+        all.addAll(podProcesses);
+        all.add(coordinator);
+        for (ServiceProcess p : all) {
+            if (p != null) {
+                out.append(p.name()).append(p.isAlive() ? " running" : " stopped").append("; ").append(p.tail())
+                        .append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    /** Stops the coordinator, then the pod processes, then the stash servers (as bin/shardvault does). */
+    @Override
+    public void close() {
+        List<ServiceProcess> order = new ArrayList<>();
+        order.add(coordinator);
+        order.addAll(podProcesses);
+        order.addAll(stash);
+        for (ServiceProcess p : order) {
+            if (p != null) {
+                try {
+                    p.stop();
+                } catch (RuntimeException e) {
+                    LOG.warn("could not stop {}: {}", p.name(), e.toString());
+                }
+            }
+        }
+    }
+
+    private static void stop(ServiceProcess p) {
+        if (p != null) {
+            p.stop();
+        }
+    }
+
+    private static void requireStopped(ServiceProcess p, String what) {
+        if (p != null && p.isAlive()) {
+            throw new IllegalStateException(what + " is running");
+        }
+    }
+
+    private Path log(String service) {
+        return dir.resolve("logs").resolve(service.replace(' ', '-') + ".log");
+    }
+
+    private Path writeConf(String name, List<String> lines) throws IOException {
+        Path conf = dir.resolve("conf").resolve(name);
+        Files.createDirectories(conf.getParent());
+        Files.write(conf, lines, StandardCharsets.UTF_8);
+        return conf;
+    }
+}
