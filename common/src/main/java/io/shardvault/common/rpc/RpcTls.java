@@ -9,6 +9,7 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
 import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.TlsSettings;
+import java.nio.file.Path;
 import java.util.Objects;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
@@ -39,34 +40,50 @@ public final class RpcTls {
         this.engine = engine;
     }
 
+    /** The TLS implementations offered. */
+    public enum Engine {
+        /** BoringSSL through netty-tcnative: Netty's OpenSSL provider. */
+        OPENSSL(SslProvider.OPENSSL),
+        /** The JDK's SSLEngine. */
+        JDK(SslProvider.JDK);
+
+        private final SslProvider provider;
+
+        Engine(SslProvider provider) {
+            this.provider = provider;
+        }
+
+        /** OpenSSL where netty-tcnative loads, else the JDK's. */
+        public static Engine best() {
+            return OpenSsl.isAvailable() ? OPENSSL : JDK;
+        }
+    }
+
     /** Contexts from {@code settings} on the best engine available. */
     public static RpcTls from(TlsSettings settings) {
-        return from(settings, bestProvider());
+        return from(settings, Engine.best());
     }
 
     /**
-     * Contexts from {@code settings} on {@code provider} (the RPC benchmark compares engines).
+     * Contexts from {@code settings} on {@code engine} (the RPC benchmark compares engines).
      *
      * @throws ConfigException when a PEM file cannot be read or does not hold what its key says
      */
-    public static RpcTls from(TlsSettings settings, SslProvider provider) {
+    public static RpcTls from(TlsSettings settings, Engine engine) {
         Objects.requireNonNull(settings, "settings");
-        Objects.requireNonNull(provider, "provider");
+        Objects.requireNonNull(engine, "engine");
         try {
             SslContext server = SslContextBuilder.forServer(settings.certificate().toFile(), settings.key().toFile())
                     .trustManager(settings.ca().toFile())
                     .clientAuth(ClientAuth.REQUIRE)
-                    .sslProvider(provider)
+                    .sslProvider(engine.provider)
                     .build();
-            SslContext client = SslContextBuilder.forClient()
+            SslContext client = clientBuilder(settings.ca(), engine)
                     .keyManager(settings.certificate().toFile(), settings.key().toFile())
-                    .trustManager(settings.ca().toFile())
-                    .endpointIdentificationAlgorithm("HTTPS")
-                    .sslProvider(provider)
                     .build();
-            String engine = describe(provider);
-            LOG.info("rpc tls engine={} certificate={} ca={}", engine, settings.certificate(), settings.ca());
-            return new RpcTls(server, client, engine);
+            String description = describe(engine);
+            LOG.info("rpc tls engine={} certificate={} ca={}", description, settings.certificate(), settings.ca());
+            return new RpcTls(server, client, description);
         } catch (SSLException | IllegalArgumentException e) {
             // Netty names the file it could not use; the key's content is never in its message.
             throw new ConfigException("cannot use the TLS files (tls.certificate = " + settings.certificate()
@@ -75,17 +92,22 @@ public final class RpcTls {
     }
 
     /**
-     * Contexts built elsewhere: tests use this for peers the cluster must refuse (no certificate, a
-     * foreign CA). {@code server} must require client authentication for the listener to be mutual TLS.
+     * A client that trusts {@code ca} and shows no certificate of its own: what every server of the
+     * cluster refuses (tests and probes use it to check that). It cannot serve.
      */
-    public static RpcTls of(SslContext server, SslContext client) {
-        return new RpcTls(Objects.requireNonNull(server, "server"), Objects.requireNonNull(client, "client"),
-                "given contexts");
+    public static RpcTls clientWithoutCertificate(Path ca) {
+        try {
+            return new RpcTls(null, clientBuilder(ca, Engine.best()).build(), "client without a certificate");
+        } catch (SSLException | IllegalArgumentException e) {
+            throw new ConfigException("cannot use the CA file " + ca + ": " + e.getMessage(), e);
+        }
     }
 
-    /** OpenSSL where netty-tcnative loads, else the JDK's. */
-    public static SslProvider bestProvider() {
-        return OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK;
+    private static SslContextBuilder clientBuilder(Path ca, Engine engine) {
+        return SslContextBuilder.forClient()
+                .trustManager(ca.toFile())
+                .endpointIdentificationAlgorithm("HTTPS")
+                .sslProvider(engine.provider);
     }
 
     /** "openssl (BoringSSL ...)", or "jdk" with the reason OpenSSL is not used. */
@@ -94,6 +116,9 @@ public final class RpcTls {
     }
 
     SslHandler newServerHandler(ByteBufAllocator alloc) {
+        if (server == null) {
+            throw new IllegalStateException("TLS contexts of " + engine + " cannot serve");
+        }
         return server.newHandler(alloc);
     }
 
@@ -102,8 +127,8 @@ public final class RpcTls {
         return client.newHandler(alloc, host, port);
     }
 
-    private static String describe(SslProvider provider) {
-        if (provider != SslProvider.JDK) {
+    private static String describe(Engine engine) {
+        if (engine == Engine.OPENSSL) {
             return "openssl (" + OpenSsl.versionString() + ")";
         }
         return OpenSsl.isAvailable() ? "jdk (chosen)" : "jdk (openssl unavailable: " + OpenSsl.unavailabilityCause() + ")";
