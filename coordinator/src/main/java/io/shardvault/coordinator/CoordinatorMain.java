@@ -5,6 +5,7 @@ import io.shardvault.common.admin.AdminConfigKeys;
 import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.ConfigKey;
 import io.shardvault.common.config.ListenerGuard;
+import io.shardvault.common.config.TlsConfigKeys;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.erasure.ErasureConfigKeys;
 import io.shardvault.common.jmx.JmxRemoteConfigKeys;
@@ -72,6 +73,7 @@ public final class CoordinatorMain implements Callable<Integer> {
         keys.addAll(AdminConfigKeys.all());
         keys.addAll(SosapiConfigKeys.all());
         keys.addAll(ListenerGuard.keys());
+        keys.addAll(TlsConfigKeys.all());
         return keys;
     }
 

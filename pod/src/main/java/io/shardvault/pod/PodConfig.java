@@ -3,6 +3,7 @@ package io.shardvault.pod;
 import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.HostPort;
 import io.shardvault.common.config.ListenerGuard;
+import io.shardvault.common.config.TlsSettings;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.rpc.RpcServerConfig;
 
@@ -83,7 +84,7 @@ public record PodConfig(String name, InetSocketAddress bind, Path stateDir, List
                 tomes.add(new TomeConfig(Path.of(dirs.get(i)), simulated.contains(i)));
             }
             InetSocketAddress bind = HostPort.parse(s.get(PodConfigKeys.BIND));
-            ListenerGuard.from(s).admit(PodConfigKeys.BIND.name(), bind, false);
+            ListenerGuard.from(s).admit(PodConfigKeys.BIND.name(), bind, TlsSettings.from(s).isPresent());
             return new PodConfig(s.get(PodConfigKeys.NAME), bind,
                     s.get(PodConfigKeys.STATE_DIR), tomes, s.get(PodConfigKeys.FLUSH_INTERVAL),
                     s.get(PodConfigKeys.FLUSH_BATCH_SHARDS), s.get(PodConfigKeys.MAX_UNFLUSHED_BYTES),

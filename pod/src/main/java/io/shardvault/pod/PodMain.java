@@ -7,6 +7,8 @@ import io.shardvault.common.admin.Readiness;
 import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.ConfigKey;
 import io.shardvault.common.config.ListenerGuard;
+import io.shardvault.common.config.TlsConfigKeys;
+import io.shardvault.common.config.TlsSettings;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.jmx.JmxRemoteConfigKeys;
 import io.shardvault.common.metrics.ProcessMetrics;
@@ -65,11 +67,20 @@ public final class PodMain implements Callable<Integer> {
             known.addAll(AdminConfigKeys.all());
             known.addAll(JmxRemoteConfigKeys.all());
             known.addAll(ListenerGuard.keys());
+            known.addAll(TlsConfigKeys.all());
             for (Settings s : perInstance) {
                 // PodConfig first: it explains a removed setting better than "unknown setting" would.
                 PodConfig config = PodConfig.from(s);
                 s.rejectUnknown(known);
                 pods.add(config);
+            }
+            // The instances share one transport, so one TLS identity: each listener is what its file says.
+            for (Settings s : perInstance) {
+                if (!TlsSettings.from(s).equals(TlsSettings.from(perInstance.get(0)))) {
+                    throw new ConfigException("pod settings from " + s.source() + ": " + TlsConfigKeys.all()
+                            + " differ from " + perInstance.get(0).source() + "'s; the instances of a process share "
+                            + "one TLS identity");
+                }
             }
             adminConfig = AdminConfig.from(perInstance.get(0));
         } catch (ConfigException e) {

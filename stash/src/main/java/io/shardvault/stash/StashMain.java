@@ -8,6 +8,8 @@ import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.ConfigKey;
 import io.shardvault.common.config.HostPort;
 import io.shardvault.common.config.ListenerGuard;
+import io.shardvault.common.config.TlsConfigKeys;
+import io.shardvault.common.config.TlsSettings;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.metrics.ProcessMetrics;
 import io.shardvault.common.rpc.RpcTransport;
@@ -71,6 +73,7 @@ public final class StashMain implements Callable<Integer> {
             List<ConfigKey<?>> known = new ArrayList<>(StashConfigKeys.all());
             known.addAll(AdminConfigKeys.all());
             known.addAll(ListenerGuard.keys());
+            known.addAll(TlsConfigKeys.all());
             settings.rejectUnknown(known);
             config = StashConfig.from(settings);
             adminConfig = AdminConfig.from(settings);
@@ -78,8 +81,8 @@ public final class StashMain implements Callable<Integer> {
                 config = config.withDataDir(dataDir);
             }
             bindAddress = HostPort.parse(bind);
-            // The RPC has no authentication yet (issue #21): whoever reaches the port can read and purge.
-            ListenerGuard.from(settings).admit("--bind", bindAddress, false);
+            // Without TLS, whoever reaches the port can read and purge; with it, only the cluster CA's certificates.
+            ListenerGuard.from(settings).admit("--bind", bindAddress, TlsSettings.from(settings).isPresent());
         } catch (ConfigException | IllegalArgumentException e) {
             System.err.println("stash: " + e.getMessage());
             return 2;

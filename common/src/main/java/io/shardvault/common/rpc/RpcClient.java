@@ -5,6 +5,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.ssl.SslHandler;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.rpc.internal.ClientConnection;
 import io.shardvault.common.rpc.internal.ClientHandler;
@@ -109,6 +110,10 @@ public final class RpcClient implements AutoCloseable {
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (transport.tls() != null) {
+                            ch.pipeline().addLast("tls", transport.tls().newClientHandler(ch.alloc(),
+                                    peer.getHostString(), peer.getPort()));
+                        }
                         ch.pipeline()
                                 .addLast("flushConsolidation", RpcFlushes.consolidating())
                                 .addLast("frameDecoder", new FrameDecoder(config.maxFrameBytes()))
@@ -120,7 +125,21 @@ public final class RpcClient implements AutoCloseable {
         ChannelFuture connecting = bootstrap.connect(peer);
         connecting.addListener(f -> {
             if (f.isSuccess()) {
-                result.complete(new ClientConnection(connecting.channel(), pending));
+                SslHandler tls = connecting.channel().pipeline().get(SslHandler.class);
+                if (tls == null) {
+                    result.complete(new ClientConnection(connecting.channel(), pending));
+                    return;
+                }
+                // Usable once the server's certificate is verified; a refused handshake fails the calls.
+                tls.handshakeFuture().addListener(h -> {
+                    if (h.isSuccess()) {
+                        result.complete(new ClientConnection(connecting.channel(), pending));
+                    } else {
+                        connecting.channel().close();
+                        result.completeExceptionally(new RpcException(ErrorCode.UNREACHABLE,
+                                "TLS handshake with " + peer + " failed: " + h.cause(), h.cause()));
+                    }
+                });
             } else {
                 result.completeExceptionally(new RpcException(ErrorCode.UNREACHABLE,
                         "cannot connect to " + peer + ": " + f.cause(), f.cause()));

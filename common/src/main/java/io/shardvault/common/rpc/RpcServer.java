@@ -90,6 +90,10 @@ public final class RpcServer implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         connections.add(ch);
+                        if (transport.tls() != null) {
+                            // First: nothing is decoded before the client's certificate is verified.
+                            ch.pipeline().addLast("tls", transport.tls().newServerHandler(ch.alloc()));
+                        }
                         ch.pipeline()
                                 .addLast("flushConsolidation", RpcFlushes.consolidating())
                                 .addLast("frameDecoder", new FrameDecoder(config.maxFrameBytes()))
@@ -103,7 +107,8 @@ public final class RpcServer implements AutoCloseable {
             throw new IOException("cannot listen on " + bindAddress + ": " + bound.cause(), bound.cause());
         }
         RpcServer server = new RpcServer(config, bound.channel(), connections, dispatcher, workers);
-        LOG.info("rpc server listening address={} transport={}", server.localAddress, transport.description());
+        LOG.info("rpc server listening address={} transport={} tls={}", server.localAddress, transport.description(),
+                transport.isTls() ? "mutual" : "off");
         return server;
     }
 

@@ -20,6 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The event loops and socket type shared by every RPC server and client of a process: epoll
  * where Linux offers it, NIO otherwise. One process that hosts twenty pods shares one transport.
+ * With a TLS identity ({@link RpcTransportConfig#tls()}), every server and client on it speaks
+ * mutual TLS ({@link RpcTls}).
  *
  * <p>Thread-safe. The creator closes it, after the servers and clients that use it.
  */
@@ -29,14 +31,26 @@ public final class RpcTransport implements AutoCloseable {
     private final EventLoopGroup group;
     private final boolean nativeTransport;
     private final String description;
+    private final RpcTls tls;
 
-    private RpcTransport(EventLoopGroup group, boolean nativeTransport, String description) {
+    private RpcTransport(EventLoopGroup group, boolean nativeTransport, String description, RpcTls tls) {
         this.group = group;
         this.nativeTransport = nativeTransport;
         this.description = description;
+        this.tls = tls;
     }
 
+    /**
+     * A transport with the TLS identity of {@code config}, if any.
+     *
+     * @throws io.shardvault.common.config.ConfigException when the TLS files cannot be used
+     */
     public static RpcTransport create(RpcTransportConfig config) {
+        return create(config, config.tls().map(RpcTls::from).orElse(null));
+    }
+
+    /** A transport whose servers and clients use {@code tls}, or plaintext when it is null. */
+    public static RpcTransport create(RpcTransportConfig config, RpcTls tls) {
         boolean useEpoll = config.nativeTransport() && Epoll.isAvailable();
         String description;
         if (useEpoll) {
@@ -49,8 +63,19 @@ public final class RpcTransport implements AutoCloseable {
         IoHandlerFactory factory = useEpoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(config.ioThreads(),
                 new DefaultThreadFactory("rpc-io", true), factory);
-        LOG.info("rpc transport={} ioThreads={}", description, config.ioThreads());
-        return new RpcTransport(group, useEpoll, description);
+        LOG.info("rpc transport={} ioThreads={} tls={}", description, config.ioThreads(),
+                tls == null ? "off" : tls.engine());
+        return new RpcTransport(group, useEpoll, description, tls);
+    }
+
+    /** Whether servers and clients on this transport speak mutual TLS. */
+    public boolean isTls() {
+        return tls != null;
+    }
+
+    /** The TLS contexts, or null for plaintext. */
+    RpcTls tls() {
+        return tls;
     }
 
     /** True when the epoll transport is in use. */

@@ -3,6 +3,7 @@ package io.shardvault.coordinator.catalog;
 import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.ListenerGuard;
 import io.shardvault.common.config.Settings;
+import io.shardvault.common.config.TlsSettings;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
@@ -32,7 +34,8 @@ import java.util.UUID;
 public record CatalogConfig(String peerId, List<Peer> peers, UUID groupId, Path dataDir, int snapshotEveryEntries,
                             int snapshotsRetained, long logSegmentBytes, Duration electionTimeoutMin,
                             Duration electionTimeoutMax, Duration requestTimeout, int maxOutstanding,
-                            int readThreads, Duration dedupWindow, boolean leaderLease, CatalogStoreOptions store) {
+                            int readThreads, Duration dedupWindow, boolean leaderLease, CatalogStoreOptions store,
+                            Optional<TlsSettings> tls) {
 
     /** One peer of the group. */
     public record Peer(String id, String host, int port) {
@@ -57,6 +60,7 @@ public record CatalogConfig(String peerId, List<Peer> peers, UUID groupId, Path 
         Objects.requireNonNull(groupId, "groupId");
         Objects.requireNonNull(dataDir, "dataDir");
         Objects.requireNonNull(store, "store");
+        Objects.requireNonNull(tls, "tls");
         Set<String> ids = new HashSet<>();
         for (Peer p : peers) {
             if (!ids.add(p.id())) {
@@ -89,14 +93,15 @@ public record CatalogConfig(String peerId, List<Peer> peers, UUID groupId, Path 
                     settings.get(CatalogConfigKeys.ELECTION_TIMEOUT_MAX),
                     settings.get(CatalogConfigKeys.REQUEST_TIMEOUT), settings.get(CatalogConfigKeys.MAX_OUTSTANDING),
                     settings.get(CatalogConfigKeys.READ_THREADS), settings.get(CatalogConfigKeys.DEDUP_WINDOW),
-                    settings.get(CatalogConfigKeys.LEADER_LEASE), CatalogStoreOptions.from(settings));
+                    settings.get(CatalogConfigKeys.LEADER_LEASE), CatalogStoreOptions.from(settings),
+                    TlsSettings.from(settings));
         } catch (IllegalArgumentException e) {
             throw new ConfigException("catalog: " + e.getMessage());
         }
-        // Raft traffic has no TLS yet (issue #21): a peer beyond loopback could be joined or driven by anyone.
+        // Without TLS, a peer beyond loopback could be joined or driven by anyone; with it, only the cluster CA's.
         Peer self = config.self();
         ListenerGuard.from(settings).admit(CatalogConfigKeys.PEERS.name() + " (this peer, " + self.id() + ")",
-                new InetSocketAddress(self.host(), self.port()), false);
+                new InetSocketAddress(self.host(), self.port()), config.tls().isPresent());
         return config;
     }
 

@@ -51,7 +51,7 @@ public class RpcRoundTripBenchmark extends AbstractBenchmark {
 
     @Setup(Level.Trial)
     public void start() throws IOException {
-        transport = RpcTransport.create(new RpcTransportConfig("epoll".equals(transportKind), 2));
+        transport = createTransport(new RpcTransportConfig("epoll".equals(transportKind), 2));
         server = RpcServer.start(transport, new RpcServerConfig(4 << 20, 4, 10_000, Duration.ofSeconds(5)),
                 new InetSocketAddress("127.0.0.1", 0), request -> CompletableFuture.completedFuture(
                         request.op() == ECHO
@@ -65,6 +65,11 @@ public class RpcRoundTripBenchmark extends AbstractBenchmark {
         payload = Unpooled.unreleasableBuffer(PooledByteBufAllocator.DEFAULT.directBuffer(PAYLOAD_BYTES)
                 .writeBytes(bytes));
         op = "echo".equals(shape) ? ECHO : WRITE;
+    }
+
+    /** Plaintext; {@link RpcRoundTripTlsBenchmark} speaks mutual TLS. */
+    protected RpcTransport createTransport(RpcTransportConfig config) throws IOException {
+        return RpcTransport.create(config);
     }
 
     @TearDown(Level.Trial)

@@ -23,7 +23,9 @@ import java.util.concurrent.TimeUnit;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.grpc.GrpcTlsConfig;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroup;
@@ -36,6 +38,8 @@ import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Ratis-backed catalog peer: a gRPC Raft server around a {@link CatalogStateMachine}, and the
@@ -51,6 +55,8 @@ import org.apache.ratis.util.TimeDuration;
  * <p>Thread-safe.
  */
 public final class RatisCatalogServer implements CatalogServer {
+    private static final Logger LOG = LoggerFactory.getLogger(RatisCatalogServer.class);
+
     /** The leader lease as a share of the minimum election timeout; the rest is the clock-rate margin. */
     static final double LEASE_RATIO = 0.9;
 
@@ -90,7 +96,7 @@ public final class RatisCatalogServer implements CatalogServer {
         CatalogStateMachine sm = new CatalogStateMachine(dataDir.resolve("db"), config.store(), readExecutor,
                 Clock.systemUTC(), registry, config.peerId());
         RaftServer server = RaftServer.newBuilder().setServerId(RaftPeerId.valueOf(config.peerId()))
-                .setStateMachine(sm).setProperties(props).setGroup(group)
+                .setStateMachine(sm).setProperties(props).setParameters(parameters(config)).setGroup(group)
                 .setOption(RaftStorage.StartupOption.RECOVER).build();
         RaftServer.Division division;
         try {
@@ -105,7 +111,7 @@ public final class RatisCatalogServer implements CatalogServer {
         // the peer's apply thread nor on its read threads. Cached, like gRPC's executor it replaces:
         // a continuation that blocks holds only its own thread.
         ExecutorService replyExecutor = Executors.newCachedThreadPool(DaemonThreads.numbered("catalog-reply"));
-        RaftClient client = newClient(props, group);
+        RaftClient client = newClient(props, parameters(config), group);
         RatisCatalog catalog = new RatisCatalog(client,
                 Optional.of(new RatisCalls.LocalPeer(division, replyExecutor)), config.requestTimeout(), registry);
         RatisCatalogServer started = new RatisCatalogServer(config, server, client, groupId, catalog, readExecutor,
@@ -119,8 +125,9 @@ public final class RatisCatalogServer implements CatalogServer {
         return started;
     }
 
-    private static RaftClient newClient(RaftProperties props, RaftGroup group) {
-        return RaftClient.newBuilder().setProperties(props).setRaftGroup(group).setClientId(ClientId.randomId())
+    private static RaftClient newClient(RaftProperties props, Parameters parameters, RaftGroup group) {
+        return RaftClient.newBuilder().setProperties(props).setParameters(parameters).setRaftGroup(group)
+                .setClientId(ClientId.randomId())
                 .setRetryPolicy(RetryPolicies.retryForeverWithSleep(TimeDuration.valueOf(50, TimeUnit.MILLISECONDS)))
                 .build();
     }
@@ -135,7 +142,27 @@ public final class RatisCatalogServer implements CatalogServer {
         List<RaftPeer> peers = config.peers().stream()
                 .map(p -> RaftPeer.newBuilder().setId(p.id()).setAddress(p.address()).build()).toList();
         RaftGroup group = RaftGroup.valueOf(RaftGroupId.valueOf(config.groupId()), peers);
-        return new RatisCatalog(newClient(props, group), Optional.empty(), config.requestTimeout(), registry);
+        return new RatisCatalog(newClient(props, parameters(config), group), Optional.empty(), config.requestTimeout(),
+                registry);
+    }
+
+    /**
+     * The gRPC transport's TLS (issue #21), when the cluster's tls.* are set: mutual TLS with the cluster
+     * CA as the only trust anchor on every Raft channel, server, client and admin alike, so a peer or
+     * client without a certificate of that CA is refused at the handshake.
+     */
+    static Parameters parameters(CatalogConfig config) {
+        Parameters parameters = new Parameters();
+        config.tls().ifPresent(tls -> {
+            GrpcTlsConfig grpc = new GrpcTlsConfig(tls.key().toFile(), tls.certificate().toFile(), tls.ca().toFile(),
+                    true);
+            GrpcConfigKeys.TLS.setConf(parameters, grpc);
+            GrpcConfigKeys.Server.setTlsConf(parameters, grpc);
+            GrpcConfigKeys.Client.setTlsConf(parameters, grpc);
+            GrpcConfigKeys.Admin.setTlsConf(parameters, grpc);
+            LOG.info("catalog raft tls=mutual certificate={} ca={}", tls.certificate(), tls.ca());
+        });
+        return parameters;
     }
 
     /**
