@@ -1,6 +1,7 @@
 package io.shardvault.coordinator.data;
 
 import io.shardvault.common.ShardvaultException;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -25,7 +26,8 @@ import java.util.concurrent.CompletableFuture;
  *
  * <h2>Delete</h2>
  * Deletes a file's shards from every pod (and its stash copies), idempotently, retrying each until
- * done or out of attempts. Call it after the catalog dropped the file.
+ * done or out of attempts. Call it after the catalog dropped the file. A repair that made shards of a
+ * stashed file durable on their pods purges their stash copies ({@link #purgeStashCopies}).
  *
  * <p>Implementations are thread-safe. Every failure arrives through the returned future; where the data
  * path decided it, as a {@link ShardvaultException} whose code a caller maps to its answer: {@code
@@ -48,6 +50,16 @@ public interface DataPath extends AutoCloseable {
 
     /** Deletes the shards of {@code file}; idempotent. */
     CompletableFuture<Void> delete(StoredFile file);
+
+    /**
+     * Purges the stash copies of shards {@code shards} of a {@link StoredFile#stashed() stashed} file
+     * (idempotent; nothing for a file that is not stashed, or without a stash). For a shard that a
+     * repair wrote durably to its pod: its pod never had a buffered write of it to flush, so no pod
+     * purges that copy. Call it only after the pod acknowledged the durable write of every one of
+     * {@code shards}: until then the copy may be the shard's only durable one. Waits for this data
+     * path's shard writes of the file still on their way, so no late stash copy lands after the purge.
+     */
+    CompletableFuture<Void> purgeStashCopies(StoredFile file, List<Integer> shards);
 
     /** Stops timers and background work; calls in flight fail or finish. */
     @Override

@@ -39,6 +39,11 @@ import java.util.concurrent.CompletableFuture;
  * CRC would stay corrupt. A repair that fails midway leaves a partial shard; its row stays queued and
  * the next attempt deletes and rewrites it again.
  *
+ * <p>A stashed file's repaired shards then lose their stash copies ({@link DataPath#purgeStashCopies}), only
+ * after every durable write was acknowledged: a pod that missed a stashed write (down, failed, or too slow
+ * for the straggler grace) never buffered that chunk, so its flusher never purges the copy, which until
+ * this repair kept the chunk durable and readable.
+ *
  * <p>Blocking: runs on the repair worker's threads. Thread-safe (no state between calls).
  */
 final class ShardRebuild {
@@ -85,6 +90,11 @@ final class ShardRebuild {
         long written = 0;
         for (long s = 0; s < stripes; s++) {
             written += rebuildStripe(vault, file, codec, block, s, targets);
+        }
+        if (file.stashed()) {
+            // Durable on the pods now; a stash copy a pod never buffered (it missed the write) no pod
+            // purges. A purge that fails fails the repair: the row stays queued and the next attempt purges.
+            await(data.purgeStashCopies(file, targets), "purge of the stash copies of shards " + targets);
         }
         return written;
     }

@@ -10,7 +10,10 @@ import io.shardvault.coordinator.testing.HealingCluster;
 import io.shardvault.coordinator.testing.MiniCluster;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -73,6 +76,40 @@ class RepairClusterTest {
         assertThat(metrics.bytesRepaired.count()).isPositive();
 
         // Only 16 pods left, one of them the repaired shard's: every object must read back exact.
+        for (int p : new int[] {0, 1, 2, 17}) {
+            cluster.stopPod(p);
+        }
+        h.stopStash();
+        h.assertReadBack();
+    }
+
+    /**
+     * A stashed file written while its pod was down keeps that shard only as a stash copy, which no pod
+     * ever purges (it buffered nothing to flush): the copy must stay until the repair made the shard
+     * durable on the pod, and go then.
+     */
+    @Test
+    void aStashCopyOfAShardMissedAtWriteStaysUntilItsRepairAndGoesAfterIt() throws Exception {
+        int down = 7;
+        cluster.stopPod(down);
+        Set<Long> fileIds = new HashSet<>();
+        for (int i = 0; i < 6; i++) {
+            StoredFile f = h.write("stashed-" + i, h.bytes(20_000 + 15_000 * i));
+            assertThat(f.stashed()).as("stashed-" + i).isTrue();
+            assertThat(f.missingShards()).as("stashed-" + i).containsExactly(down);
+            fileIds.add(f.fileId());
+        }
+        // The running pods flush and purge their copies; the down pod's slot keeps one per file: its only copy.
+        awaitTrue("the running pods' purges", () -> h.stashEntriesPerSlot(fileIds).keySet().equals(Set.of(down)));
+        awaitTrue("a failed repair attempt", () -> metrics.failures.count() >= 1);
+        assertThat(h.stashEntriesPerSlot(fileIds)).containsExactly(Map.entry(down, fileIds.size()));
+
+        cluster.restartPod(down);
+        awaitTrue("the queue to empty", () -> h.catalog().listRepairs(0, 0, 100).join().isEmpty());
+        assertThat(metrics.shardsRepaired.count()).isEqualTo(fileIds.size());
+        assertThat(h.stashEntriesPerSlot(fileIds)).as("stash entries per slot after the repair").isEmpty();
+
+        // The repaired shards carry the reads: four other pods and every stash server stopped.
         for (int p : new int[] {0, 1, 2, 17}) {
             cluster.stopPod(p);
         }

@@ -37,6 +37,9 @@ import io.shardvault.coordinator.store.CatalogFileIdSource;
 import io.shardvault.coordinator.store.StoredFiles;
 import io.shardvault.pod.api.PodClient;
 import io.shardvault.pod.api.WriteMode;
+import io.shardvault.stash.api.StashClient;
+import io.shardvault.stash.api.StashEntryInfo;
+import io.shardvault.stash.api.StashPage;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -51,6 +54,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -296,6 +301,30 @@ public final class HealingCluster implements AutoCloseable {
         for (int p : pods) {
             cluster.stopPod(p);
         }
+    }
+
+    /**
+     * The stash entries of the files {@code fileIds} of the vault, counted per pod slot (shard index) over
+     * every stash server's listing; slots without any are left out.
+     */
+    public Map<Integer, Integer> stashEntriesPerSlot(Set<Long> fileIds) {
+        StashClient stash = new StashClient(rpc);
+        Map<Integer, Integer> perSlot = new TreeMap<>();
+        for (InetSocketAddress server : cluster.stashAddresses()) {
+            for (int slot = 0; slot < cluster.podCount(); slot++) {
+                Optional<ShardId> after = Optional.empty();
+                do {
+                    StashPage page = stash.list(server, MiniCluster.VAULT_ID, slot, after, 1000).join();
+                    for (StashEntryInfo e : page.entries()) {
+                        if (fileIds.contains(e.id().fileId())) {
+                            perSlot.merge(slot, 1, Integer::sum);
+                        }
+                    }
+                    after = page.next();
+                } while (after.isPresent());
+            }
+        }
+        return perSlot;
     }
 
     /** Stops every stash server: reads then have only the pods. */

@@ -171,6 +171,29 @@ public final class ShardDataPath implements DataPath {
         return deleteShards(vault, file.fileId(), file.stashed());
     }
 
+    @Override
+    public CompletableFuture<Void> purgeStashCopies(StoredFile file, List<Integer> shards) {
+        Objects.requireNonNull(file, "file");
+        Objects.requireNonNull(shards, "shards");
+        if (!file.stashed() || placement == null || shards.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        Vault vault;
+        try {
+            vault = vault(file.vaultId());
+        } catch (IllegalStateException e) {
+            return CompletableFuture.failedFuture(e.getCause());
+        }
+        for (int shard : shards) {
+            if (shard < 0 || shard >= vault.layout().n()) {
+                return CompletableFuture.failedFuture(new IllegalArgumentException("shard " + shard
+                        + " is outside vault " + vault.vaultId() + "'s " + vault.layout().n() + " pods"));
+            }
+        }
+        return unsettled.settled(vault.vaultId(), file.fileId()).thenComposeAsync(
+                v -> ShardDeleter.stashCopiesOnly(this, vault, file.fileId(), shards).start(), workers);
+    }
+
     /**
      * Deletes every shard of a file once the shard writes sent for it have answered (see
      * {@link UnsettledWrites}), on a worker: the last answer may come on an event loop.
