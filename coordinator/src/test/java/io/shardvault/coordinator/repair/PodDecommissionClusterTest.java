@@ -1,11 +1,9 @@
 package io.shardvault.coordinator.repair;
 
-import static io.shardvault.coordinator.testing.HealingCluster.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.ShardId;
-import io.shardvault.coordinator.catalog.FileRef;
 import io.shardvault.coordinator.catalog.PodRebuildJob;
 import io.shardvault.coordinator.data.StoredFile;
 import io.shardvault.coordinator.testing.HealingCluster;
@@ -51,15 +49,7 @@ class PodDecommissionClusterTest {
     void aPodIsCopiedOntoItsReplacementWhileItServesAndAfterTheSwitchAndCatchUpTheReplacementCarriesReads()
             throws Exception {
         int retiring = 7;
-        for (int i = 0; i < 4; i++) {
-            h.write("small-" + i, h.bytes(40_000 + 9_000 * i));
-        }
-        h.write("large", h.bytes(9 * 1024 * 1024 + 4321));
-        for (int i = 0; i < 3; i++) {
-            h.write("part-" + i, h.bytes(2 * 1024 * 1024 + 17 * i));
-        }
-        h.write("empty", new byte[0]);
-        int before = h.objects().size();
+        int before = h.writeMixedLoad();
         InetSocketAddress onto = cluster.startReplacement(retiring);
 
         PodRebuildMetrics metrics = new PodRebuildMetrics(new SimpleMeterRegistry());
@@ -107,37 +97,15 @@ class PodDecommissionClusterTest {
     @Test
     void aDecommissionStoppedHalfwayResumesFromItsCheckpointAndRedoesAHalfCopiedShard() throws Exception {
         int retiring = 4;
-        int files = 8;
-        for (int i = 0; i < files; i++) {
-            h.write("file-" + i, h.bytes(9 * 1024 * 1024 + 101 * i));
-        }
         InetSocketAddress onto = cluster.startReplacement(retiring);
-        // About three files a second, checkpointed every two: stopped (as a crash would) after four or more.
-        PodRebuildMetrics first = new PodRebuildMetrics(new SimpleMeterRegistry());
-        PodRebuildWorker w1 = h.rebuildWorker(2L << 20, 2, first);
-        PodRebuildJob job = w1.decommission(MiniCluster.VAULT_ID, retiring, onto).join();
-        awaitTrue("a checkpoint past four files", () -> h.rebuildRow(job).filesDone() >= 4);
-        w1.close();
-        PodRebuildJob stoppedAt = h.rebuildRow(job);
-        assertThat(stoppedAt.state()).isEqualTo(PodRebuildJob.State.RUNNING);
-        assertThat(stoppedAt.filesDone()).isLessThan(files);
-
-        // The worst moment: the stopped run had begun the next file and left its copy half written.
-        FileRef next = h.catalog().listFiles(MiniCluster.VAULT_ID, stoppedAt.position(), 1).join().get(0);
-        h.halfWrite(onto, retiring, next);
-
-        PodRebuildMetrics second = new PodRebuildMetrics(new SimpleMeterRegistry());
-        PodRebuildWorker w2 = h.rebuildWorker(8L << 20, 2, second);
-        PodRebuildJob done = h.awaitDone(job);
-        assertThat(done.filesDone()).isEqualTo(files);
-        assertThat(done.failures()).isZero();
-        // The second run walked only what the checkpoint had not covered, checked its first files' tails,
-        // and copied (never decoded) what was missing, the half-copied shard included.
-        assertThat((long) second.filesWalked.count()).isEqualTo(files - stoppedAt.filesDone());
-        assertThat(second.tailChecks.count()).isPositive();
-        assertThat(second.shardsDecoded.count()).isZero();
-        assertThat(second.shardsCopied.count()).isPositive();
-        assertReadBackFromOldPodDown(retiring, w2);
+        HalfwayResume.Resumed r = HalfwayResume.stopHalfwayAndResume(h, 8, retiring, onto,
+                w -> w.decommission(MiniCluster.VAULT_ID, retiring, onto).join());
+        assertThat(r.done().failures()).isZero();
+        // ... and copied (never decoded) what was missing, the half-copied shard included.
+        assertThat(r.metrics().tailChecks.count()).isPositive();
+        assertThat(r.metrics().shardsDecoded.count()).isZero();
+        assertThat(r.metrics().shardsCopied.count()).isPositive();
+        assertReadBackFromOldPodDown(retiring, r.worker());
     }
 
     /**

@@ -1,11 +1,8 @@
 package io.shardvault.coordinator.repair;
 
-import static io.shardvault.coordinator.testing.HealingCluster.awaitTrue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.shardvault.coordinator.catalog.Catalog;
-import io.shardvault.coordinator.catalog.FileRef;
 import io.shardvault.coordinator.catalog.PodRebuildJob;
 import io.shardvault.coordinator.testing.HealingCluster;
 import io.shardvault.coordinator.testing.MiniCluster;
@@ -17,8 +14,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Pod rebuild end to end over real pods (a 16+4 MiniCluster), a real one-peer Ratis catalog and the
@@ -28,20 +23,16 @@ import org.slf4j.LoggerFactory;
  */
 @Timeout(300)
 class PodRebuildClusterTest {
-    private static final Logger LOG = LoggerFactory.getLogger(PodRebuildClusterTest.class);
-
     @TempDir
     Path dir;
 
     private HealingCluster h;
     private MiniCluster cluster;
-    private Catalog catalog;
 
     @BeforeEach
     void start() throws IOException {
         h = HealingCluster.start(dir, "rebuilds");
         cluster = h.cluster();
-        catalog = h.catalog();
     }
 
     @AfterEach
@@ -54,15 +45,7 @@ class PodRebuildClusterTest {
     @Test
     void aWipedPodIsRebuiltWhileWritesGoOnAndThenCarriesReadsWithFourOtherPodsDown() throws Exception {
         int wiped = 7;
-        for (int i = 0; i < 4; i++) {
-            h.write("small-" + i, h.bytes(40_000 + 9_000 * i));
-        }
-        h.write("large", h.bytes(9 * 1024 * 1024 + 4321));
-        for (int i = 0; i < 3; i++) {
-            h.write("part-" + i, h.bytes(2 * 1024 * 1024 + 17 * i));
-        }
-        h.write("empty", new byte[0]);
-        int before = h.objects().size();
+        int before = h.writeMixedLoad();
         cluster.wipePod(wiped);
         assertThat(shardFiles(wiped)).isZero();
 
@@ -105,41 +88,17 @@ class PodRebuildClusterTest {
     @Test
     void aRebuildStoppedHalfwayResumesFromItsCheckpointNotFromZeroAndRedoesAHalfWrittenShard() throws Exception {
         int wiped = 4;
-        int files = 8;
-        for (int i = 0; i < files; i++) {
-            // Three stripes of 16 x 256 KiB each: a shard that can be half written.
-            h.write("file-" + i, h.bytes(9 * 1024 * 1024 + 101 * i));
-        }
-        cluster.wipePod(wiped);
-        // About three files a second, checkpointed every two: stopped (as a crash would) after four or more.
-        PodRebuildMetrics first = new PodRebuildMetrics(new SimpleMeterRegistry());
-        PodRebuildWorker w1 = h.rebuildWorker(2L << 20, 2, first);
-        PodRebuildJob job = w1.start(MiniCluster.VAULT_ID, wiped, false).join();
-        awaitTrue("a checkpoint past four files", () -> h.rebuildRow(job).filesDone() >= 4);
-        w1.close();
-        PodRebuildJob stoppedAt = h.rebuildRow(job);
-        LOG.info("stopped at {} files done (checkpointed), {} walked", stoppedAt.filesDone(), first.filesWalked.count());
-        assertThat(stoppedAt.state()).isEqualTo(PodRebuildJob.State.RUNNING);
-        assertThat(stoppedAt.filesDone()).isLessThan(files);
-
-        // The worst moment: the stopped run had begun the next file and left its shard half written.
-        FileRef next = catalog.listFiles(MiniCluster.VAULT_ID, stoppedAt.position(), 1).join().get(0);
-        h.halfWrite(cluster.podAddress(wiped), wiped, next);
-
-        PodRebuildMetrics second = new PodRebuildMetrics(new SimpleMeterRegistry());
-        h.rebuildWorker(8L << 20, 2, second);
-        PodRebuildJob done = h.awaitDone(job);
-        assertThat(done.filesDone()).isEqualTo(files);
-        // The second run walked only what the checkpoint had not covered, checking its first files' tails.
-        assertThat((long) second.filesWalked.count()).isEqualTo(files - stoppedAt.filesDone());
+        HalfwayResume.Resumed r = HalfwayResume.stopHalfwayAndResume(h, 8, wiped, cluster.podAddress(wiped), w -> {
+            cluster.wipePod(wiped);
+            return w.start(MiniCluster.VAULT_ID, wiped, false).join();
+        });
         // ... and found the half-written shard by its missing tail (read back below with four other pods down).
-
         for (int pod : new int[] {0, 1, 2, 17}) {
             cluster.stopPod(pod);
         }
         h.stopStash();
         h.assertReadBack();
-        assertThat(second.tailChecks.count()).isPositive();
+        assertThat(r.metrics().tailChecks.count()).isPositive();
     }
 
     private long shardFiles(int pod) throws IOException {

@@ -267,6 +267,22 @@ public final class HealingCluster implements AutoCloseable {
                 metrics, CALL_TIMEOUT));
     }
 
+    /**
+     * The load both the rebuild and the decommission tests start from: four small (stashed) objects, a
+     * large one of several stripes, three parts of 2 MiB and an empty object; returns how many objects.
+     */
+    public int writeMixedLoad() throws Exception {
+        for (int i = 0; i < 4; i++) {
+            write("small-" + i, bytes(40_000 + 9_000 * i));
+        }
+        write("large", bytes(9 * 1024 * 1024 + 4321));
+        for (int i = 0; i < 3; i++) {
+            write("part-" + i, bytes(2 * 1024 * 1024 + 17 * i));
+        }
+        write("empty", new byte[0]);
+        return objects().size();
+    }
+
     /** The catalog's row of {@code job}'s pod now. */
     public PodRebuildJob rebuildRow(PodRebuildJob job) {
         return catalog().listPodRebuilds().join().stream()

@@ -1,5 +1,6 @@
 package io.shardvault.coordinator.admin.cli;
 
+import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -67,14 +68,7 @@ final class PodCommand implements Runnable {
             int v = vault != null ? vault : onlyVault(session);
             CompositeData job = (CompositeData) session.invoke(POD_REBUILD, "rebuild", new Object[] {v, shard, check},
                     new String[] {int.class.getName(), int.class.getName(), boolean.class.getName()});
-            if (root.json) {
-                out.println(Json.of(job));
-                return;
-            }
-            out.println((check ? "check" : "rebuild") + " of pod " + shard + " in vault " + v + " started (job "
-                    + job.get("jobId") + ", ~" + job.get("filesTotal") + " files); follow it with: shardvault admin"
-                    + " pod rebuild-status");
-            PodRebuildFormat.job(out, job);
+            started(out, (check ? "check" : "rebuild") + " of pod " + shard + " in vault " + v, job);
         });
     }
 
@@ -92,15 +86,19 @@ final class PodCommand implements Runnable {
             int v = vault != null ? vault : onlyVault(session);
             CompositeData job = (CompositeData) session.invoke(POD_REBUILD, "decommission", new Object[] {v, shard, to},
                     new String[] {int.class.getName(), int.class.getName(), String.class.getName()});
-            if (root.json) {
-                out.println(Json.of(job));
-                return;
-            }
-            out.println("decommission of pod " + shard + " in vault " + v + " onto " + to + " started (job "
-                    + job.get("jobId") + ", ~" + job.get("filesTotal") + " files); follow it with: shardvault admin"
-                    + " pod rebuild-status");
-            PodRebuildFormat.job(out, job);
+            started(out, "decommission of pod " + shard + " in vault " + v + " onto " + to, job);
         });
+    }
+
+    /** Shows a job just started: its row as JSON, or a line saying how to follow it and the row. */
+    private void started(PrintWriter out, String what, CompositeData job) {
+        if (root.json) {
+            out.println(Json.of(job));
+            return;
+        }
+        out.println(what + " started (job " + job.get("jobId") + ", ~" + job.get("filesTotal")
+                + " files); follow it with: shardvault admin pod rebuild-status");
+        PodRebuildFormat.job(out, job);
     }
 
     @Command(name = "rebuild-status", mixinStandardHelpOptions = true,
