@@ -15,7 +15,7 @@ public final class Bounded {
 
     /**
      * The value of {@code f}, or its failure, or no answer within {@code limit}, as an IOException naming
-     * {@code what}. A buffer that arrives after the wait gave up is released.
+     * {@code what}. A buffer that arrives after the wait gave up (out of time, or interrupted) is released.
      */
     public static <T> T await(CompletableFuture<T> f, Duration limit, String what) throws IOException, InterruptedException {
         try {
@@ -23,12 +23,20 @@ public final class Bounded {
         } catch (ExecutionException e) {
             throw new IOException(what + ": " + e.getCause(), e.getCause());
         } catch (TimeoutException e) {
-            f.whenComplete((v, t) -> {
-                if (v instanceof ReferenceCounted late) {
-                    late.release();
-                }
-            });
+            releaseWhenLate(f);
             throw new IOException(what + ": no answer within " + limit, e);
+        } catch (InterruptedException e) {
+            // A worker closed mid-call: its answer still arrives, and nobody else will release it.
+            releaseWhenLate(f);
+            throw e;
         }
+    }
+
+    private static void releaseWhenLate(CompletableFuture<?> f) {
+        f.whenComplete((v, t) -> {
+            if (v instanceof ReferenceCounted late) {
+                late.release();
+            }
+        });
     }
 }
