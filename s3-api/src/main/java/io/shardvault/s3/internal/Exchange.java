@@ -18,11 +18,14 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.shardvault.common.ShardvaultException;
 import io.shardvault.s3.ObjectContent;
 import io.shardvault.s3.internal.xml.XmlWriter;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One request and its answer. Built on the event loop when the request head arrives; the
@@ -32,6 +35,7 @@ import java.util.function.Consumer;
  * client allows it and the request body was consumed to its end; otherwise it is closed.
  */
 public final class Exchange {
+    private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
     private final ChannelHandlerContext ctx;
     private final HttpRequest request;
     private final String requestId;
@@ -101,6 +105,10 @@ public final class Exchange {
         if (!answered.compareAndSet(false, true)) {
             return;
         }
+        send(status, headers, content);
+    }
+
+    private void send(HttpResponseStatus status, HttpHeaders headers, byte[] content) {
         ctx.channel().eventLoop().execute(() -> {
             boolean head = request.method().equals(HttpMethod.HEAD);
             ByteBuf buf = content == null || content.length == 0 || head ? Unpooled.EMPTY_BUFFER
@@ -123,6 +131,13 @@ public final class Exchange {
 
     /** An S3 XML error answer. */
     public void respondError(S3Error error) {
+        if (!answered.compareAndSet(false, true)) {
+            return;
+        }
+        sendError(error);
+    }
+
+    private void sendError(S3Error error) {
         XmlWriter xml = XmlWriter.plainDocument("Error").element("Code", error.code())
                 .element("Message", error.getMessage());
         S3Request p = parsed;
@@ -138,11 +153,11 @@ public final class Exchange {
         xml.element("RequestId", requestId).element("HostId", requestId);
         HttpHeaders headers = new io.netty.handler.codec.http.DefaultHttpHeaders();
         if (error.status().code() == 304) {
-            respond(error.status(), headers, null);
+            send(error.status(), headers, null);
             return;
         }
         headers.set(HttpHeaderNames.CONTENT_TYPE, "application/xml");
-        respond(error.status(), headers, xml.toBytes());
+        send(error.status(), headers, xml.toBytes());
     }
 
     private static String pathOf(String uri) {
@@ -150,25 +165,43 @@ public final class Exchange {
         return q < 0 ? uri : uri.substring(0, q);
     }
 
-    /** A streamed answer: the head now, then the content as fast as the socket takes it. */
+    /**
+     * A streamed answer: the head with the first bytes, then the rest as fast as the socket takes it. The
+     * head waits for the first read, so a read that fails before any byte is out (too few shards to decode,
+     * a store that is down) is answered with its error status, not with a connection closed unanswered.
+     */
     public void respondStream(HttpResponseStatus status, HttpHeaders headers, ObjectContent content) {
         if (!answered.compareAndSet(false, true)) {
             content.close();
             return;
         }
-        ctx.channel().eventLoop().execute(() -> {
-            HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, status);
-            response.headers().set(headers);
-            decorate(response);
-            metrics.recordRequest(operation, status.code(), System.nanoTime() - startNanos);
-            if (!ctx.channel().isActive()) {
-                content.close();
-                return;
+        content.read().whenComplete((first, err) -> ctx.channel().eventLoop().execute(
+                () -> startStream(status, headers, content, first, err)));
+    }
+
+    private void startStream(HttpResponseStatus status, HttpHeaders headers, ObjectContent content, ByteBuf first,
+                             Throwable err) {
+        if (err != null) {
+            content.close();
+            S3Error error = ErrorMapper.toS3Error(err);
+            logStreamFailure(error, err, "before the first byte");
+            sendError(error);
+            return;
+        }
+        if (!ctx.channel().isActive()) {
+            if (first != null) {
+                first.release();
             }
-            streaming = content;
-            ctx.write(response);
-            pump();
-        });
+            content.close();
+            return;
+        }
+        HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, status);
+        response.headers().set(headers);
+        decorate(response);
+        metrics.recordRequest(operation, status.code(), System.nanoTime() - startNanos);
+        streaming = content;
+        ctx.write(response);
+        deliver(content, first, null);
     }
 
     private void pump() {
@@ -176,35 +209,52 @@ public final class Exchange {
         if (content == null || streamDone) {
             return;
         }
-        content.read().whenComplete((buf, err) -> ctx.channel().eventLoop().execute(() -> {
-            if (streamDone) {
-                if (buf != null) {
-                    buf.release();
-                }
-                return;
+        content.read().whenComplete((buf, err) -> ctx.channel().eventLoop().execute(() -> deliver(content, buf, err)));
+    }
+
+    /** On the event loop: one read of the content ended; {@code buf} null means the content's end. */
+    private void deliver(ObjectContent content, ByteBuf buf, Throwable err) {
+        if (streamDone) {
+            if (buf != null) {
+                buf.release();
             }
-            if (err != null) {
-                streamDone = true;
-                content.close();
-                // Headers are out: a short body and a closed connection is all the client can be told.
-                ctx.close();
-                return;
-            }
-            if (buf == null) {
-                streamDone = true;
-                content.close();
-                metrics.bytesOut(bytesOut);
-                ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener(f -> finish());
-                return;
-            }
-            bytesOut += buf.readableBytes();
-            ctx.writeAndFlush(new DefaultHttpContent(buf)).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
-            if (ctx.channel().isWritable()) {
-                pump();
-            } else {
-                waitingForWritability = true;
-            }
-        }));
+            return;
+        }
+        if (err != null) {
+            streamDone = true;
+            content.close();
+            logStreamFailure(ErrorMapper.toS3Error(err), err, "after " + bytesOut + " bytes");
+            // The head is out: a short body and a closed connection is all the client can be told.
+            ctx.flush();
+            ctx.close();
+            return;
+        }
+        if (buf == null) {
+            streamDone = true;
+            content.close();
+            metrics.bytesOut(bytesOut);
+            ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT).addListener(f -> finish());
+            return;
+        }
+        bytesOut += buf.readableBytes();
+        ctx.writeAndFlush(new DefaultHttpContent(buf)).addListener(ChannelFutureListener.FIRE_EXCEPTION_ON_FAILURE);
+        if (ctx.channel().isWritable()) {
+            pump();
+        } else {
+            waitingForWritability = true;
+        }
+    }
+
+    // The log context is a try-with-resources scope whose variable is never read.
+    @SuppressWarnings("try")
+    private void logStreamFailure(S3Error error, Throwable err, String when) {
+        if (error.status().code() < 500) {
+            return;
+        }
+        try (RequestLogContext context = RequestLogContext.open(requestId, parsed)) {
+            LOG.warn("read failed {} operation={} status={}: {}", when, operation, error.status().code(),
+                    err.toString(), ShardvaultException.unwrap(err));
+        }
     }
 
     /** On the event loop: the channel's writability changed. */
