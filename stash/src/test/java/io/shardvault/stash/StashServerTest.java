@@ -132,6 +132,26 @@ class StashServerTest {
         assertThat(stats.bytes()).isEqualTo(10);
     }
 
+    /**
+     * A pod purges its stash copy once its own copy is fsynced, and can do so before the stash stored the PUT
+     * (sent at the same time as the pod's write): the PUT is acknowledged then, and not stored, or nothing
+     * would ever purge it again.
+     */
+    @Test
+    void aPutArrivingAfterItsPurgeIsAcknowledgedAndNotStored() {
+        ShardId late = new ShardId(1, 7, 4);
+        ShardId other = new ShardId(1, 8, 4);
+        await(stash.client.purge(stash.address(), List.of(late)));
+
+        await(stash.put(late, 0, bytes(1250)));
+        await(stash.put(late, 0, bytes(1250)));
+        await(stash.put(other, 0, bytes(1250)));
+
+        assertThat(failure(stash.client.get(stash.address(), late)).code()).isEqualTo(ErrorCode.NOT_FOUND);
+        assertThat(await(stash.client.stats(stash.address())).entries()).isEqualTo(1);
+        assertThat(stash.registry.get("shardvault.stash.puts.after.purge").counter().count()).isEqualTo(2);
+    }
+
     @Test
     void listReturnsOneSlotInKeyOrderWithPaging() {
         List<ShardId> expected = new ArrayList<>();

@@ -62,6 +62,9 @@ import org.slf4j.LoggerFactory;
 public final class GroupCommitter implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GroupCommitter.class);
     private static final int THREADS = 2;
+    /** About 2 MB of ids at most; purges of absent ids are rare (a race, or a file abandoned before its PUTs ended). */
+    private static final int EARLY_PURGES_MAX_IDS = 16_384;
+    private static final long EARLY_PURGES_MAX_AGE_NANOS = TimeUnit.MINUTES.toNanos(10);
     /**
      * Test hook, zero in production: a pause before each WAL sync, so that a kill -9 test
      * ({@code StashKillTest}) lands while batches are written and not yet synced.
@@ -75,6 +78,9 @@ public final class GroupCommitter implements AutoCloseable {
     private final long maxBatchBytes;
     private final long maxQueuedBytes;
     private final Object lock = new Object();
+    /** Used by the writer role only. */
+    private final EarlyPurges earlyPurges = new EarlyPurges(EARLY_PURGES_MAX_IDS, EARLY_PURGES_MAX_AGE_NANOS,
+            System::nanoTime);
     /** Requests not yet written. Guarded by {@link #lock}. */
     private final ArrayDeque<Op> queue = new ArrayDeque<>();
     /** Batches written and not yet synced, oldest first. Guarded by {@link #lock}. */
@@ -344,6 +350,12 @@ public final class GroupCommitter implements AutoCloseable {
             if (op instanceof PutOp put) {
                 StashEntryInfo info = put.info();
                 Optional<StashEntryInfo> existing = current.get(info.id());
+                if (existing.isEmpty() && earlyPurges.purged(info.id())) {
+                    // Its pod fsynced its own copy and purged this one already: storing it would leak it.
+                    metrics.putAfterPurge();
+                    onSuccess.add(() -> put.done().complete(null));
+                    continue;
+                }
                 if (existing.isPresent() && sameContent(existing.get(), info)) {
                     onSuccess.add(() -> put.done().complete(null));
                     continue;
@@ -375,6 +387,8 @@ public final class GroupCommitter implements AutoCloseable {
                         current.put(id, Optional.empty());
                         mutations.add(new ShardStore.Delete(id));
                         deleted++;
+                    } else {
+                        earlyPurges.purgedAbsent(id);
                     }
                 }
                 int count = deleted;

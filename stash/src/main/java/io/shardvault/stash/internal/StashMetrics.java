@@ -29,6 +29,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       slotAgeWarning, as of the last check</td></tr>
  *   <tr><td>shardvault.stash.full</td><td>counter</td><td>PUTs answered STASH_FULL</td></tr>
  *   <tr><td>shardvault.stash.corrupt</td><td>counter</td><td>reads that found a corrupt entry</td></tr>
+ *   <tr><td>shardvault.stash.puts.after.purge</td><td>counter</td><td>PUTs that arrived after their id's purge:
+ *       acknowledged, not stored (see {@link EarlyPurges})</td></tr>
  *   <tr><td>shardvault.stash.commit</td><td>timer</td><td>one group commit: WAL write and sync</td></tr>
  *   <tr><td>shardvault.stash.commit.ops</td><td>summary</td><td>requests (PUTs and PURGEs) per group commit</td></tr>
  *   <tr><td>shardvault.stash.requests</td><td>timer</td><td>requests served, tagged {@code op} and
@@ -43,6 +45,7 @@ public final class StashMetrics implements AutoCloseable {
     private final AtomicInteger staleSlots = new AtomicInteger();
     private final Counter full;
     private final Counter corrupt;
+    private final Counter putsAfterPurge;
     private final Timer commit;
     private final Timer queueWait;
     private final Timer write;
@@ -70,6 +73,8 @@ public final class StashMetrics implements AutoCloseable {
                 .register(registry);
         corrupt = Counter.builder("shardvault.stash.corrupt").tags(tags)
                 .description("reads that found a corrupt entry").register(registry);
+        putsAfterPurge = Counter.builder("shardvault.stash.puts.after.purge").tags(tags)
+                .description("PUTs that arrived after their id's purge: acknowledged, not stored").register(registry);
         commit = Timer.builder("shardvault.stash.commit").tags(tags).publishPercentiles(0.5, 0.99)
                 .description("one group commit: from the writer taking a batch to its sync's end").register(registry);
         commitOps = DistributionSummary.builder("shardvault.stash.commit.ops").tags(tags)
@@ -88,6 +93,7 @@ public final class StashMetrics implements AutoCloseable {
         meters.add(sync);
         meters.add(full);
         meters.add(corrupt);
+        meters.add(putsAfterPurge);
         meters.add(commit);
         meters.add(commitOps);
     }
@@ -104,6 +110,10 @@ public final class StashMetrics implements AutoCloseable {
 
     void corrupt() {
         corrupt.increment();
+    }
+
+    void putAfterPurge() {
+        putsAfterPurge.increment();
     }
 
     void written(long queuedNanos, long writeNanos) {
