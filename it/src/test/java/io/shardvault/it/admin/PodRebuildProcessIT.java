@@ -74,7 +74,7 @@ class PodRebuildProcessIT {
     void aWipedPodRebuiltThroughTheCliCarriesEveryObjectWithAnotherPodProcessAndTheStashDown() throws Exception {
         LOG.info("seed {}", seed);
         cluster = ProcessCluster.start(dir, ProcessCluster.Options.defaults()
-                .withCoordinatorConf("repair.rebuild.interval = 200ms"));
+                .withCoordinatorConf("repair.rebuild.interval = 200ms", "repair.interval = 200ms"));
         try (S3Client s3 = cluster.s3Client()) {
             s3.createBucket(b -> b.bucket(BUCKET));
             Map<String, byte[]> objects = new LinkedHashMap<>();
@@ -89,7 +89,7 @@ class PodRebuildProcessIT {
 
             long stashed;
             try (JMXConnector jmx = cluster.connectJmx()) {
-                stashed = awaitStashDrained(jmx.getMBeanServerConnection()).getOrDefault(WIPED, 0L);
+                stashed = awaitStashDrained(jmx.getMBeanServerConnection(), 10).getOrDefault(WIPED, 0L);
             }
             wipe(WIPED);
 
@@ -120,7 +120,7 @@ class PodRebuildProcessIT {
         LOG.info("seed {}", seed);
         // 64 KiB/s (the least the setting takes) over ~700 KiB of pod 9's shards: about ten seconds of rebuild.
         cluster = ProcessCluster.start(dir, ProcessCluster.Options.defaults().withCoordinatorConf(
-                "repair.rebuild.interval = 200ms", "repair.rebuild.bytesPerSecond = 64KiB",
+                "repair.rebuild.interval = 200ms", "repair.interval = 200ms", "repair.rebuild.bytesPerSecond = 64KiB",
                 "repair.rebuild.checkpoint.files = 2", "repair.rebuild.concurrency = 2"));
         try (S3Client s3 = cluster.s3Client()) {
             s3.createBucket(b -> b.bucket(BUCKET));
@@ -133,7 +133,7 @@ class PodRebuildProcessIT {
             objects.put("multipart", putMultipart(s3, "multipart", 5 * 1024 * 1024, 777));
             int files = objects.size() + 1;
             try (JMXConnector jmx = cluster.connectJmx()) {
-                awaitStashDrained(jmx.getMBeanServerConnection());
+                awaitStashDrained(jmx.getMBeanServerConnection(), 10);
             }
             wipe(WIPED);
 
@@ -180,10 +180,16 @@ class PodRebuildProcessIT {
     }
 
     /**
-     * Stops a pod process other than the rebuilt pod's (4 pods: m of the vault) and both stash servers, and
-     * reads every object back.
+     * Once the stash is empty (a shard that missed its pod's write is repaired, and its stash copy purged,
+     * within the repair's interval), stops a pod process other than the rebuilt pod's (4 pods: m of the vault)
+     * and both stash servers, and reads every object back. Before the stash is empty, a file whose shard on
+     * one of the 16 pods left exists only in the stash could not be read: five of its 20 shards gone.
      */
     private void readBackWithOthersDown(S3Client s3, Map<String, byte[]> objects) throws Exception {
+        try (JMXConnector jmx = cluster.connectJmx()) {
+            assertThat(awaitStashDrained(jmx.getMBeanServerConnection(), 60))
+                    .as("stash entries left after 60 s (by shard index), with repair every 200 ms").isEmpty();
+        }
         int other = (cluster.podProcessOf(WIPED) + 1) % 5;
         assertThat(cluster.podsOf(other)).doesNotContain(WIPED).hasSize(4);
         cluster.stopPodProcess(other);
@@ -222,12 +228,12 @@ class PodRebuildProcessIT {
     }
 
     /**
-     * Waits (up to 10 s) until the stash holds nothing: every shard flushed on its pod and purged from the
-     * stash. A shard that missed its pod's write (the write succeeds with n-1 pods) stays in the stash until
-     * repaired: what is left then, by shard index, is logged and returned.
+     * Waits (up to {@code seconds}) until the stash holds nothing: every shard flushed on its pod and purged
+     * from the stash. A shard that missed its pod's write (the write succeeds with n-1 pods) stays in the stash
+     * until repaired: what is left then, by shard index, is logged and returned.
      */
-    private Map<Integer, Long> awaitStashDrained(MBeanServerConnection mbeans) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    private Map<Integer, Long> awaitStashDrained(MBeanServerConnection mbeans, int seconds) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         Map<Integer, Long> left = new TreeMap<>();
         do {
             left.clear();
@@ -242,7 +248,7 @@ class PodRebuildProcessIT {
             }
             Thread.sleep(100);
         } while (System.nanoTime() < deadline);
-        LOG.warn("stash entries left after 10 s, by shard index: {}", left);
+        LOG.warn("stash entries left after {} s, by shard index: {}", seconds, left);
         return left;
     }
 
