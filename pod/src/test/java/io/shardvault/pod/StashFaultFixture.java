@@ -1,5 +1,6 @@
 package io.shardvault.pod;
 
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -47,6 +48,7 @@ final class StashFaultFixture implements AutoCloseable {
     final StashClient stashClient = new StashClient(rpc);
     final PodClient podClient = new PodClient(rpc);
     StashServer stash;
+    SimpleMeterRegistry stashRegistry;
     InetSocketAddress stashAddress;
 
     StashFaultFixture(Path dir) throws IOException {
@@ -55,8 +57,8 @@ final class StashFaultFixture implements AutoCloseable {
     }
 
     void startStash(InetSocketAddress bind) throws IOException {
-        stash = StashServer.start(transport, StashConfig.defaults(dir.resolve("stash")), bind,
-                new SimpleMeterRegistry());
+        stashRegistry = new SimpleMeterRegistry();
+        stash = StashServer.start(transport, StashConfig.defaults(dir.resolve("stash")), bind, stashRegistry);
         stashAddress = stash.localAddress();
     }
 
@@ -99,6 +101,24 @@ final class StashFaultFixture implements AutoCloseable {
         int crc = Crc32c.of(data);
         stashClient.put(stashAddress, id, 0, crc, Unpooled.wrappedBuffer(data)).join();
         podClient.write(pod, id, 0, crc, WriteMode.BUFFERED, Unpooled.wrappedBuffer(data)).join();
+    }
+
+    /**
+     * The small-file write path with the stash's leg late: the buffered pod write, then, once the stash has
+     * served the pod's purge of it (the pod synced it first), the stash copy, which must still be acknowledged.
+     */
+    void writePodFirst(InetSocketAddress pod, ShardId id, byte[] data) throws InterruptedException {
+        int crc = Crc32c.of(data);
+        long purges = purgesServed();
+        podClient.write(pod, id, 0, crc, WriteMode.BUFFERED, Unpooled.wrappedBuffer(data)).join();
+        await("the pod's purge of " + id, () -> purgesServed() > purges);
+        stashClient.put(stashAddress, id, 0, crc, Unpooled.wrappedBuffer(data)).join();
+    }
+
+    /** Purge requests the stash answered OK. */
+    long purgesServed() {
+        Timer served = stashRegistry.find("shardvault.stash.requests").tags("op", "purge", "outcome", "ok").timer();
+        return served == null ? 0 : served.count();
     }
 
     byte[] read(InetSocketAddress pod, ShardId id, int length) {
