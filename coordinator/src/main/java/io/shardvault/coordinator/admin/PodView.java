@@ -2,7 +2,8 @@ package io.shardvault.coordinator.admin;
 
 /**
  * One pod as the console shows it: its operator state from the catalog, and what its STATS RPC
- * answered just now ({@code reachable} false and the numbers -1 when it did not). Immutable.
+ * answered just now ({@code reachable} false, the numbers -1 and no failed tomes when it did not).
+ * Immutable.
  */
 public final class PodView {
     private final int vaultId;
@@ -15,11 +16,12 @@ public final class PodView {
     private final long purgeQueueDepth;
     private final long oldestPurgeAgeMillis;
     private final long usableBytes;
+    private final FailedTomeView[] failedTomes;
     private final String error;
 
     public PodView(int vaultId, int shardIndex, String address, String state, String stateSince, boolean reachable,
                    long unflushedBytes, long purgeQueueDepth, long oldestPurgeAgeMillis, long usableBytes,
-                   String error) {
+                   FailedTomeView[] failedTomes, String error) {
         this.vaultId = vaultId;
         this.shardIndex = shardIndex;
         this.address = address;
@@ -30,6 +32,7 @@ public final class PodView {
         this.purgeQueueDepth = purgeQueueDepth;
         this.oldestPurgeAgeMillis = oldestPurgeAgeMillis;
         this.usableBytes = usableBytes;
+        this.failedTomes = failedTomes.clone();
         this.error = error;
     }
 
@@ -75,6 +78,11 @@ public final class PodView {
         return usableBytes;
     }
 
+    /** The pod's failed tomes, in tome order; empty while all are healthy or when it did not answer. */
+    public FailedTomeView[] getFailedTomes() {
+        return failedTomes.clone();
+    }
+
     /** Why it is unreachable, empty when reachable. */
     public String getError() {
         return error;
@@ -92,6 +100,8 @@ public final class PodView {
                 (Long) cd.get("purgeQueueDepth"),
                 (Long) cd.get("oldestPurgeAgeMillis"),
                 (Long) cd.get("usableBytes"),
+                java.util.Arrays.stream((javax.management.openmbean.CompositeData[]) cd.get("failedTomes"))
+                        .map(FailedTomeView::from).toArray(FailedTomeView[]::new),
                 (String) cd.get("error"));
     }
 }

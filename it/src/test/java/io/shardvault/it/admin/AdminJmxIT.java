@@ -287,13 +287,15 @@ class AdminJmxIT {
     void cliStatusShowsTheClusterAndFailsClearlyWhenNothingListens() throws Exception {
         Run status = cli(withCredentials("status"));
         assertThat(status.exit()).as(status.err()).isZero();
-        assertThat(status.out()).contains("CATALOG", "LEADER", "VAULTS", "16+4", "PODS", "STASH SERVERS",
+        assertThat(status.out()).startsWith("CLUSTER ").contains("CATALOG", "LEADER", "VAULTS", "16+4", "PODS",
+                "FAILED TOMES", "STASH SERVERS",
                 nodes.podAddress(19).getPort() + "");
         assertThat(status.out().lines().filter(l -> l.matches("^1\\s+\\d+\\s+127\\.0\\.0\\.1:.*"))).hasSize(20);
 
         Run json = cli(withCredentials("status", "--json"));
         assertThat(json.exit()).isZero();
-        assertThat(json.out()).startsWith("{\"catalog\":{").contains("\"pods\":[{", "\"role\":\"LEADER\"");
+        assertThat(json.out()).startsWith("{\"verdict\":\"").contains("\"catalog\":{", "\"pods\":[{",
+                "\"role\":\"LEADER\"");
 
         Run keys = cli(withCredentials("keys", "create", "--owner", "cli"));
         assertThat(keys.exit()).as(keys.err()).isZero();
@@ -339,6 +341,51 @@ class AdminJmxIT {
         assertThat(unreachable.exit()).isEqualTo(3);
         assertThat(unreachable.err().strip()).startsWith("shardvault admin: cannot reach the cluster's JMX at 127.0.0.1:"
                 + dead).doesNotContain("\n").doesNotContain("at java.");
+    }
+
+    /**
+     * A pod whose tome failed (its record left in the state directory, as the flusher writes it, so
+     * the pod starts with the tome failed): the status says DEGRADED and names pod, tome, path, since
+     * when and why, over JMX and in the CLI; cleared as docs/OPERATIONS.md says, it is HEALTHY again.
+     */
+    @Test
+    void cliStatusShowsAFailedTomeAndSaysDegraded() throws Exception {
+        int shard = 7;
+        Path record = nodes.podStateDir(shard).resolve("failed-tome-0");
+        nodes.stopPod(shard);
+        java.nio.file.Files.writeString(record, "shardvault failed tome v1\npod=p7\ntome=0\ndirectory=/d\n"
+                + "failedAt=2026-11-22T02:20:20Z\nreason=shard 1:7:3 failed its fsync and its stash copy is gone\n");
+        try {
+            nodes.restartPod(shard);
+            PodMXBean pod = JMX.newMXBeanProxy(mbeans, CoordinatorAdmin.podName(1, shard), PodMXBean.class);
+            assertThat(pod.getStatus().getFailedTomes()).singleElement().satisfies(t -> {
+                assertThat(t.getTome()).isZero();
+                assertThat(t.getFailedAt()).isEqualTo("2026-11-22T02:20:20Z");
+                assertThat(t.getReason()).isEqualTo("shard 1:7:3 failed its fsync and its stash copy is gone");
+                assertThat(t.isRecorded()).isTrue();
+            });
+
+            Run status = cli(withCredentials("status"));
+            assertThat(status.exit()).as(status.err()).isZero();
+            String address = "127.0.0.1:" + nodes.podAddress(shard).getPort();
+            assertThat(status.out()).startsWith("CLUSTER DEGRADED\n")
+                    .contains("  - pod 7 of vault 1 (" + address + ") has FAILED tome 0 (");
+            List<String> failedTomes = status.out().lines().dropWhile(l -> !l.equals("FAILED TOMES")).skip(1)
+                    .takeWhile(l -> !l.isEmpty()).toList();
+            assertThat(failedTomes).hasSize(2);
+            assertThat(failedTomes.get(0)).startsWith("VAULT").contains("TOME", "PATH", "SINCE", "RECORDED", "WHY");
+            assertThat(failedTomes.get(1)).matches("1\\s+7\\s+" + address + "\\s+0\\s+/\\S+\\s+"
+                    + "2026-11-22T02:20:20Z\\s+yes\\s+shard 1:7:3 failed its fsync and its stash copy is gone");
+            Run json = cli(withCredentials("status", "--json"));
+            assertThat(json.out()).startsWith("{\"verdict\":\"DEGRADED\",\"reasons\":[\"pod 7 of vault 1")
+                    .contains("\"failedTomes\":[{\"directory\":");
+        } finally {
+            nodes.stopPod(shard);
+            java.nio.file.Files.delete(record);
+            nodes.restartPod(shard);
+        }
+        Run cleared = cli(withCredentials("status"));
+        assertThat(cleared.out()).as(cleared.out()).startsWith("CLUSTER HEALTHY\n").contains("FAILED TOMES\n(none)");
     }
 
     @Test

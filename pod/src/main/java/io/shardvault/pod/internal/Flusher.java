@@ -288,14 +288,16 @@ public final class Flusher implements Closeable {
     }
 
     private void failTome(Tome tome, String reason) {
-        if (!tome.markFailed(reason)) {
+        Instant now = Instant.now();
+        if (!tome.markFailed(reason, now)) {
             return; // already failed, and said so
         }
         LOG.error("pod {}: {} FAILED: {}. It takes no more writes and purges none of its unflushed shards: their "
                 + "stash copies stay until an operator replaces the disk and clears {} (docs/OPERATIONS.md)", name,
                 tome, reason, stateDir.resolve(FailedTomeMarker.name(tome.index())));
         try {
-            FailedTomeMarker.write(stateDir, name, tome, reason, Instant.now());
+            FailedTomeMarker.write(stateDir, name, tome, reason, now);
+            tome.markRecorded();
         } catch (IOException e) {
             LOG.error("pod {}: cannot record that {} failed in the state directory {}; after a restart it would come "
                     + "up healthy: {}", name, tome, stateDir, e.toString());
