@@ -96,7 +96,8 @@ public final class PodNode implements AutoCloseable {
                 config.purgeRetryMin(), config.purgeRetryMax(), config.purgeSendTimeout(), config.purgeLinger(),
                 metrics);
         metrics.bindGauges(flushQueue::unflushedBytes, purgeQueue::depth, purgeQueue::oldestAgeMillis,
-                () -> tomes.stream().filter(Tome::failed).count());
+                () -> tomes.stream().filter(Tome::failed).count(),
+                () -> tomes.stream().filter(t -> t.failed() && !t.recorded()).count());
         this.scrubber = new Scrubber(config.name(), config.stateDir(), store, flushQueue, findings, scrubbed,
                 config.scrubBytesPerSecond(), config.scrubInterval(), metrics, clock);
     }
@@ -385,6 +386,13 @@ public final class PodNode implements AutoCloseable {
             LOG.warn("pod {}: closing the purge queue failed", config.name(), e);
         }
         List<Tome> failed = tomes.stream().filter(Tome::failed).toList();
+        List<Tome> unrecorded = failed.stream().filter(t -> !t.recorded()).toList();
+        if (!unrecorded.isEmpty()) {
+            LOG.error("pod {}: {} failed and the state directory {} refused their failure records: the next start "
+                    + "would trust them and purge their shards' stash copies. Before starting the pod again, fix the "
+                    + "state directory and write the records by hand (docs/OPERATIONS.md, \"A failed tome\")",
+                    config.name(), unrecorded, config.stateDir());
+        }
         if (flush && !failed.isEmpty()) {
             LOG.error("pod {}: {} failed; not recording a clean shutdown, so the next start runs recovery (which "
                     + "keeps the stash copies of the failed tomes' shards)", config.name(), failed);
