@@ -17,11 +17,12 @@ public final class PodView {
     private final long oldestPurgeAgeMillis;
     private final long usableBytes;
     private final FailedTomeView[] failedTomes;
+    private final ScrubView scrub;
     private final String error;
 
     public PodView(int vaultId, int shardIndex, String address, String state, String stateSince, boolean reachable,
                    long unflushedBytes, long purgeQueueDepth, long oldestPurgeAgeMillis, long usableBytes,
-                   FailedTomeView[] failedTomes, String error) {
+                   FailedTomeView[] failedTomes, ScrubView scrub, String error) {
         this.vaultId = vaultId;
         this.shardIndex = shardIndex;
         this.address = address;
@@ -33,6 +34,7 @@ public final class PodView {
         this.oldestPurgeAgeMillis = oldestPurgeAgeMillis;
         this.usableBytes = usableBytes;
         this.failedTomes = failedTomes.clone();
+        this.scrub = scrub;
         this.error = error;
     }
 
@@ -83,6 +85,11 @@ public final class PodView {
         return failedTomes.clone();
     }
 
+    /** The pod's scrubber: its pass, position and last complete pass ({@link ScrubView#NONE} when unreported). */
+    public ScrubView getScrub() {
+        return scrub;
+    }
+
     /** Why it is unreachable, empty when reachable. */
     public String getError() {
         return error;
@@ -102,6 +109,7 @@ public final class PodView {
                 (Long) cd.get("usableBytes"),
                 java.util.Arrays.stream((javax.management.openmbean.CompositeData[]) cd.get("failedTomes"))
                         .map(FailedTomeView::from).toArray(FailedTomeView[]::new),
+                ScrubView.from((javax.management.openmbean.CompositeData) cd.get("scrub")),
                 (String) cd.get("error"));
     }
 }

@@ -1,6 +1,7 @@
 package io.shardvault.pod.api;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A pod instance's state as STATS reports it.
@@ -15,10 +16,13 @@ import java.util.List;
  *     {@link PodAssignment#UNASSIGNED}
  * @param failedTomes tomes marked failed (no writes; their shards' stash copies kept until an operator
  *     clears them), in tome order; none from a pod older than this field
+ * @param scrub where the pod's scrubber is; empty from a pod older than this field
  */
 public record PodStats(long unflushedBytes, int unflushedShards, long purgeQueueDepth, long oldestPurgeAgeMillis,
-                       int tomes, long usableBytes, long assignment, List<FailedTome> failedTomes) {
+                       int tomes, long usableBytes, long assignment, List<FailedTome> failedTomes,
+                       Optional<ScrubStatus> scrub) {
     public PodStats {
         failedTomes = List.copyOf(failedTomes);
+        java.util.Objects.requireNonNull(scrub, "scrub");
     }
 }

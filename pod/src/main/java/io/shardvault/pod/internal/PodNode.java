@@ -342,7 +342,7 @@ public final class PodNode implements AutoCloseable {
                 t.directory().toString(), t.failedAt().toEpochMilli(), t.failure(), t.recorded())).toList();
         return new PodStats(flushQueue.unflushedBytes(), flushQueue.size(), purgeQueue.depth(),
                 purgeQueue.oldestAgeMillis(), tomes.size(), usable,
-                a == null ? PodAssignment.UNASSIGNED : a.fingerprint(), failed);
+                a == null ? PodAssignment.UNASSIGNED : a.fingerprint(), failed, Optional.of(scrubber.status()));
     }
 
     /**

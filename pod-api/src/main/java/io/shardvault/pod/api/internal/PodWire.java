@@ -12,6 +12,7 @@ import io.shardvault.pod.api.PodPage;
 import io.shardvault.pod.api.PodSlot;
 import io.shardvault.pod.api.PodStats;
 import io.shardvault.pod.api.ScrubFinding;
+import io.shardvault.pod.api.ScrubStatus;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -108,13 +109,24 @@ public final class PodWire {
             writeText(h, t.directory());
             writeText(h, t.reason());
         }
+        h.writeBoolean(s.scrub().isPresent());
+        s.scrub().ifPresent(c -> {
+            h.writeLong(c.pass()).writeBoolean(c.inPass()).writeLong(c.passStartMillis())
+                    .writeBoolean(c.position().isPresent());
+            c.position().ifPresent(id -> id.writeTo(h));
+            h.writeLong(c.passFiles()).writeLong(c.passBytes()).writeLong(c.lastEndMillis())
+                    .writeLong(c.lastDurationMillis()).writeLong(c.lastFiles()).writeLong(c.lastBytes())
+                    .writeLong(c.lastCorrupt()).writeLong(c.lastMissing()).writeLong(c.bytesPerSecond())
+                    .writeInt(c.heldFindings());
+        });
         return h;
     }
 
     /**
      * A STATS header. Fields were appended over time, and a missing one reads as its "none": from
      * a pod older than ASSIGN (no assignment) as unassigned, from one older than failed tomes as
-     * none, and from one that counts failed tomes without detailing them as that many unknown ones.
+     * none, and from one that counts failed tomes without detailing them as that many unknown ones;
+     * from one older than the scrub status, no scrub status.
      */
     public static PodStats decodeStats(ByteBuf h) {
         long unflushedBytes = h.readLong();
@@ -138,7 +150,18 @@ public final class PodWire {
             String directory = readText(h);
             failed.add(new FailedTome(tome, directory, failedAt, readText(h), recorded));
         }
-        return new PodStats(unflushedBytes, unflushedShards, queueDepth, oldestAge, tomes, usable, assignment, failed);
+        Optional<ScrubStatus> scrub = Optional.empty();
+        if (h.isReadable() && h.readBoolean()) {
+            long pass = h.readLong();
+            boolean inPass = h.readBoolean();
+            long passStart = h.readLong();
+            Optional<ShardId> position = h.readBoolean() ? Optional.of(ShardId.readFrom(h)) : Optional.empty();
+            scrub = Optional.of(new ScrubStatus(pass, inPass, passStart, position, h.readLong(), h.readLong(),
+                    h.readLong(), h.readLong(), h.readLong(), h.readLong(), h.readLong(), h.readLong(), h.readLong(),
+                    h.readInt()));
+        }
+        return new PodStats(unflushedBytes, unflushedShards, queueDepth, oldestAge, tomes, usable, assignment, failed,
+                scrub);
     }
 
     /** Longest text field in a STATS answer, in chars: the whole header must stay under 64 KiB. */
