@@ -53,25 +53,42 @@ class FailedTomeRecordTest {
         }
     }
 
+    private final InMemoryStash stash = new InMemoryStash();
+    private final FaultTomeIo disk = FaultTomeIo.fileByFile();
+    private final MeterRegistry meters = new SimpleMeterRegistry();
+
+    private PodConfig config(String flushInterval) {
+        return PodConfig.from(Settings.of(Map.of("pod.name", "p3", "pod.stateDir", dir.resolve("state").toString(),
+                "pod.tomes", dir.resolve("t0").toString(), "pod.flush.interval", flushInterval,
+                "pod.purge.retry.min", "10ms", "pod.purge.retry.max", "100ms")));
+    }
+
+    /**
+     * Opens a node on the fault disk, puts a directory where tome 0's failure record goes (its rename
+     * then fails), and writes two buffered shards with two fsync failures ahead: KEPT has a stash copy,
+     * LOST has none. The tome fails either way the flush rounds fall: LOST's fsync fails and it cannot
+     * be rewritten, or (rounds of one shard) KEPT's rewrite meets the second failure.
+     */
+    private PodNode openAndFailTomeWithItsRecordBlocked(PodConfig config) throws Exception {
+        PodNode node = assigned(PodNode.open(config, i -> disk, servers -> stash, meters, Clock.systemUTC()));
+        Files.createDirectories(config.stateDir().resolve(FailedTomeMarker.name(0)).resolve("in-the-way"));
+        byte[] keptData = bytes(300);
+        stash.put(KEPT, 0, keptData);
+        byte[] lostData = bytes(500);
+        disk.failNextSyncs(2);
+        node.write(KEPT, 0, Crc32c.of(keptData), Unpooled.wrappedBuffer(keptData), WriteMode.BUFFERED);
+        node.write(LOST, 0, Crc32c.of(lostData), Unpooled.wrappedBuffer(lostData), WriteMode.BUFFERED);
+        return node;
+    }
+
     @Test
     void aFailureThatCannotBeRecordedKeepsTheTomeFailedShowsItAndIsRecordedOnceItCanBe() throws Exception {
-        InMemoryStash stash = new InMemoryStash();
-        FaultTomeIo disk = FaultTomeIo.fileByFile();
-        MeterRegistry meters = new SimpleMeterRegistry();
-        Path state = dir.resolve("state");
-        PodConfig config = PodConfig.from(Settings.of(Map.of("pod.name", "p3", "pod.stateDir", state.toString(),
-                "pod.tomes", dir.resolve("t0").toString(), "pod.flush.interval", "50ms",
-                "pod.purge.retry.min", "10ms", "pod.purge.retry.max", "100ms")));
-        PodNode node = assigned(PodNode.open(config, i -> disk, servers -> stash, meters, Clock.systemUTC()));
+        PodConfig config = config("50ms");
+        Path state = config.stateDir();
         Path record = state.resolve(FailedTomeMarker.name(0));
-        Files.createDirectories(record.resolve("in-the-way")); // the record's rename now fails
+        PodNode node = openAndFailTomeWithItsRecordBlocked(config);
         try {
-            byte[] keptData = bytes(300);
-            stash.put(KEPT, 0, keptData);
-            byte[] lostData = bytes(500); // no stash copy: its failed fsync fails the tome
-            disk.failNextSyncs(2);
-            node.write(KEPT, 0, Crc32c.of(keptData), Unpooled.wrappedBuffer(keptData), WriteMode.BUFFERED);
-            node.write(LOST, 0, Crc32c.of(lostData), Unpooled.wrappedBuffer(lostData), WriteMode.BUFFERED);
+            byte[] lostData = bytes(500);
             await("the tome failed", () -> !node.failedTomes().isEmpty());
 
             FailedTome failed = node.stats().failedTomes().get(0);
@@ -114,20 +131,9 @@ class FailedTomeRecordTest {
     /** The record never lands: the process still keeps the tome failed and records no clean shutdown. */
     @Test
     void aFailureNeverRecordedStillRefusesACleanShutdown() throws Exception {
-        InMemoryStash stash = new InMemoryStash();
-        FaultTomeIo disk = FaultTomeIo.fileByFile();
-        MeterRegistry meters = new SimpleMeterRegistry();
-        Path state = dir.resolve("state");
-        PodConfig config = PodConfig.from(Settings.of(Map.of("pod.name", "p3", "pod.stateDir", state.toString(),
-                "pod.tomes", dir.resolve("t0").toString(), "pod.flush.interval", "10m")));
-        PodNode node = assigned(PodNode.open(config, i -> disk, servers -> stash, meters, Clock.systemUTC()));
-        Files.createDirectories(state.resolve(FailedTomeMarker.name(0)).resolve("in-the-way"));
-        byte[] keptData = bytes(300);
-        stash.put(KEPT, 0, keptData);
-        byte[] lostData = bytes(500);
-        disk.failNextSyncs(2);
-        node.write(KEPT, 0, Crc32c.of(keptData), Unpooled.wrappedBuffer(keptData), WriteMode.BUFFERED);
-        node.write(LOST, 0, Crc32c.of(lostData), Unpooled.wrappedBuffer(lostData), WriteMode.BUFFERED);
+        PodConfig config = config("10m");
+        Path state = config.stateDir();
+        PodNode node = openAndFailTomeWithItsRecordBlocked(config);
         node.close(); // its flush rounds fail the tome; the record cannot be written
 
         assertThat(node.stats().failedTomes()).singleElement().satisfies(t -> assertThat(t.recorded()).isFalse());
