@@ -8,7 +8,8 @@ public interface ClusterMXBean {
     @Description("Every vault: layout and how many pods are up, draining, down or unreachable.")
     VaultView[] getVaults();
 
-    @Description("Every pod: operator state (UP/DRAINING/DOWN), reachability and its STATS (asked now).")
+    @Description("Every pod: operator state (UP/DRAINING/DOWN), reachability and its STATS, failed tomes and scrubber"
+            + " included (asked now).")
     PodView[] getPods();
 
     @Description("Every stash server: reachability and occupancy (asked now).")

@@ -20,7 +20,8 @@ public interface PodMXBean {
     @Description("Whether the pod answered a STATS call just now.")
     boolean isReachable();
 
-    @Description("State, reachability, unflushed bytes, purge queue depth and age, free space (asked now).")
+    @Description("State, reachability, unflushed bytes, purge queue depth and age, free space, failed tomes and the"
+            + " scrubber's pass and last complete pass (asked now).")
     PodView getStatus();
 
     @Description("Marks the pod DOWN: it gets no new shards (they are recorded missing, for repair). Returns the new state.")

@@ -2,7 +2,8 @@ package io.shardvault.coordinator.admin;
 
 /**
  * One pod as the console shows it: its operator state from the catalog, and what its STATS RPC
- * answered just now ({@code reachable} false and the numbers -1 when it did not). Immutable.
+ * answered just now ({@code reachable} false, the numbers -1 and no failed tomes when it did not).
+ * Immutable.
  */
 public final class PodView {
     private final int vaultId;
@@ -15,11 +16,13 @@ public final class PodView {
     private final long purgeQueueDepth;
     private final long oldestPurgeAgeMillis;
     private final long usableBytes;
+    private final FailedTomeView[] failedTomes;
+    private final ScrubView scrub;
     private final String error;
 
     public PodView(int vaultId, int shardIndex, String address, String state, String stateSince, boolean reachable,
                    long unflushedBytes, long purgeQueueDepth, long oldestPurgeAgeMillis, long usableBytes,
-                   String error) {
+                   FailedTomeView[] failedTomes, ScrubView scrub, String error) {
         this.vaultId = vaultId;
         this.shardIndex = shardIndex;
         this.address = address;
@@ -30,6 +33,8 @@ public final class PodView {
         this.purgeQueueDepth = purgeQueueDepth;
         this.oldestPurgeAgeMillis = oldestPurgeAgeMillis;
         this.usableBytes = usableBytes;
+        this.failedTomes = failedTomes.clone();
+        this.scrub = scrub;
         this.error = error;
     }
 
@@ -75,6 +80,16 @@ public final class PodView {
         return usableBytes;
     }
 
+    /** The pod's failed tomes, in tome order; empty while all are healthy or when it did not answer. */
+    public FailedTomeView[] getFailedTomes() {
+        return failedTomes.clone();
+    }
+
+    /** The pod's scrubber: its pass, position and last complete pass ({@link ScrubView#NONE} when unreported). */
+    public ScrubView getScrub() {
+        return scrub;
+    }
+
     /** Why it is unreachable, empty when reachable. */
     public String getError() {
         return error;
@@ -92,6 +107,9 @@ public final class PodView {
                 (Long) cd.get("purgeQueueDepth"),
                 (Long) cd.get("oldestPurgeAgeMillis"),
                 (Long) cd.get("usableBytes"),
+                java.util.Arrays.stream((javax.management.openmbean.CompositeData[]) cd.get("failedTomes"))
+                        .map(FailedTomeView::from).toArray(FailedTomeView[]::new),
+                ScrubView.from((javax.management.openmbean.CompositeData) cd.get("scrub")),
                 (String) cd.get("error"));
     }
 }

@@ -85,11 +85,14 @@ class AdminJmxIT {
     void startCluster(@TempDir Path tempDir) throws Exception {
         dir = tempDir;
         LOG.info("seed {}", seed);
-        nodes = MiniCluster.start(dir.resolve("nodes"), MiniCluster.Options.defaults());
+        // Scrub passes every 2 s (a day by default), so a damaged shard is found while the test waits.
+        nodes = MiniCluster.start(dir.resolve("nodes"), MiniCluster.Options.defaults()
+                .withPodSettings(Map.of("pod.scrub.interval", "2s")));
         jmxPort = freePort();
         Map<String, Object> s = S3Cluster.coordinatorSettings(nodes, dir.resolve("catalog"), 0);
         s.put("coordinator.accessKey", S3Cluster.ACCESS_KEY);
         s.put("coordinator.secretKey", S3Cluster.SECRET_KEY);
+        s.put("repair.scrub.interval", "10m"); // findings stay with the pods: the damage is still there each pass
         s.put("jmx.remote.enabled", true);
         s.put("jmx.remote.bind", "127.0.0.1:" + jmxPort);
         s.put("jmx.remote.user", USER);
@@ -287,13 +290,15 @@ class AdminJmxIT {
     void cliStatusShowsTheClusterAndFailsClearlyWhenNothingListens() throws Exception {
         Run status = cli(withCredentials("status"));
         assertThat(status.exit()).as(status.err()).isZero();
-        assertThat(status.out()).contains("CATALOG", "LEADER", "VAULTS", "16+4", "PODS", "STASH SERVERS",
+        assertThat(status.out()).startsWith("CLUSTER ").contains("CATALOG", "LEADER", "VAULTS", "16+4", "PODS",
+                "FAILED TOMES", "STASH SERVERS",
                 nodes.podAddress(19).getPort() + "");
         assertThat(status.out().lines().filter(l -> l.matches("^1\\s+\\d+\\s+127\\.0\\.0\\.1:.*"))).hasSize(20);
 
         Run json = cli(withCredentials("status", "--json"));
         assertThat(json.exit()).isZero();
-        assertThat(json.out()).startsWith("{\"catalog\":{").contains("\"pods\":[{", "\"role\":\"LEADER\"");
+        assertThat(json.out()).startsWith("{\"verdict\":\"").contains("\"catalog\":{", "\"pods\":[{",
+                "\"role\":\"LEADER\"");
 
         Run keys = cli(withCredentials("keys", "create", "--owner", "cli"));
         assertThat(keys.exit()).as(keys.err()).isZero();
@@ -339,6 +344,101 @@ class AdminJmxIT {
         assertThat(unreachable.exit()).isEqualTo(3);
         assertThat(unreachable.err().strip()).startsWith("shardvault admin: cannot reach the cluster's JMX at 127.0.0.1:"
                 + dead).doesNotContain("\n").doesNotContain("at java.");
+    }
+
+    /**
+     * A shard file rotted on one pod: its scrubber's passes count it corrupt, and {@code pod scrub-status}
+     * shows every pod's rate, pass and last complete pass with that count.
+     */
+    @Test
+    void cliScrubStatusShowsEachPodsPassesAndWhatTheyFound() throws Exception {
+        int damaged = 11;
+        Set<ShardId> before = shardsOn(damaged);
+        try (S3Client s3 = s3(S3Cluster.ACCESS_KEY, S3Cluster.SECRET_KEY)) {
+            s3.createBucket(b -> b.bucket("scrubbed"));
+            s3.putObject(b -> b.bucket("scrubbed").key("rots"), RequestBody.fromBytes(body(1 << 20)));
+        }
+        Set<ShardId> added = shardsOn(damaged);
+        added.removeAll(before);
+        ShardId rotted = added.iterator().next();
+        Path file = nodes.shardFile(damaged, rotted);
+        byte[] bytes = java.nio.file.Files.readAllBytes(file);
+        bytes[bytes.length / 2] ^= 0x5A; // inside a chunk: fails its CRC32C
+        java.nio.file.Files.write(file, bytes);
+
+        PodMXBean pod = JMX.newMXBeanProxy(mbeans, CoordinatorAdmin.podName(1, damaged), PodMXBean.class);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (pod.getStatus().getScrub().getLastCorrupt() < 1) {
+            assertThat(System.nanoTime()).as("a pass of pod %d found the rotted shard", damaged).isLessThan(deadline);
+            Thread.sleep(100);
+        }
+        var scrub = pod.getStatus().getScrub();
+        assertThat(scrub.isReported()).isTrue();
+        assertThat(scrub.getBytesPerSecond()).isEqualTo(8L << 20);
+        assertThat(scrub.getLastFiles()).isPositive();
+        assertThat(scrub.getLastBytes()).isGreaterThanOrEqualTo(64 * 1024);
+        assertThat(scrub.getLastEnd()).isNotEmpty();
+
+        Run status = cli(withCredentials("pod", "scrub-status"));
+        assertThat(status.exit()).as(status.err()).isZero();
+        LOG.info("pod scrub-status:\n{}", status.out());
+        List<String> lines = status.out().lines().toList();
+        assertThat(lines.get(0)).isEqualTo("SCRUBBING");
+        assertThat(lines.get(1)).startsWith("VAULT").contains("RATE", "PASS", "PROGRESS", "POSITION",
+                "LAST PASS ENDED", "TOOK", "FILES", "BYTES", "CORRUPT", "MISSING", "HELD");
+        assertThat(lines).hasSize(22);
+        String address = "127.0.0.1:" + nodes.podAddress(damaged).getPort();
+        assertThat(lines.stream().filter(l -> l.startsWith("1 ") && l.contains(address + " "))).singleElement()
+                .satisfies(l -> assertThat(l).contains("8.0 MiB/s").matches(".*\\s1\\s+0\\s+\\d+\\s*$"));
+        Run json = cli(withCredentials("pod", "scrub-status", "--json"));
+        assertThat(json.exit()).as(json.err()).isZero();
+        assertThat(json.out()).startsWith("[{\"vaultId\":1,\"shardIndex\":0,").contains("\"lastCorrupt\":1,");
+    }
+
+    /**
+     * A pod whose tome failed (its record left in the state directory, as the flusher writes it, so
+     * the pod starts with the tome failed): the status says DEGRADED and names pod, tome, path, since
+     * when and why, over JMX and in the CLI; cleared as docs/OPERATIONS.md says, it is HEALTHY again.
+     */
+    @Test
+    void cliStatusShowsAFailedTomeAndSaysDegraded() throws Exception {
+        int shard = 7;
+        Path record = nodes.podStateDir(shard).resolve("failed-tome-0");
+        nodes.stopPod(shard);
+        java.nio.file.Files.writeString(record, "shardvault failed tome v1\npod=p7\ntome=0\ndirectory=/d\n"
+                + "failedAt=2026-11-22T02:20:20Z\nreason=shard 1:7:3 failed its fsync and its stash copy is gone\n");
+        try {
+            nodes.restartPod(shard);
+            PodMXBean pod = JMX.newMXBeanProxy(mbeans, CoordinatorAdmin.podName(1, shard), PodMXBean.class);
+            assertThat(pod.getStatus().getFailedTomes()).singleElement().satisfies(t -> {
+                assertThat(t.getTome()).isZero();
+                assertThat(t.getFailedAt()).isEqualTo("2026-11-22T02:20:20Z");
+                assertThat(t.getReason()).isEqualTo("shard 1:7:3 failed its fsync and its stash copy is gone");
+                assertThat(t.isRecorded()).isTrue();
+            });
+
+            Run status = cli(withCredentials("status"));
+            assertThat(status.exit()).as(status.err()).isZero();
+            LOG.info("status:\n{}", status.out());
+            String address = "127.0.0.1:" + nodes.podAddress(shard).getPort();
+            assertThat(status.out()).startsWith("CLUSTER DEGRADED\n")
+                    .contains("  - pod 7 of vault 1 (" + address + ") has FAILED tome 0 (");
+            List<String> failedTomes = status.out().lines().dropWhile(l -> !l.equals("FAILED TOMES")).skip(1)
+                    .takeWhile(l -> !l.isEmpty()).toList();
+            assertThat(failedTomes).hasSize(2);
+            assertThat(failedTomes.get(0)).startsWith("VAULT").contains("TOME", "PATH", "SINCE", "RECORDED", "WHY");
+            assertThat(failedTomes.get(1)).matches("1\\s+7\\s+" + address + "\\s+0\\s+/\\S+\\s+"
+                    + "2026-11-22T02:20:20Z\\s+yes\\s+shard 1:7:3 failed its fsync and its stash copy is gone");
+            Run json = cli(withCredentials("status", "--json"));
+            assertThat(json.out()).startsWith("{\"verdict\":\"DEGRADED\",\"reasons\":[\"pod 7 of vault 1")
+                    .contains("\"failedTomes\":[{\"directory\":");
+        } finally {
+            nodes.stopPod(shard);
+            java.nio.file.Files.delete(record);
+            nodes.restartPod(shard);
+        }
+        Run cleared = cli(withCredentials("status"));
+        assertThat(cleared.out()).as(cleared.out()).startsWith("CLUSTER HEALTHY\n").contains("FAILED TOMES\n(none)");
     }
 
     @Test

@@ -20,7 +20,13 @@ import java.util.Map;
  *   <tr><td>STATS</td><td>empty</td><td>empty</td>
  *       <td>header: unflushedBytes u64, unflushedShards u32, queueDepth u64, oldestAgeMillis u64, tomes u32,
  *       usableBytes u64, assignment u64 (the {@link PodAssignment#fingerprint()}, 0 when unassigned),
- *       failedTomes u32 (fields appended later are absent in an older pod's answer: read as 0)</td></tr>
+ *       failedTomes u32, then failedTomes x (tome u32, failedAtMillis u64, recorded u8, directory length u16,
+ *       directory UTF-8, reason length u16, reason UTF-8), hasScrub u8, [scrub: pass u64, inPass u8,
+ *       passStartMillis u64, hasPosition u8, [position ShardId], passFiles u64, passBytes u64, lastEndMillis u64,
+ *       lastDurationMillis u64, lastFiles u64, lastBytes u64, lastCorrupt u64, lastMissing u64, bytesPerSecond u64,
+ *       heldFindings u32] (see {@link FailedTome}, {@link ScrubStatus}; fields appended later are
+ *       absent in an older pod's answer: read as none, and a count without its details as that many unknown
+ *       tomes)</td></tr>
  *   <tr><td>RETRY_PURGES</td><td>empty</td><td>empty</td>
  *       <td>header: hasStash u8; the purge sender retries at once (an operator's action)</td></tr>
  *   <tr><td>ASSIGN</td><td>slots u16, slots x (vaultId u32, shardIndex u8), servers u16,

@@ -1,5 +1,8 @@
 package io.shardvault.pod.api;
 
+import java.util.List;
+import java.util.Optional;
+
 /**
  * A pod instance's state as STATS reports it.
  *
@@ -12,8 +15,14 @@ package io.shardvault.pod.api;
  * @param assignment the fingerprint of the instance's {@link PodAssignment}, or
  *     {@link PodAssignment#UNASSIGNED}
  * @param failedTomes tomes marked failed (no writes; their shards' stash copies kept until an operator
- *     clears them); 0 from a pod older than this field
+ *     clears them), in tome order; none from a pod older than this field
+ * @param scrub where the pod's scrubber is; empty from a pod older than this field
  */
 public record PodStats(long unflushedBytes, int unflushedShards, long purgeQueueDepth, long oldestPurgeAgeMillis,
-                       int tomes, long usableBytes, long assignment, int failedTomes) {
+                       int tomes, long usableBytes, long assignment, List<FailedTome> failedTomes,
+                       Optional<ScrubStatus> scrub) {
+    public PodStats {
+        failedTomes = List.copyOf(failedTomes);
+        java.util.Objects.requireNonNull(scrub, "scrub");
+    }
 }

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Optional;
 
 /**
@@ -54,10 +55,16 @@ final class FailedTomeMarker {
     }
 
     /**
-     * Why tome {@code index} is recorded failed (the reason, when, and which file clears it), or
-     * empty when it is not.
+     * What the record of tome {@code index} says: why and when it failed.
+     *
+     * @param reason one line; for a record this version cannot parse, a reason naming its raw first line
+     * @param failedAt when it failed, {@link Instant#EPOCH} when the record does not say
      */
-    static Optional<String> read(Path stateDir, int index) throws IOException {
+    record Entry(String reason, Instant failedAt) {
+    }
+
+    /** The record of tome {@code index}, or empty when it is not recorded failed. */
+    static Optional<Entry> read(Path stateDir, int index) throws IOException {
         Path path = stateDir.resolve(name(index));
         String text;
         try {
@@ -66,20 +73,28 @@ final class FailedTomeMarker {
             return Optional.empty();
         }
         String reason = null;
-        String failedAt = "an unknown time";
+        Instant failedAt = Instant.EPOCH;
         String[] lines = text.split("\n");
         if (lines[0].equals(FIRST_LINE)) {
             for (String line : lines) {
                 if (line.startsWith("reason=")) {
                     reason = line.substring("reason=".length());
                 } else if (line.startsWith("failedAt=")) {
-                    failedAt = line.substring("failedAt=".length());
+                    failedAt = parseInstant(line.substring("failedAt=".length()));
                 }
             }
         }
         if (reason == null) {
             reason = "unreadable failure record, first line '" + lines[0].strip() + "'";
         }
-        return Optional.of(reason + " (failed at " + failedAt + "; recorded in " + path + ")");
+        return Optional.of(new Entry(reason, failedAt));
+    }
+
+    private static Instant parseInstant(String text) {
+        try {
+            return Instant.parse(text);
+        } catch (DateTimeParseException e) {
+            return Instant.EPOCH;
+        }
     }
 }

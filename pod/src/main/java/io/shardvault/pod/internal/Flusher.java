@@ -40,7 +40,9 @@ import java.util.concurrent.TimeUnit;
  * Tome#markFailed}) and that is recorded durably ({@link FailedTomeMarker}): it takes no writes,
  * none of its shards is purged any more (their stash copies stay, across restarts, until an
  * operator clears the record), and the pod says so at ERROR and in the
- * {@code shardvault.pod.tomes.failed} gauge.
+ * {@code shardvault.pod.tomes.failed} gauge. A record the state directory refuses is retried at
+ * every round (and once more as the flusher stops) until it lands; meanwhile the tome stays failed
+ * in memory, STATS reports it unrecorded and {@code shardvault.pod.tomes.failed.unrecorded} counts it.
  *
  * <p>One thread, owned by this object.
  */
@@ -108,10 +110,12 @@ public final class Flusher implements Closeable {
                 flushOnce();
             }
         }
+        recordRefusedFailures();
     }
 
     /** Flushes one batch per tome and waits for all of them; true if some tome's batch was full. */
     boolean flushOnce() {
+        recordRefusedFailures();
         purges.retryHeld();
         Map<Tome, List<FlushQueue.Pending>> batch = pending.takeBatch(batchShards);
         List<CompletableFuture<Void>> running = new ArrayList<>();
@@ -288,17 +292,42 @@ public final class Flusher implements Closeable {
     }
 
     private void failTome(Tome tome, String reason) {
-        if (!tome.markFailed(reason)) {
+        if (!tome.markFailed(reason, Instant.now())) {
             return; // already failed, and said so
         }
         LOG.error("pod {}: {} FAILED: {}. It takes no more writes and purges none of its unflushed shards: their "
                 + "stash copies stay until an operator replaces the disk and clears {} (docs/OPERATIONS.md)", name,
                 tome, reason, stateDir.resolve(FailedTomeMarker.name(tome.index())));
+        if (!record(tome)) {
+            LOG.error("pod {}: cannot record that {} failed in the state directory {}. It stays failed while this "
+                    + "process runs, and the record is retried every flush round; a restart before it lands would "
+                    + "bring the tome up healthy and purge its shards' stash copies, so do not restart the pod until "
+                    + "the gauge shardvault.pod.tomes.failed.unrecorded is 0", name, tome, stateDir);
+        }
+    }
+
+    /** Writes the failure record of failed tome {@code tome}; true once it is on disk. */
+    private boolean record(Tome tome) {
         try {
-            FailedTomeMarker.write(stateDir, name, tome, reason, Instant.now());
+            FailedTomeMarker.write(stateDir, name, tome, tome.failure(), tome.failedAt());
+            tome.markRecorded();
+            return true;
         } catch (IOException e) {
-            LOG.error("pod {}: cannot record that {} failed in the state directory {}; after a restart it would come "
-                    + "up healthy: {}", name, tome, stateDir, e.toString());
+            LOG.debug("pod {}: recording the failure of {} failed: {}", name, tome, e.toString());
+            return false;
+        }
+    }
+
+    /**
+     * Retries the records the state directory refused: the fact that a tome failed must outlive
+     * the process, or its next start would trust the tome and purge its shards' stash copies.
+     */
+    private void recordRefusedFailures() {
+        for (Tome tome : store.tomes()) {
+            if (tome.failed() && !tome.recorded() && record(tome)) {
+                LOG.warn("pod {}: the failure of {} is recorded now in {}", name, tome,
+                        stateDir.resolve(FailedTomeMarker.name(tome.index())));
+            }
         }
     }
 

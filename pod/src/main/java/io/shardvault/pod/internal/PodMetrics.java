@@ -24,6 +24,9 @@ import java.util.function.Supplier;
  *       copy before any purge)</td></tr>
  *   <tr><td>shardvault.pod.tomes.failed</td><td>gauge</td><td>tomes marked failed: a shard on them could not be made
  *       durable again; they take no writes and purge nothing (health: anything above 0 needs an operator)</td></tr>
+ *   <tr><td>shardvault.pod.tomes.failed.unrecorded</td><td>gauge</td><td>failed tomes whose failure record the state
+ *       directory refused: the flusher retries it every round, but a restart before it lands brings the tome back
+ *       healthy (health: above 0, do not restart the pod; fix its state directory)</td></tr>
  *   <tr><td>shardvault.pod.purge.queue.depth</td><td>gauge</td><td>purge events queued durably and not yet delivered</td></tr>
  *   <tr><td>shardvault.pod.purge.queue.oldest.age</td><td>gauge (ms)</td><td>age of the oldest undelivered event; 0 when none</td></tr>
  *   <tr><td>shardvault.pod.purge.delivered</td><td>counter</td><td>events acknowledged by the stash</td></tr>
@@ -128,9 +131,12 @@ public final class PodMetrics {
 
     /** Registers the gauges that read live state; the suppliers must be cheap and thread-safe. */
     public void bindGauges(Supplier<Number> unflushedBytes, Supplier<Number> queueDepth, Supplier<Number> oldestAgeMs,
-                           Supplier<Number> failedTomes) {
+                           Supplier<Number> failedTomes, Supplier<Number> unrecordedFailedTomes) {
         Gauge.builder("shardvault.pod.tomes.failed", failedTomes).tags(tags)
                 .description("Tomes that could not make a shard durable again: no writes, no purges").register(registry);
+        Gauge.builder("shardvault.pod.tomes.failed.unrecorded", unrecordedFailedTomes).tags(tags)
+                .description("Failed tomes whose failure record the state directory refused: a restart now would "
+                        + "bring them back healthy").register(registry);
         Gauge.builder("shardvault.pod.unflushed.bytes", unflushedBytes).tags(tags).baseUnit("bytes").register(registry);
         Gauge.builder("shardvault.pod.purge.queue.depth", queueDepth).tags(tags).register(registry);
         Gauge.builder("shardvault.pod.purge.queue.oldest.age", oldestAgeMs).tags(tags).baseUnit("milliseconds")

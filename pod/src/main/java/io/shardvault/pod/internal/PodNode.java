@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.shardvault.common.ShardId;
 import io.shardvault.pod.api.AgedShard;
+import io.shardvault.pod.api.FailedTome;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.fs.FileSystemSync;
 import io.shardvault.pod.api.PodAssignment;
@@ -95,7 +96,8 @@ public final class PodNode implements AutoCloseable {
                 config.purgeRetryMin(), config.purgeRetryMax(), config.purgeSendTimeout(), config.purgeLinger(),
                 metrics);
         metrics.bindGauges(flushQueue::unflushedBytes, purgeQueue::depth, purgeQueue::oldestAgeMillis,
-                () -> tomes.stream().filter(Tome::failed).count());
+                () -> tomes.stream().filter(Tome::failed).count(),
+                () -> tomes.stream().filter(t -> t.failed() && !t.recorded()).count());
         this.scrubber = new Scrubber(config.name(), config.stateDir(), store, flushQueue, findings, scrubbed,
                 config.scrubBytesPerSecond(), config.scrubInterval(), metrics, clock);
     }
@@ -135,12 +137,13 @@ public final class PodNode implements AutoCloseable {
                 LOG.info("pod {} {} flushes with an fdatasync per file{}", config.name(), tome,
                         why == null ? "" : " (syncfs unavailable: " + why + ")");
             }
-            Optional<String> failed = FailedTomeMarker.read(config.stateDir(), i);
+            Optional<FailedTomeMarker.Entry> failed = FailedTomeMarker.read(config.stateDir(), i);
             if (failed.isPresent()) {
-                tome.markFailed(failed.get());
+                tome.markFailed(failed.get().reason(), failed.get().failedAt());
+                tome.markRecorded();
                 LOG.error("pod {}: {} is FAILED: {}. It takes no writes and its shards' stash copies are kept; "
                         + "replace the disk and delete the record to bring it back (docs/OPERATIONS.md)",
-                        config.name(), tome, failed.get());
+                        config.name(), tome, describe(config.stateDir(), tome));
             }
             tomes.add(tome);
         }
@@ -335,18 +338,27 @@ public final class PodNode implements AutoCloseable {
             usable += t.usableSpace();
         }
         PodAssignment a = assignment;
+        List<FailedTome> failed = tomes.stream().filter(Tome::failed).map(t -> new FailedTome(t.index(),
+                t.directory().toString(), t.failedAt().toEpochMilli(), t.failure(), t.recorded())).toList();
         return new PodStats(flushQueue.unflushedBytes(), flushQueue.size(), purgeQueue.depth(),
                 purgeQueue.oldestAgeMillis(), tomes.size(), usable,
-                a == null ? PodAssignment.UNASSIGNED : a.fingerprint(), failedTomes().size());
+                a == null ? PodAssignment.UNASSIGNED : a.fingerprint(), failed, Optional.of(scrubber.status()));
     }
 
     /**
-     * The failed tomes, each as {@code tome <index> (<directory>): <reason>}; empty while all are
-     * healthy. A failed tome takes no writes, and its shards' stash copies are kept until an
-     * operator clears it ({@link FailedTomeMarker}).
+     * The failed tomes, each as {@code tome <index> (<directory>): <reason> (failed at <instant>;
+     * recorded in <file>)}; empty while all are healthy. A failed tome takes no writes, and its
+     * shards' stash copies are kept until an operator clears it ({@link FailedTomeMarker}).
      */
     public List<String> failedTomes() {
-        return tomes.stream().filter(Tome::failed).map(t -> t + ": " + t.failure()).toList();
+        return tomes.stream().filter(Tome::failed).map(t -> t + ": " + describe(config.stateDir(), t)).toList();
+    }
+
+    private static String describe(Path stateDir, Tome t) {
+        String at = t.failedAt().equals(java.time.Instant.EPOCH) ? "an unknown time" : t.failedAt().toString();
+        Path record = stateDir.resolve(FailedTomeMarker.name(t.index()));
+        return t.failure() + " (failed at " + at + "; "
+                + (t.recorded() ? "recorded in " + record : "NOT recorded: " + record + " could not be written") + ")";
     }
 
     /** Closes cleanly: pending writes are flushed and their purges queued; the sender stops. */
@@ -374,6 +386,13 @@ public final class PodNode implements AutoCloseable {
             LOG.warn("pod {}: closing the purge queue failed", config.name(), e);
         }
         List<Tome> failed = tomes.stream().filter(Tome::failed).toList();
+        List<Tome> unrecorded = failed.stream().filter(t -> !t.recorded()).toList();
+        if (!unrecorded.isEmpty()) {
+            LOG.error("pod {}: {} failed and the state directory {} refused their failure records: the next start "
+                    + "would trust them and purge their shards' stash copies. Before starting the pod again, fix the "
+                    + "state directory and write the records by hand (docs/OPERATIONS.md, \"A failed tome\")",
+                    config.name(), unrecorded, config.stateDir());
+        }
         if (flush && !failed.isEmpty()) {
             LOG.error("pod {}: {} failed; not recording a clean shutdown, so the next start runs recovery (which "
                     + "keeps the stash copies of the failed tomes' shards)", config.name(), failed);

@@ -2,6 +2,7 @@ package io.shardvault.pod.internal;
 
 import io.shardvault.common.ShardId;
 import io.shardvault.pod.api.ScrubFinding;
+import io.shardvault.pod.api.ScrubStatus;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -96,6 +97,14 @@ public final class Scrubber {
     /** Where the scrubber is. */
     ScrubPosition position() {
         return position;
+    }
+
+    /** Where the scrubber is, with its rate and held findings, as STATS reports it. */
+    ScrubStatus status() {
+        ScrubPosition p = position;
+        return new ScrubStatus(p.pass(), p.inPass(), p.passStartMillis(), p.after(), p.current().files(),
+                p.current().bytes(), p.lastEndMillis(), p.lastDurationMillis(), p.last().files(), p.last().bytes(),
+                p.last().corrupt(), p.last().missing(), bytesPerSecond, findings.size());
     }
 
     /**

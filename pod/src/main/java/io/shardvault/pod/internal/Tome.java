@@ -5,6 +5,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.FileStore;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -36,6 +37,10 @@ public final class Tome implements Closeable {
     private FileStore fileStore;
     /** Why the tome failed; null while it is healthy. */
     private volatile String failure;
+    /** When it failed; {@link Instant#EPOCH} when unknown (a damaged record). */
+    private volatile Instant failedAt = Instant.EPOCH;
+    /** Whether its failure is in the state directory ({@link FailedTomeMarker}). */
+    private volatile boolean recorded;
 
     public Tome(int index, Path directory, TomeIo io) throws IOException {
         this.index = index;
@@ -82,14 +87,31 @@ public final class Tome implements Closeable {
      * now on it takes no writes and the flusher purges none of its shards, so their stash copies stay.
      * In memory only: {@link FailedTomeMarker} is its durable record.
      *
+     * @param at when it failed ({@link Instant#EPOCH}: unknown)
      * @return true if the tome was healthy until now
      */
-    public synchronized boolean markFailed(String reason) {
+    public synchronized boolean markFailed(String reason, Instant at) {
         boolean first = failure == null;
         if (first) {
+            failedAt = at;
             failure = reason;
         }
         return first;
+    }
+
+    /** Notes that the failure is recorded in the state directory; false until then. */
+    public void markRecorded() {
+        recorded = true;
+    }
+
+    /** Whether {@link #markRecorded} was called: a restart would bring the tome up failed. */
+    public boolean recorded() {
+        return recorded;
+    }
+
+    /** When the tome failed; {@link Instant#EPOCH} while healthy or when unknown. */
+    public Instant failedAt() {
+        return failedAt;
     }
 
     /** Whether {@link #markFailed} was called. */

@@ -223,7 +223,13 @@ class FlusherFsyncFailureTest {
         try {
             assertThat(again.get("shardvault.pod.tomes.failed").gauge().value()).as("failed after a restart")
                     .isEqualTo(1.0);
-            assertThat(restarted.stats().failedTomes()).as("STATS").isEqualTo(1);
+            assertThat(restarted.stats().failedTomes()).as("STATS").singleElement().satisfies(t -> {
+                assertThat(t.tome()).isZero();
+                assertThat(t.directory()).isEqualTo(dir.resolve("t0").toString());
+                assertThat(t.reason()).startsWith("shard " + SHARD + " failed its fsync");
+                assertThat(t.failedAtMillis()).isPositive();
+                assertThat(t.recorded()).isTrue();
+            });
             // Depth first: a purge recovery queued is either still queued or already took the copy.
             assertThat(restarted.purgeQueueDepth()).as("recovery queued no purge for the failed tome").isZero();
             assertThat(stash.contains(kept)).as("recovery kept the failed tome's stash copy").isTrue();
@@ -249,7 +255,7 @@ class FlusherFsyncFailureTest {
                 Clock.systemUTC());
         try {
             assertThat(cleared.get("shardvault.pod.tomes.failed").gauge().value()).isZero();
-            assertThat(back.stats().failedTomes()).isZero();
+            assertThat(back.stats().failedTomes()).isEmpty();
             assertThat(read(back, kept, keptData.length)).isEqualTo(keptData);
             await("the restored shard's copy purged", () -> !stash.contains(kept));
             ShardId fresh = new ShardId(1, 10, 3);

@@ -1,7 +1,9 @@
 package io.shardvault.coordinator.admin.cli;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import javax.management.ObjectName;
@@ -13,8 +15,8 @@ import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code admin pod drain|down|up}: a pod's operator state, kept in the catalog; {@code admin pod rebuild|rebuild-status}:
- * the rebuild of a lost or replaced pod, and {@code admin pod decommission}: the copy of a pod that still serves
- * onto its replacement (issue #20).
+ * the rebuild of a lost or replaced pod, {@code admin pod decommission}: the copy of a pod that still serves
+ * onto its replacement, and {@code admin pod scrub-status}: every pod's scrubber (issue #20).
  */
 @Command(name = "pod", mixinStandardHelpOptions = true,
         description = "Drains a pod, marks it down or up again (kept in the catalog; every coordinator honours it).")
@@ -119,6 +121,29 @@ final class PodCommand implements Runnable {
             for (CompositeData j : jobs) {
                 PodRebuildFormat.job(out, j);
             }
+        });
+    }
+
+    @Command(name = "scrub-status", mixinStandardHelpOptions = true,
+            description = "Every pod's scrubber: rate, the pass under way (progress, position) and the last complete"
+                    + " pass (when it ended, how long it took, files and bytes checked, files found corrupt or with"
+                    + " chunks missing), as the pods report them now.")
+    int scrubStatus() throws AdminException {
+        return root.execute((session, out) -> {
+            CompositeData[] pods = (CompositeData[]) session.get(StatusCommand.CLUSTER, "Pods");
+            if (root.json) {
+                List<String> rows = new ArrayList<>();
+                for (CompositeData p : pods) {
+                    Map<String, Object> r = new LinkedHashMap<>();
+                    for (String key : List.of("vaultId", "shardIndex", "address", "reachable", "error", "scrub")) {
+                        r.put(key, p.get(key));
+                    }
+                    rows.add(Json.object(r));
+                }
+                out.println("[" + String.join(",", rows) + "]");
+                return;
+            }
+            ScrubFormat.table(out, pods);
         });
     }
 

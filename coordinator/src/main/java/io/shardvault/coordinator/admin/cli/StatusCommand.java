@@ -9,9 +9,13 @@ import javax.management.openmbean.CompositeData;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
-/** {@code admin status}: the catalog, vaults, pods and stash servers in one screen. */
+/**
+ * {@code admin status}: the verdict ({@link ClusterVerdict}), then the catalog, vaults, pods, their
+ * failed tomes and the stash servers in one screen.
+ */
 @Command(name = "status", mixinStandardHelpOptions = true,
-        description = "Shows the catalog, the vaults, every pod and the stash servers.")
+        description = "Shows the cluster's verdict (HEALTHY, DEGRADED or UNAVAILABLE, with why), the catalog, the"
+                + " vaults, every pod, failed tomes and the stash servers.")
 final class StatusCommand implements Callable<Integer> {
     static final ObjectName CLUSTER = io.shardvault.common.jmx.MBeanRegistrations.name("Cluster", "cluster");
 
@@ -25,8 +29,12 @@ final class StatusCommand implements Callable<Integer> {
             Object vaults = session.get(CLUSTER, "Vaults");
             Object pods = session.get(CLUSTER, "Pods");
             Object stash = session.get(CLUSTER, "StashServers");
+            ClusterVerdict verdict = ClusterVerdict.of((CompositeData) catalog, (CompositeData[]) vaults,
+                    (CompositeData[]) pods, (CompositeData[]) stash);
             if (root.json) {
                 Map<String, Object> all = new LinkedHashMap<>();
+                all.put("verdict", verdict.state());
+                all.put("reasons", verdict.reasons().toArray(String[]::new));
                 all.put("catalog", catalog);
                 all.put("vaults", vaults);
                 all.put("pods", pods);
@@ -34,14 +42,25 @@ final class StatusCommand implements Callable<Integer> {
                 out.println(Json.object(all));
                 return;
             }
+            printVerdict(out, verdict);
+            out.println();
             printCatalog(out, (CompositeData) catalog);
             out.println();
             printVaults(out, (CompositeData[]) vaults);
             out.println();
             printPods(out, (CompositeData[]) pods);
             out.println();
+            printFailedTomes(out, (CompositeData[]) pods);
+            out.println();
             printStashServers(out, (CompositeData[]) stash);
         });
+    }
+
+    static void printVerdict(PrintWriter out, ClusterVerdict verdict) {
+        out.println("CLUSTER " + verdict.state());
+        for (String reason : verdict.reasons()) {
+            out.println("  - " + reason);
+        }
     }
 
     static void printCatalog(PrintWriter out, CompositeData c) {
@@ -73,6 +92,27 @@ final class StatusCommand implements Callable<Integer> {
                     reachable ? "yes" : "NO: " + p.get("error"), Table.bytes((Long) p.get("unflushedBytes")),
                     Table.count((Long) p.get("purgeQueueDepth")), Table.age((Long) p.get("oldestPurgeAgeMillis")),
                     Table.bytes((Long) p.get("usableBytes")));
+        }
+        out.print(t.render());
+    }
+
+    /** Every failed tome of every pod that answered (docs/OPERATIONS.md, "A failed tome"). */
+    static void printFailedTomes(PrintWriter out, CompositeData[] pods) {
+        out.println("FAILED TOMES");
+        Table t = new Table("VAULT", "SHARD", "ADDRESS", "TOME", "PATH", "SINCE", "RECORDED", "WHY");
+        int failed = 0;
+        for (CompositeData p : pods) {
+            for (CompositeData f : (CompositeData[]) p.get("failedTomes")) {
+                String since = (String) f.get("failedAt");
+                t.row(p.get("vaultId"), p.get("shardIndex"), p.get("address"), f.get("tome"), f.get("directory"),
+                        since.isEmpty() ? "unknown" : since, (Boolean) f.get("recorded") ? "yes" : "NO",
+                        f.get("reason"));
+                failed++;
+            }
+        }
+        if (failed == 0) {
+            out.println("(none)");
+            return;
         }
         out.print(t.render());
     }

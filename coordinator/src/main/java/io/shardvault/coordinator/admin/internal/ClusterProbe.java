@@ -1,7 +1,9 @@
 package io.shardvault.coordinator.admin.internal;
 
 import io.shardvault.common.ShardvaultException;
+import io.shardvault.coordinator.admin.FailedTomeView;
 import io.shardvault.coordinator.admin.PodView;
+import io.shardvault.coordinator.admin.ScrubView;
 import io.shardvault.coordinator.admin.SlotBacklogView;
 import io.shardvault.coordinator.admin.StashServerView;
 import io.shardvault.coordinator.admin.VaultView;
@@ -96,9 +98,11 @@ public final class ClusterProbe {
                 .handle((PodStats s, Throwable failure) -> failure == null
                         ? new PodView(vault.vaultId(), shardIndex, hostPort(address), status.state().name(), since,
                                 true, s.unflushedBytes(), s.purgeQueueDepth(), s.oldestPurgeAgeMillis(),
-                                s.usableBytes(), "")
+                                s.usableBytes(), s.failedTomes().stream().map(FailedTomeView::of)
+                                        .toArray(FailedTomeView[]::new),
+                                s.scrub().map(ScrubView::of).orElse(ScrubView.NONE), "")
                         : new PodView(vault.vaultId(), shardIndex, hostPort(address), status.state().name(), since,
-                                false, -1, -1, -1, -1, describe(failure)));
+                                false, -1, -1, -1, -1, new FailedTomeView[0], ScrubView.NONE, describe(failure)));
     }
 
     /** The vault's summary from the given pod views. */

@@ -5,12 +5,14 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.shardvault.common.ShardId;
 import io.shardvault.pod.api.AgedShard;
+import io.shardvault.pod.api.FailedTome;
 import io.shardvault.pod.api.PodAgedPage;
 import io.shardvault.pod.api.PodAssignment;
 import io.shardvault.pod.api.PodPage;
 import io.shardvault.pod.api.PodSlot;
 import io.shardvault.pod.api.PodStats;
 import io.shardvault.pod.api.ScrubFinding;
+import io.shardvault.pod.api.ScrubStatus;
 
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -101,18 +103,78 @@ public final class PodWire {
         ByteBuf h = alloc.heapBuffer(56);
         h.writeLong(s.unflushedBytes()).writeInt(s.unflushedShards()).writeLong(s.purgeQueueDepth())
                 .writeLong(s.oldestPurgeAgeMillis()).writeInt(s.tomes()).writeLong(s.usableBytes())
-                .writeLong(s.assignment()).writeInt(s.failedTomes());
+                .writeLong(s.assignment()).writeInt(s.failedTomes().size());
+        for (FailedTome t : s.failedTomes()) {
+            h.writeInt(t.tome()).writeLong(t.failedAtMillis()).writeBoolean(t.recorded());
+            writeText(h, t.directory());
+            writeText(h, t.reason());
+        }
+        h.writeBoolean(s.scrub().isPresent());
+        s.scrub().ifPresent(c -> {
+            h.writeLong(c.pass()).writeBoolean(c.inPass()).writeLong(c.passStartMillis())
+                    .writeBoolean(c.position().isPresent());
+            c.position().ifPresent(id -> id.writeTo(h));
+            h.writeLong(c.passFiles()).writeLong(c.passBytes()).writeLong(c.lastEndMillis())
+                    .writeLong(c.lastDurationMillis()).writeLong(c.lastFiles()).writeLong(c.lastBytes())
+                    .writeLong(c.lastCorrupt()).writeLong(c.lastMissing()).writeLong(c.bytesPerSecond())
+                    .writeInt(c.heldFindings());
+        });
         return h;
     }
 
     /**
      * A STATS header. Fields were appended over time, and a missing one reads as its "none": from
-     * a pod older than ASSIGN (no assignment) as unassigned, from one older than failed tomes as 0.
+     * a pod older than ASSIGN (no assignment) as unassigned, from one older than failed tomes as
+     * none, and from one that counts failed tomes without detailing them as that many unknown ones;
+     * from one older than the scrub status, no scrub status.
      */
     public static PodStats decodeStats(ByteBuf h) {
-        return new PodStats(h.readLong(), h.readInt(), h.readLong(), h.readLong(), h.readInt(), h.readLong(),
-                h.readableBytes() >= 8 ? h.readLong() : PodAssignment.UNASSIGNED,
-                h.readableBytes() >= 4 ? h.readInt() : 0);
+        long unflushedBytes = h.readLong();
+        int unflushedShards = h.readInt();
+        long queueDepth = h.readLong();
+        long oldestAge = h.readLong();
+        int tomes = h.readInt();
+        long usable = h.readLong();
+        long assignment = h.readableBytes() >= 8 ? h.readLong() : PodAssignment.UNASSIGNED;
+        int failedCount = h.readableBytes() >= 4 ? h.readInt() : 0;
+        List<FailedTome> failed = new ArrayList<>(failedCount);
+        boolean detailed = h.isReadable();
+        for (int i = 0; i < failedCount; i++) {
+            if (!detailed) {
+                failed.add(new FailedTome(-1, "", 0, "unknown: the pod reports a count only (an older version)", true));
+                continue;
+            }
+            int tome = h.readInt();
+            long failedAt = h.readLong();
+            boolean recorded = h.readBoolean();
+            String directory = readText(h);
+            failed.add(new FailedTome(tome, directory, failedAt, readText(h), recorded));
+        }
+        Optional<ScrubStatus> scrub = Optional.empty();
+        if (h.isReadable() && h.readBoolean()) {
+            long pass = h.readLong();
+            boolean inPass = h.readBoolean();
+            long passStart = h.readLong();
+            Optional<ShardId> position = h.readBoolean() ? Optional.of(ShardId.readFrom(h)) : Optional.empty();
+            scrub = Optional.of(new ScrubStatus(pass, inPass, passStart, position, h.readLong(), h.readLong(),
+                    h.readLong(), h.readLong(), h.readLong(), h.readLong(), h.readLong(), h.readLong(), h.readLong(),
+                    h.readInt()));
+        }
+        return new PodStats(unflushedBytes, unflushedShards, queueDepth, oldestAge, tomes, usable, assignment, failed,
+                scrub);
+    }
+
+    /** Longest text field in a STATS answer, in chars: the whole header must stay under 64 KiB. */
+    private static final int MAX_TEXT_CHARS = 1024;
+
+    private static void writeText(ByteBuf h, String text) {
+        String t = text.length() > MAX_TEXT_CHARS ? text.substring(0, MAX_TEXT_CHARS) + "..." : text;
+        byte[] bytes = t.getBytes(StandardCharsets.UTF_8);
+        h.writeShort(bytes.length).writeBytes(bytes);
+    }
+
+    private static String readText(ByteBuf h) {
+        return h.readCharSequence(h.readUnsignedShort(), StandardCharsets.UTF_8).toString();
     }
 
     /** The ASSIGN request header (see {@link io.shardvault.pod.api.PodOps}). */
