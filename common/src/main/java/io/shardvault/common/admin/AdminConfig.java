@@ -4,8 +4,18 @@ import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.HostPort;
 import io.shardvault.common.config.ListenerGuard;
 import io.shardvault.common.config.Settings;
+import io.shardvault.common.config.TlsSettings;
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.EnumSet;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * The options of an admin HTTP server.
@@ -15,16 +25,33 @@ import java.util.Objects;
  *   <tr><th>option</th><th>default</th><th>meaning</th></tr>
  *   <tr><td>bind</td><td>127.0.0.1:0</td><td>where to listen; port 0 picks a free port</td></tr>
  *   <tr><td>threads</td><td>2</td><td>threads answering requests</td></tr>
+ *   <tr><td>tls</td><td>none</td><td>the cluster TLS identity to serve HTTPS with; none: plain HTTP</td></tr>
+ *   <tr><td>token</td><td>none</td><td>the bearer token every request must carry; none: no authentication</td></tr>
  * </table>
  */
-public record AdminConfig(InetSocketAddress bind, int threads) {
+public record AdminConfig(InetSocketAddress bind, int threads, Optional<TlsSettings> tls, Optional<BearerToken> token) {
+    private static final String PROTECTION = "TLS and a bearer token (" + AdminConfigKeys.TLS.name() + " = true with "
+            + "the tls.* settings, and " + AdminConfigKeys.TOKEN_FILE.name() + " or " + AdminConfigKeys.TOKEN.name()
+            + ")";
+    private static final Set<PosixFilePermission> OTHERS = EnumSet.of(PosixFilePermission.GROUP_READ,
+            PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.OTHERS_READ,
+            PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_EXECUTE);
+
     public AdminConfig {
         Objects.requireNonNull(bind, "bind");
+        Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(token, "token");
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be >= 1: " + threads);
         }
     }
 
+    /**
+     * Resolves the admin settings, reading the token file.
+     *
+     * @throws ConfigException naming the key when a value is invalid, the token is unreadable or
+     *         readable by others, or the port would listen beyond loopback unprotected
+     */
     public static AdminConfig from(Settings settings) {
         String bind = settings.get(AdminConfigKeys.BIND);
         InetSocketAddress address;
@@ -33,9 +60,17 @@ public record AdminConfig(InetSocketAddress bind, int threads) {
         } catch (IllegalArgumentException e) {
             throw new ConfigException(AdminConfigKeys.BIND.name() + ": " + e.getMessage());
         }
-        // Plain HTTP: metrics and health are for this host's agents unless the operator says otherwise.
-        ListenerGuard.from(settings).admit(AdminConfigKeys.BIND.name(), address, false);
-        return new AdminConfig(address, settings.get(AdminConfigKeys.THREADS));
+        Optional<TlsSettings> tls = Optional.empty();
+        if (settings.get(AdminConfigKeys.TLS)) {
+            tls = Optional.of(TlsSettings.from(settings).orElseThrow(() -> new ConfigException(
+                    AdminConfigKeys.TLS.name() + " = true serves the cluster certificate: set tls.certificate, "
+                            + "tls.key and tls.ca")));
+        }
+        Optional<BearerToken> token = token(settings);
+        // Metrics and health are for this host's agents unless the operator protects them.
+        ListenerGuard.from(settings).admit(AdminConfigKeys.BIND.name(), address,
+                tls.isPresent() && token.isPresent(), PROTECTION);
+        return new AdminConfig(address, settings.get(AdminConfigKeys.THREADS), tls, token);
     }
 
     public static AdminConfig defaults() {
@@ -44,7 +79,51 @@ public record AdminConfig(InetSocketAddress bind, int threads) {
 
     /** The same options listening elsewhere. */
     public AdminConfig withBind(InetSocketAddress newBind) {
-        return new AdminConfig(newBind, threads);
+        return new AdminConfig(newBind, threads, tls, token);
     }
 
+    private static Optional<BearerToken> token(Settings settings) {
+        String file = AdminConfigKeys.TOKEN_FILE.name();
+        String inline = AdminConfigKeys.TOKEN.name();
+        if (settings.isSet(file) && settings.isSet(inline)) {
+            throw new ConfigException("set one of " + file + " and " + inline + ", not both");
+        }
+        if (settings.isSetOnCommandLine(inline)) {
+            throw new ConfigException(inline + " is set on the command line, where any local user's ps shows it: "
+                    + "put it in " + file + " or in the environment (" + inline + " = ${?VARIABLE} in the config file)");
+        }
+        try {
+            if (settings.isSet(inline)) {
+                return Optional.of(BearerToken.of(settings.get(AdminConfigKeys.TOKEN)));
+            }
+            if (settings.isSet(file)) {
+                return Optional.of(BearerToken.of(readOwnerOnly(settings.get(AdminConfigKeys.TOKEN_FILE))));
+            }
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException((settings.isSet(inline) ? inline : file) + ": " + e.getMessage());
+        }
+        return Optional.empty();
+    }
+
+    private static String readOwnerOnly(Path path) {
+        String key = AdminConfigKeys.TOKEN_FILE.name();
+        if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
+            throw new ConfigException(key + " = " + path + " is not a readable file");
+        }
+        try {
+            PosixFileAttributeView posix = Files.getFileAttributeView(path, PosixFileAttributeView.class);
+            if (posix != null) {
+                Set<PosixFilePermission> open = EnumSet.noneOf(PosixFilePermission.class);
+                open.addAll(posix.readAttributes().permissions());
+                open.retainAll(OTHERS);
+                if (!open.isEmpty()) {
+                    throw new ConfigException(key + " = " + path + " is open to its group or others (" + open
+                            + "): chmod 600 it, readable by the service's user only");
+                }
+            }
+            return Files.readString(path, StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+            throw new ConfigException(key + " = " + path + " cannot be read: " + e.getMessage(), e);
+        }
+    }
 }

@@ -3,6 +3,8 @@ package io.shardvault.common.admin;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import io.shardvault.common.DaemonThreads;
 import io.shardvault.common.metrics.ProcessMetrics;
 import java.io.IOException;
@@ -10,6 +12,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -26,7 +29,10 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>/health/live</td><td>200 {@code live} while the process runs</td></tr>
  *   <tr><td>/health/ready</td><td>200 {@code ready}, or 503 with the reason, from the {@link ReadinessCheck}</td></tr>
  * </table>
- * Other paths answer 404, other methods 405. Requests are served by {@link AdminConfig#threads()}
+ * Other paths answer 404, other methods 405. With a {@link AdminConfig#token()}, every request without
+ * that bearer token answers 401 with {@code WWW-Authenticate: Bearer}, whatever its path or method;
+ * with {@link AdminConfig#tls()} the port speaks HTTPS only, with the service's cluster certificate.
+ * Requests are served by {@link AdminConfig#threads()}
  * threads with a short queue; when the queue is full the server's accepting thread answers the
  * request itself, which slows down accepting new connections instead of queueing without bound.
  *
@@ -57,15 +63,23 @@ public final class AdminServer implements AutoCloseable {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(readiness, "readiness");
-        HttpServer http = HttpServer.create(config.bind(), QUEUED_REQUESTS);
+        HttpServer http;
+        if (config.tls().isPresent()) {
+            HttpsServer https = HttpsServer.create(config.bind(), QUEUED_REQUESTS);
+            https.setHttpsConfigurator(new HttpsConfigurator(AdminHttps.serverContext(config.tls().get())));
+            http = https;
+        } else {
+            http = HttpServer.create(config.bind(), QUEUED_REQUESTS);
+        }
+        Optional<BearerToken> token = config.token();
         ThreadPoolExecutor executor = new ThreadPoolExecutor(config.threads(), config.threads(), 60, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(QUEUED_REQUESTS), DaemonThreads.numbered("admin-http"),
                 new ThreadPoolExecutor.CallerRunsPolicy());
         http.setExecutor(executor);
-        http.createContext("/metrics", get(exchange ->
+        http.createContext("/metrics", get(token, exchange ->
                 new Answer(200, ProcessMetrics.scrapeContentType(), metrics.scrape())));
-        http.createContext("/health/live", get(exchange -> Answer.text(200, "live")));
-        http.createContext("/health/ready", get(exchange -> {
+        http.createContext("/health/live", get(token, exchange -> Answer.text(200, "live")));
+        http.createContext("/health/ready", get(token, exchange -> {
             Readiness r;
             try {
                 r = readiness.check();
@@ -74,11 +88,12 @@ public final class AdminServer implements AutoCloseable {
             }
             return Answer.text(r.isReady() ? 200 : 503, r.reason());
         }));
-        http.createContext("/", get(exchange -> Answer.text(404, "no such admin endpoint: "
+        http.createContext("/", get(token, exchange -> Answer.text(404, "no such admin endpoint: "
                 + exchange.getRequestURI().getPath())));
         http.start();
         AdminServer server = new AdminServer(http, executor);
-        LOG.info("admin serving address={}", server.localAddress());
+        LOG.info("admin serving address={} tls={} token={}", server.localAddress(), config.tls().isPresent() ? "on" : "off",
+                token.isPresent() ? "required" : "off");
         return server;
     }
 
@@ -107,14 +122,20 @@ public final class AdminServer implements AutoCloseable {
         Answer answer(HttpExchange exchange);
     }
 
-    private static HttpHandler get(Endpoint endpoint) {
+    private static HttpHandler get(Optional<BearerToken> token, Endpoint endpoint) {
         return exchange -> {
             try (exchange) {
                 String method = exchange.getRequestMethod();
                 boolean head = "HEAD".equals(method);
-                Answer answer = head || "GET".equals(method) ? endpoint.answer(exchange)
-                        : Answer.text(405, "method not allowed: " + method);
-                if (answer.status() == 405) {
+                Answer answer;
+                if (token.isPresent() && !token.get().admits(exchange.getRequestHeaders().getFirst("Authorization"))) {
+                    // Before the method and path: a caller without the token learns nothing of the port.
+                    exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"shardvault admin\"");
+                    answer = Answer.text(401, "a bearer token is required");
+                } else if (head || "GET".equals(method)) {
+                    answer = endpoint.answer(exchange);
+                } else {
+                    answer = Answer.text(405, "method not allowed: " + method);
                     exchange.getResponseHeaders().set("Allow", "GET, HEAD");
                 }
                 byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);

@@ -46,17 +46,30 @@ public final class ListenerGuard {
      *         listeners were not accepted
      */
     public void admit(String key, InetSocketAddress address, boolean tls) {
-        if (tls || isLoopback(address)) {
+        admit(key, address, tls, "TLS");
+    }
+
+    /**
+     * Lets {@code address} listen, or refuses it, for a listener whose protection is more than TLS
+     * (the admin port needs TLS and a bearer token).
+     *
+     * @param isProtected whether the listener has all of {@code protection}
+     * @param protection what the listener needs beyond loopback, naming its keys, for the messages
+     * @throws ConfigException when the address is not loopback, the listener is not protected and
+     *         insecure listeners were not accepted
+     */
+    public void admit(String key, InetSocketAddress address, boolean isProtected, String protection) {
+        if (isProtected || isLoopback(address)) {
             return;
         }
         String where = address.getHostString() + ":" + address.getPort();
         if (!insecure) {
-            throw new ConfigException(key + " = " + where + " listens beyond loopback without TLS, where anyone "
-                    + "who reaches it can use it: bind it to 127.0.0.1, serve it with TLS, or set "
-                    + INSECURE.name() + " = true to accept an unprotected port");
+            throw new ConfigException(key + " = " + where + " listens beyond loopback without " + protection
+                    + ", where anyone who reaches it can use it: bind it to 127.0.0.1, serve it with " + protection
+                    + ", or set " + INSECURE.name() + " = true to accept an unprotected port");
         }
-        LOG.warn("{} = {} listens beyond loopback without TLS ({} = true): anyone who reaches it can use it",
-                key, where, INSECURE.name());
+        LOG.warn("{} = {} listens beyond loopback without {} ({} = true): anyone who reaches it can use it",
+                key, where, protection, INSECURE.name());
     }
 
     private static boolean isLoopback(InetSocketAddress address) {

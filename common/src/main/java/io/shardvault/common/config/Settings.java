@@ -137,6 +137,14 @@ public final class Settings {
         return config.hasPath(name);
     }
 
+    /**
+     * Whether {@code name} was set with {@code --set} on the command line, where any local user's
+     * {@code ps} sees it: a secret must come from a file or the environment instead.
+     */
+    public boolean isSetOnCommandLine(String name) {
+        return config.hasPath(name) && COMMAND_LINE.equals(config.getValue(name).origin().description());
+    }
+
     /** Where these settings came from: a file name, or "defaults". */
     public String source() {
         return source;

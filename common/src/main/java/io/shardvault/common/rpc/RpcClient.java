@@ -9,6 +9,7 @@ import io.netty.handler.ssl.SslHandler;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.rpc.internal.ClientConnection;
 import io.shardvault.common.rpc.internal.ClientHandler;
+import io.shardvault.common.rpc.internal.ClosedConnectionLog;
 import io.shardvault.common.rpc.internal.FrameDecoder;
 import io.shardvault.common.rpc.internal.FrameEncoder;
 import io.shardvault.common.rpc.internal.PeerPool;
@@ -33,6 +34,7 @@ public final class RpcClient implements AutoCloseable {
     private final RpcClientConfig config;
     private final RpcMetrics metrics;
     private final ConcurrentMap<InetSocketAddress, PeerPool> peers = new ConcurrentHashMap<>();
+    private final ClosedConnectionLog closings = ClosedConnectionLog.perMinute();
     private volatile boolean closed;
 
     private RpcClient(RpcTransport transport, RpcClientConfig config, RpcMetrics metrics) {
@@ -116,7 +118,7 @@ public final class RpcClient implements AutoCloseable {
                         }
                         ch.pipeline()
                                 .addLast("flushConsolidation", RpcFlushes.consolidating())
-                                .addLast("frameDecoder", new FrameDecoder(config.maxFrameBytes()))
+                                .addLast("frameDecoder", new FrameDecoder(config.maxFrameBytes(), closings))
                                 .addLast("frameEncoder", FrameEncoder.INSTANCE)
                                 .addLast("handler", new ClientHandler(pending));
                     }

@@ -9,6 +9,7 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.shardvault.common.rpc.internal.ClosedConnectionLog;
 import io.shardvault.common.rpc.internal.FrameDecoder;
 import io.shardvault.common.rpc.internal.FrameEncoder;
 import io.shardvault.common.rpc.internal.RequestDispatcher;
@@ -81,6 +82,7 @@ public final class RpcServer implements AutoCloseable {
                 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(config.maxQueuedRequests()),
                 new DefaultThreadFactory("rpc-worker", true), new ThreadPoolExecutor.AbortPolicy());
         RequestDispatcher dispatcher = new RequestDispatcher(handler, workers, metrics);
+        ClosedConnectionLog closings = ClosedConnectionLog.perMinute();
         ChannelGroup connections = new DefaultChannelGroup("rpc-connections", GlobalEventExecutor.INSTANCE);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(transport.group())
@@ -96,9 +98,9 @@ public final class RpcServer implements AutoCloseable {
                         }
                         ch.pipeline()
                                 .addLast("flushConsolidation", RpcFlushes.consolidating())
-                                .addLast("frameDecoder", new FrameDecoder(config.maxFrameBytes()))
+                                .addLast("frameDecoder", new FrameDecoder(config.maxFrameBytes(), closings))
                                 .addLast("frameEncoder", FrameEncoder.INSTANCE)
-                                .addLast("handler", new ServerHandler(dispatcher));
+                                .addLast("handler", new ServerHandler(dispatcher, closings));
                     }
                 });
         io.netty.channel.ChannelFuture bound = bootstrap.bind(bindAddress).awaitUninterruptibly();

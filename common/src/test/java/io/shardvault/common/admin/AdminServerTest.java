@@ -13,17 +13,25 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class AdminServerTest {
+    @TempDir
+    Path dir;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final AtomicReference<Readiness> readiness = new AtomicReference<>(Readiness.notReady("recovering"));
     private ProcessMetrics metrics;
@@ -111,6 +119,91 @@ class AdminServerTest {
         assertThat(config.threads()).isEqualTo(3);
         assertThatThrownBy(() -> AdminConfig.from(Settings.load(java.util.Optional.empty(),
                 List.of("admin.bind=nocolon")))).isInstanceOf(ConfigException.class).hasMessageContaining("admin.bind");
+    }
+
+    @Test
+    void aTokenIsRequiredOnEveryPathWhenConfigured() throws Exception {
+        Path tokenFile = ownerOnlyFile("token", "s3cr3t-admin-token\n");
+        AdminServer guarded = AdminServer.start(AdminConfig.from(Settings.of(Map.of(
+                "admin.tokenFile", tokenFile.toString()))), metrics, Readiness::ready);
+        try {
+            for (String path : List.of("/metrics", "/health/live", "/health/ready", "/nope")) {
+                HttpResponse<String> none = send(guarded, path, null);
+                assertThat(none.statusCode()).as(path).isEqualTo(401);
+                assertThat(none.headers().firstValue("WWW-Authenticate")).as(path)
+                        .hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
+                assertThat(send(guarded, path, "Bearer wrong-token").statusCode()).as(path).isEqualTo(401);
+            }
+            // Another scheme, a prefix of the token and the token with a suffix are all wrong.
+            assertThat(send(guarded, "/metrics", "Basic s3cr3t-admin-token").statusCode()).isEqualTo(401);
+            assertThat(send(guarded, "/metrics", "Bearer s3cr3t").statusCode()).isEqualTo(401);
+            assertThat(send(guarded, "/metrics", "Bearer s3cr3t-admin-tokenX").statusCode()).isEqualTo(401);
+            HttpResponse<String> right = send(guarded, "/metrics", "Bearer s3cr3t-admin-token");
+            assertThat(right.statusCode()).isEqualTo(200);
+            assertThat(send(guarded, "/health/ready", "bearer s3cr3t-admin-token").statusCode()).isEqualTo(200);
+        } finally {
+            guarded.close();
+        }
+    }
+
+    @Test
+    void aTokenFileOpenToOthersOrATokenOnTheCommandLineStopsTheStart() throws Exception {
+        Path open = ownerOnlyFile("open", "t0ken");
+        Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rw-r--r--"));
+        assertThatThrownBy(() -> AdminConfig.from(Settings.of(Map.of("admin.tokenFile", open.toString()))))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("admin.tokenFile = " + open)
+                .hasMessageContaining("chmod 600");
+        assertThatThrownBy(() -> AdminConfig.from(Settings.load(Optional.empty(), List.of("admin.token=t0ken"))))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("admin.token is set on the command line")
+                .hasMessageNotContaining("t0ken");
+        assertThatThrownBy(() -> AdminConfig.from(Settings.of(Map.of("admin.tokenFile", ownerOnlyFile("e", "\n")
+                .toString())))).isInstanceOf(ConfigException.class).hasMessageContaining("admin.tokenFile");
+        // From the environment, through the config file: accepted, and never shown.
+        AdminConfig fromFile = AdminConfig.from(Settings.of(Map.of("admin.token", "t0ken")));
+        assertThat(fromFile.token()).isPresent();
+        assertThat(fromFile.toString()).doesNotContain("t0ken");
+    }
+
+    @Test
+    void beyondLoopbackTheAdminPortNeedsTlsAndAToken() throws Exception {
+        Path token = ownerOnlyFile("token", "t0ken");
+        Map<String, String> tls = new java.util.HashMap<>();
+        for (String f : new String[] {"s.crt", "s.key", "ca.crt"}) {
+            Files.writeString(dir.resolve(f), "pem");
+        }
+        tls.put("tls.certificate", dir.resolve("s.crt").toString());
+        tls.put("tls.key", dir.resolve("s.key").toString());
+        tls.put("tls.ca", dir.resolve("ca.crt").toString());
+        tls.put("admin.bind", "0.0.0.0:9480");
+        // Only resolving the settings: nothing listens beyond loopback in a test.
+        assertThatThrownBy(() -> AdminConfig.from(Settings.of(tls).with(Map.of("admin.tls", true))))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("admin.bind = 0.0.0.0:9480")
+                .hasMessageContaining("admin.tokenFile").hasMessageContaining("security.insecure = true");
+        assertThatThrownBy(() -> AdminConfig.from(Settings.of(tls).with(Map.of("admin.tokenFile", token.toString()))))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("admin.bind = 0.0.0.0:9480")
+                .hasMessageContaining("admin.tls");
+        assertThatThrownBy(() -> AdminConfig.from(Settings.of(Map.of("admin.tls", true))))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("tls.certificate");
+        AdminConfig both = AdminConfig.from(Settings.of(tls).with(Map.of("admin.tls", true,
+                "admin.tokenFile", token.toString())));
+        assertThat(both.bind().getAddress().isAnyLocalAddress()).isTrue();
+        assertThat(both.tls()).isPresent();
+    }
+
+    private Path ownerOnlyFile(String name, String content) throws Exception {
+        Path file = dir.resolve(name);
+        Files.writeString(file, content);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        return file;
+    }
+
+    private HttpResponse<String> send(AdminServer server, String path, String authorization) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(server.localAddress(), path))
+                .timeout(Duration.ofSeconds(10));
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> get(String path) throws Exception {

@@ -3,6 +3,10 @@ package io.shardvault.coordinator.certs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -28,7 +32,9 @@ import io.shardvault.stash.StashConfig;
 import io.shardvault.stash.StashServer;
 import io.shardvault.stash.api.StashClient;
 import io.shardvault.stash.api.StashEntry;
+import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,6 +52,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.slf4j.LoggerFactory;
 
 /**
  * Mutual TLS on the internal RPC (issue #21), against a real pod and a real stash server listening
@@ -158,6 +165,65 @@ class InternalTlsTest {
         assertThatThrownBy(put::join).isInstanceOf(CompletionException.class)
                 .satisfies(e -> assertThat(RpcException.from(e).code()).isEqualTo(ErrorCode.UNREACHABLE))
                 .hasMessageContaining("TLS handshake");
+    }
+
+    @Test
+    void aScannerHammeringThePortLeavesOneWarnPerAddressPerMinute() throws Exception {
+        Logger logger = (Logger) LoggerFactory.getLogger("io.shardvault");
+        ListAppender<ILoggingEvent> events = new ListAppender<>();
+        events.start();
+        logger.addAppender(events);
+        try {
+            for (int i = 0; i < 5; i++) {
+                refusedWithoutCertificate(stash.localAddress());
+                refusedPlaintext(stash.localAddress());
+            }
+        } finally {
+            logger.detachAppender(events);
+        }
+        // Each refused connection was closed by the server after it logged (or counted) its refusal.
+        List<String> warnings = events.list.stream().filter(e -> e.getLevel() == Level.WARN)
+                .map(ILoggingEvent::getFormattedMessage).filter(m -> m.contains("closing connection")).toList();
+        assertThat(warnings).singleElement().asString().contains("remote=/127.0.0.1");
+    }
+
+    /** A TLS client showing no certificate, reading until the server hangs up. */
+    private void refusedWithoutCertificate(InetSocketAddress server) throws Exception {
+        javax.net.ssl.SSLContext ssl = javax.net.ssl.SSLContext.getInstance("TLS");
+        java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
+        trust.load(null, null);
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(clusterCoordinator.ca())) {
+            trust.setCertificateEntry("ca", java.security.cert.CertificateFactory.getInstance("X.509")
+                    .generateCertificate(in));
+        }
+        javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
+                javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trust);
+        ssl.init(null, tmf.getTrustManagers(), null);
+        try (Socket socket = ssl.getSocketFactory().createSocket(server.getAddress(), server.getPort())) {
+            socket.setSoTimeout(10_000);
+            drain(socket);
+        } catch (IOException refused) {
+            // The refusal itself: a handshake alert or a reset.
+        }
+    }
+
+    /** A plaintext client, as a port scanner probing for HTTP. */
+    private static void refusedPlaintext(InetSocketAddress server) throws Exception {
+        try (Socket socket = new Socket(server.getAddress(), server.getPort())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write("GET / HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            drain(socket);
+        } catch (IOException refused) {
+            // Reset by the server.
+        }
+    }
+
+    private static void drain(Socket socket) throws IOException {
+        byte[] buffer = new byte[512];
+        while (socket.getInputStream().read(buffer) >= 0) {
+            // until the server closes
+        }
     }
 
     /** Every call fails, and the pod and the stash hold nothing, as a client of the cluster sees them. */

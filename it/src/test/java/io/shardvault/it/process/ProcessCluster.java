@@ -317,6 +317,11 @@ public final class ProcessCluster implements AutoCloseable {
                 Duration.ofSeconds(60));
     }
 
+    /** The secrets this cluster's processes hold (the S3 secret key, the JMX password), to look for where none may be. */
+    public List<String> secrets() {
+        return List.of(secretKey, jmxPassword);
+    }
+
     /** A remote JMX connection to the running coordinator, as the admin user; the caller closes it. */
     public JMXConnector connectJmx() throws IOException {
         JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi");

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.SdkHttpConfigurationOption;
 import software.amazon.awssdk.utils.AttributeMap;
 import java.io.IOException;
@@ -260,13 +261,17 @@ public final class S3Cluster implements S3Target {
         return syncClient(endpoint(), key, secret, Duration.ofSeconds(60));
     }
 
-    /** A sync client for any endpoint (a child-JVM coordinator's, say); trusts any certificate over https. */
-    public static S3Client syncClient(URI endpoint, String key, String secret, Duration apiCallTimeout) {
+    /**
+     * A sync client for any endpoint (a child-JVM coordinator's, say); trusts any certificate over https. The
+     * interceptors see each request as signed (a test collects the signatures sent, say).
+     */
+    public static S3Client syncClient(URI endpoint, String key, String secret, Duration apiCallTimeout,
+                                      ExecutionInterceptor... interceptors) {
         return S3Client.builder().endpointOverride(endpoint).region(Region.US_EAST_1).forcePathStyle(true)
                 .credentialsProvider(credentials(key, secret))
                 .httpClient(UrlConnectionHttpClient.builder().socketTimeout(Duration.ofMinutes(2))
                         .buildWithDefaults(httpOptions(endpoint)))
-                .overrideConfiguration(c -> c.apiCallTimeout(apiCallTimeout))
+                .overrideConfiguration(c -> c.apiCallTimeout(apiCallTimeout).executionInterceptors(List.of(interceptors)))
                 .build();
     }
 
@@ -282,8 +287,13 @@ public final class S3Cluster implements S3Target {
 
     @Override
     public S3Presigner presigner() {
-        return S3Presigner.builder().endpointOverride(endpoint()).region(Region.US_EAST_1)
-                .credentialsProvider(credentials(accessKey, secretKey))
+        return presigner(endpoint(), accessKey, secretKey);
+    }
+
+    /** A path-style presigner for any endpoint and key (a wrong secret, say). */
+    public static S3Presigner presigner(URI endpoint, String key, String secret) {
+        return S3Presigner.builder().endpointOverride(endpoint).region(Region.US_EAST_1)
+                .credentialsProvider(credentials(key, secret))
                 .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
                 .build();
     }

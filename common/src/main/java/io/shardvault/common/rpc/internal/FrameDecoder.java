@@ -4,8 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Cuts the byte stream into {@link Frame}s whose header and payload are retained slices of the
@@ -15,13 +13,14 @@ import org.slf4j.LoggerFactory;
  * as the prefix arrives, before waiting for the body.
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
-    private static final Logger LOG = LoggerFactory.getLogger(FrameDecoder.class);
-
     private final int maxFrameBytes;
+    private final ClosedConnectionLog closings;
     private boolean failed;
 
-    public FrameDecoder(int maxFrameBytes) {
+    /** {@code closings} is shared by every connection of one server or client, so its throttle spans them. */
+    public FrameDecoder(int maxFrameBytes, ClosedConnectionLog closings) {
         this.maxFrameBytes = maxFrameBytes;
+        this.closings = closings;
         // A chunk spans many socket reads. Merging reads into one buffer would copy every payload
         // byte once more; composing them hands the reads themselves to the handler as the slice.
         setCumulator(COMPOSITE_CUMULATOR);
@@ -57,7 +56,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         if (violation != null) {
             failed = true;
             in.skipBytes(in.readableBytes());
-            LOG.warn("closing connection remote={} reason=\"{}\"", ctx.channel().remoteAddress(), violation);
+            closings.closing(ctx.channel().remoteAddress(), violation);
             ctx.close();
             return;
         }

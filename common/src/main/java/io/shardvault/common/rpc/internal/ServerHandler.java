@@ -17,18 +17,21 @@ public final class ServerHandler extends SimpleChannelInboundHandler<Frame> {
     private static final Logger LOG = LoggerFactory.getLogger(ServerHandler.class);
 
     private final RequestDispatcher dispatcher;
+    private final ClosedConnectionLog closings;
 
-    public ServerHandler(RequestDispatcher dispatcher) {
+    /** {@code closings} is shared by every connection of one server, so its throttle spans them. */
+    public ServerHandler(RequestDispatcher dispatcher, ClosedConnectionLog closings) {
         super(Frame.class, false);
         this.dispatcher = dispatcher;
+        this.closings = closings;
     }
+
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
         if (frame.isResponse()) {
             frame.release();
-            LOG.warn("closing connection remote={} reason=\"a client sent a response frame\"",
-                    ctx.channel().remoteAddress());
+            closings.closing(ctx.channel().remoteAddress(), "a client sent a response frame");
             ctx.close();
             return;
         }
@@ -46,7 +49,8 @@ public final class ServerHandler extends SimpleChannelInboundHandler<Frame> {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        LOG.warn("closing connection remote={} reason=\"{}\"", ctx.channel().remoteAddress(), cause.toString());
+        // A refused TLS handshake lands here too: throttled, since anyone who reaches the port can cause it.
+        closings.closing(ctx.channel().remoteAddress(), cause.toString());
         ctx.close();
     }
 }

@@ -28,7 +28,7 @@ class FrameCodecTest {
         ByteBuf wire = encode(new Frame(77, 0x0101, 0, Unpooled.copiedBuffer("hdr", StandardCharsets.UTF_8),
                 Unpooled.copiedBuffer("payload bytes", StandardCharsets.UTF_8)));
         assertThat(wire.readableBytes()).isEqualTo(20 + 3 + 13);
-        EmbeddedChannel in = new EmbeddedChannel(new FrameDecoder(1024));
+        EmbeddedChannel in = new EmbeddedChannel(new FrameDecoder(1024, ClosedConnectionLog.perMinute()));
         while (wire.isReadable()) {
             in.writeInbound(wire.readRetainedSlice(1));
         }
@@ -52,7 +52,7 @@ class FrameCodecTest {
             wire.writeBytes(one);
             one.release();
         }
-        EmbeddedChannel in = new EmbeddedChannel(new FrameDecoder(1024));
+        EmbeddedChannel in = new EmbeddedChannel(new FrameDecoder(1024, ClosedConnectionLog.perMinute()));
         in.writeInbound(wire);
         for (int i = 0; i < 3; i++) {
             Frame frame = in.readInbound();
@@ -67,7 +67,7 @@ class FrameCodecTest {
     @Test
     void closesOnAFrameOverTheLimitBeforeItsBodyArrives() {
         ByteBuf wire = encode(new Frame(1, 1, 0, Unpooled.EMPTY_BUFFER, Unpooled.wrappedBuffer(new byte[2000])));
-        EmbeddedChannel in = new EmbeddedChannel(new FrameDecoder(1024));
+        EmbeddedChannel in = new EmbeddedChannel(new FrameDecoder(1024, ClosedConnectionLog.perMinute()));
         in.writeInbound(wire.readRetainedSlice(20));
         assertThat(in.isOpen()).isFalse();
         wire.release();
@@ -79,7 +79,7 @@ class FrameCodecTest {
     @Test
     void closesOnUnknownFlags() {
         ByteBuf wire = encode(new Frame(1, 1, 0x80, Unpooled.EMPTY_BUFFER, Unpooled.EMPTY_BUFFER));
-        EmbeddedChannel in = new EmbeddedChannel(new FrameDecoder(1024));
+        EmbeddedChannel in = new EmbeddedChannel(new FrameDecoder(1024, ClosedConnectionLog.perMinute()));
         in.writeInbound(wire);
         assertThat(in.isOpen()).isFalse();
         in.finishAndReleaseAll();
