@@ -156,6 +156,9 @@ final class AccessKeys {
         }
         String bucket = in.str();
         boolean readOnly = in.bool();
+        if (!bucket.isEmpty() && !Buckets.validName(bucket)) {
+            throw new CatalogException(ErrorCode.INVALID_ARGUMENT, "bad bucket name '" + bucket + "'");
+        }
         accessKey(out, createAccessKey(e, id, secret, Accounts.resolve(e.txn(), account), bypass,
                 bucket.isEmpty() ? Optional.empty() : Optional.of(bucket), readOnly));
     }

@@ -89,6 +89,8 @@ class AccountsCatalogTest {
             assertThat(full.bypassGovernanceAllowed()).isTrue();
             scoped = catalog.createAccessKey(acme.id(), false, Optional.of("veeam-repo"), true).join();
             assertThat(scoped.bucket()).contains("veeam-repo");
+            assertThat(failure(catalog.createAccessKey(acme.id(), false, Optional.of("Not_A_Bucket"), false)).code())
+                    .isEqualTo(ErrorCode.INVALID_ARGUMENT);
             assertThat(scoped.readOnly()).isTrue();
             assertThat(catalog.lookupAccessKey(scoped.accessKeyId()).join()).isEqualTo(scoped);
             assertThat(catalog.disableAccessKey(scoped.accessKeyId()).join())
