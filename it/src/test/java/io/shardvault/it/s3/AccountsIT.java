@@ -86,7 +86,8 @@ class AccountsIT {
         return c;
     }
 
-    private static void assertDenied(Executable call) {
+    /** Fails unless {@code call} is answered 403 AccessDenied. */
+    static void assertDenied(Executable call) {
         assertThatThrownBy(call::execute).isInstanceOfSatisfying(S3Exception.class, e -> {
             assertThat(e.statusCode()).as(e.getMessage()).isEqualTo(403);
             assertThat(e.awsErrorDetails().errorCode()).isEqualTo("AccessDenied");
