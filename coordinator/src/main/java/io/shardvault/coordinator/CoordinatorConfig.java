@@ -4,6 +4,7 @@ import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.HostPort;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.erasure.ErasureLayout;
+import io.shardvault.coordinator.catalog.Account;
 import io.shardvault.coordinator.data.Vault;
 import io.shardvault.coordinator.data.VaultLayout;
 import io.shardvault.s3.Credential;
@@ -22,7 +23,8 @@ import java.util.Optional;
  * @param stashServers the stash servers, in cluster-map order (empty: no stash)
  * @param reaperInterval how often released files' shards are deleted
  * @param fileIdBatch  file ids per catalog allocation
- * @param bootstrapKey an access key (owner {@code admin}) accepted besides the catalog's, if set
+ * @param bootstrapKey an access key (of the built-in account {@link Account#BOOTSTRAP_ID}) accepted besides the
+ *     catalog's, if set
  * @param startupTimeout how long start-up waits for the catalog
  */
 public record CoordinatorConfig(Vault vault, List<InetSocketAddress> stashServers, Duration reaperInterval,
@@ -49,7 +51,7 @@ public record CoordinatorConfig(Vault vault, List<InetSocketAddress> stashServer
             }
             return new CoordinatorConfig(vault, HostPort.parseList(s.get(CoordinatorConfigKeys.STASH_SERVERS)),
                     s.get(CoordinatorConfigKeys.REAPER_INTERVAL), s.get(CoordinatorConfigKeys.FILE_ID_BATCH),
-                    access.isEmpty() ? Optional.empty() : Optional.of(new Credential(access, secret, true, "admin")),
+                    access.isEmpty() ? Optional.empty() : Optional.of(new Credential(access, secret, true, Account.BOOTSTRAP_ID)),
                     s.get(CoordinatorConfigKeys.STARTUP_TIMEOUT));
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw new ConfigException("coordinator settings from " + s.source() + ": " + e.getMessage(), e);

@@ -33,8 +33,8 @@ public final class CoordinatorConfigKeys {
     public static final ConfigKey<Integer> FILE_ID_BATCH = ConfigKey.ofInt("coordinator.fileIdBatch", 64, 1, 1_000_000,
             "File ids taken from the catalog per allocation.");
     public static final ConfigKey<String> ACCESS_KEY = ConfigKey.ofString("coordinator.accessKey", "none",
-            "A bootstrap S3 access key id accepted besides the catalog's keys (owner 'admin'), the account's "
-                    + "root: it may bypass GOVERNANCE retention (s3:BypassGovernanceRetention); none for none.");
+            "A bootstrap S3 access key id accepted besides the catalog's keys, of the built-in account 'admin' "
+                    + "(admin keys create --account admin adds keys to it), its root: it may bypass GOVERNANCE retention (s3:BypassGovernanceRetention); none for none.");
     public static final ConfigKey<String> SECRET_KEY = ConfigKey.ofSecret("coordinator.secretKey", "none",
             "The bootstrap access key's secret.");
     public static final ConfigKey<Duration> STARTUP_TIMEOUT = ConfigKey.ofDuration("coordinator.startupTimeout",

@@ -13,14 +13,21 @@ import java.util.Objects;
  * @param accessKeyId the access key id that signed the request (empty for {@link #ANONYMOUS})
  * @param owner the canonical id of the key's owner; buckets belong to owners, not keys (empty for
  *     {@link #ANONYMOUS})
+ * @param scope the key's bucket and read-only limits, which the S3 server enforces before any store call
  */
-public record Caller(String accessKeyId, String owner) {
+public record Caller(String accessKeyId, String owner, AccessScope scope) {
     /** The caller of an unsigned request. */
     public static final Caller ANONYMOUS = new Caller("", "");
+
+    /** A caller limited by ownership only. */
+    public Caller(String accessKeyId, String owner) {
+        this(accessKeyId, owner, AccessScope.FULL);
+    }
 
     public Caller {
         Objects.requireNonNull(accessKeyId, "accessKeyId");
         Objects.requireNonNull(owner, "owner");
+        Objects.requireNonNull(scope, "scope");
         if (accessKeyId.isEmpty() != owner.isEmpty()) {
             throw new IllegalArgumentException("a caller has both a key and an owner, or neither (anonymous)");
         }

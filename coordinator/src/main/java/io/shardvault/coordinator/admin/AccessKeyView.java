@@ -3,17 +3,23 @@ package io.shardvault.coordinator.admin;
 /** An access key without its secret. Immutable. */
 public final class AccessKeyView {
     private final String accessKeyId;
-    private final String owner;
+    private final String accountId;
+    private final String account;
     private final boolean enabled;
     private final boolean bypassGovernanceAllowed;
+    private final String bucket;
+    private final boolean readOnly;
     private final String createdAt;
 
-    public AccessKeyView(String accessKeyId, String owner, boolean enabled, boolean bypassGovernanceAllowed,
-                         String createdAt) {
+    public AccessKeyView(String accessKeyId, String accountId, String account, boolean enabled,
+                         boolean bypassGovernanceAllowed, String bucket, boolean readOnly, String createdAt) {
         this.accessKeyId = accessKeyId;
-        this.owner = owner;
+        this.accountId = accountId;
+        this.account = account;
         this.enabled = enabled;
         this.bypassGovernanceAllowed = bypassGovernanceAllowed;
+        this.bucket = bucket;
+        this.readOnly = readOnly;
         this.createdAt = createdAt;
     }
 
@@ -21,8 +27,14 @@ public final class AccessKeyView {
         return accessKeyId;
     }
 
-    public String getOwner() {
-        return owner;
+    /** The id of the account the key belongs to. */
+    public String getAccountId() {
+        return accountId;
+    }
+
+    /** The display name of that account. */
+    public String getAccount() {
+        return account;
     }
 
     public boolean isEnabled() {
@@ -33,6 +45,16 @@ public final class AccessKeyView {
         return bypassGovernanceAllowed;
     }
 
+    /** The one bucket the key may use, or empty when it may use all its account's. */
+    public String getBucket() {
+        return bucket;
+    }
+
+    /** Whether the key is refused every operation that writes. */
+    public boolean isReadOnly() {
+        return readOnly;
+    }
+
     /** ISO-8601. */
     public String getCreatedAt() {
         return createdAt;
@@ -41,9 +63,12 @@ public final class AccessKeyView {
     /** Rebuilds a view from its open data (what MXBean proxies, such as the admin CLI's, receive). */
     public static AccessKeyView from(javax.management.openmbean.CompositeData cd) {
         return new AccessKeyView((String) cd.get("accessKeyId"),
-                (String) cd.get("owner"),
+                (String) cd.get("accountId"),
+                (String) cd.get("account"),
                 (Boolean) cd.get("enabled"),
                 (Boolean) cd.get("bypassGovernanceAllowed"),
+                (String) cd.get("bucket"),
+                (Boolean) cd.get("readOnly"),
                 (String) cd.get("createdAt"));
     }
 }

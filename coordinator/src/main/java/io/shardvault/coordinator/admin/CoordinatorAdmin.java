@@ -8,6 +8,7 @@ import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.common.rpc.RpcClientConfig;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.coordinator.admin.internal.AccessKeysBean;
+import io.shardvault.coordinator.admin.internal.AccountsBean;
 import io.shardvault.coordinator.admin.internal.BucketsBean;
 import io.shardvault.coordinator.admin.internal.CatalogBean;
 import io.shardvault.coordinator.admin.internal.ClusterBean;
@@ -49,6 +50,7 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>io.shardvault:type=Stash,name=stash</td><td>{@link StashMXBean}</td></tr>
  *   <tr><td>io.shardvault:type=Catalog,name=catalog</td><td>{@link CatalogMXBean}</td></tr>
  *   <tr><td>io.shardvault:type=AccessKeys,name=accessKeys</td><td>{@link AccessKeysMXBean}</td></tr>
+ *   <tr><td>io.shardvault:type=Accounts,name=accounts</td><td>{@link AccountsMXBean}</td></tr>
  *   <tr><td>io.shardvault:type=Buckets,name=buckets</td><td>{@link BucketsMXBean}</td></tr>
  *   <tr><td>io.shardvault:type=Repair,name=repair</td><td>{@link RepairMXBean}</td></tr>
  *   <tr><td>io.shardvault:type=Collect,name=collect</td><td>{@link CollectMXBean}</td></tr>
@@ -130,6 +132,8 @@ public final class CoordinatorAdmin implements AutoCloseable {
             regs.register(MBeanRegistrations.name("Catalog", "catalog"), catalog, CatalogMXBean.class);
             regs.register(MBeanRegistrations.name("AccessKeys", "accessKeys"),
                     new AccessKeysBean(catalogServer.catalog()), AccessKeysMXBean.class);
+            regs.register(MBeanRegistrations.name("Accounts", "accounts"),
+                    new AccountsBean(catalogServer.catalog()), AccountsMXBean.class);
             regs.register(bucketsName(), new BucketsBean(catalogServer.catalog()), BucketsMXBean.class);
             regs.register(repairName(), new RepairBean(healing.repair()), RepairMXBean.class);
             regs.register(collectName(), new CollectBean(healing.collector()), CollectMXBean.class);

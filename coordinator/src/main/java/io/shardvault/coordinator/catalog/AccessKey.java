@@ -2,28 +2,41 @@ package io.shardvault.coordinator.catalog;
 
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * An S3 access key. The secret is kept as is: SigV4 needs it to recompute signatures.
  *
  * @param accessKeyId the public id
  * @param secretKey the secret
- * @param owner a name for who holds it (for operators)
+ * @param accountId the id of the {@link Account} it belongs to: its buckets are the key's. A key created
+ *     before accounts holds the free-text owner it was created with, which is its legacy account's id
  * @param enabled whether requests signed with it are accepted
  * @param bypassGovernanceAllowed whether it may bypass GOVERNANCE retention
  * @param createdAt the leader's time when it was created
+ * @param bucket the one bucket it may use, if it is limited to one
+ * @param readOnly whether it is refused every operation that writes
  */
-public record AccessKey(String accessKeyId, String secretKey, String owner, boolean enabled,
-                        boolean bypassGovernanceAllowed, Instant createdAt) {
+public record AccessKey(String accessKeyId, String secretKey, String accountId, boolean enabled,
+                        boolean bypassGovernanceAllowed, Instant createdAt, Optional<String> bucket,
+                        boolean readOnly) {
     public AccessKey {
         Objects.requireNonNull(accessKeyId, "accessKeyId");
         Objects.requireNonNull(secretKey, "secretKey");
-        Objects.requireNonNull(owner, "owner");
+        Objects.requireNonNull(accountId, "accountId");
         Objects.requireNonNull(createdAt, "createdAt");
+        Objects.requireNonNull(bucket, "bucket");
+    }
+
+    /** This key, disabled. */
+    public AccessKey disabled() {
+        return new AccessKey(accessKeyId, secretKey, accountId, false, bypassGovernanceAllowed, createdAt, bucket,
+                readOnly);
     }
 
     @Override
     public String toString() {
-        return "AccessKey[" + accessKeyId + ", owner=" + owner + ", enabled=" + enabled + "]";
+        return "AccessKey[" + accessKeyId + ", account=" + accountId + ", enabled=" + enabled
+                + bucket.map(b -> ", bucket=" + b).orElse("") + (readOnly ? ", read-only" : "") + "]";
     }
 }

@@ -9,7 +9,8 @@ import java.util.Optional;
  *
  * @param name the S3 bucket name
  * @param id the catalog's internal id, never reused: a bucket deleted and created again is a new bucket
- * @param ownerAccessKeyId the access key that created it
+ * @param ownerAccessKeyId the id of the {@link Account} that owns it (the creating key's account; for a
+ *     bucket made before accounts, its key's free-text owner, a legacy account's id)
  * @param createdAt the leader's time when it was created
  * @param versioning its versioning state
  * @param objectLockEnabled whether Object Lock was enabled at creation (this implies versioning)

@@ -28,7 +28,8 @@ public interface Catalog extends AutoCloseable {
     // ---- buckets ----
 
     /**
-     * Creates a bucket. Fails with {@code BUCKET_ALREADY_OWNED_BY_YOU} when the same owner has it,
+     * Creates a bucket owned by an account (the id of the creating key's account). Fails with
+     * {@code BUCKET_ALREADY_OWNED_BY_YOU} when the same owner has it,
      * {@code BUCKET_ALREADY_EXISTS} when someone else does. Object Lock turns versioning on.
      *
      * @param cannedAcl its canned ACL's {@code x-amz-acl} name ({@link #PRIVATE_ACL} for none)
@@ -233,10 +234,29 @@ public interface Catalog extends AutoCloseable {
      */
     CompletableFuture<Void> setBucketQuota(String bucket, long quotaBytes);
 
-    // ---- access keys ----
+    // ---- accounts and access keys ----
 
-    /** Creates an enabled access key with a fresh random id and secret. */
-    CompletableFuture<AccessKey> createAccessKey(String owner, boolean bypassGovernanceAllowed);
+    /**
+     * Creates an account with a fresh random id ({@code INVALID_ARGUMENT} for a malformed name). Display names
+     * may repeat: the id tells the accounts apart.
+     */
+    CompletableFuture<Account> createAccount(String name);
+
+    /** Every account, legacy ones included ({@link Account}), by name, with its key and bucket counts. */
+    CompletableFuture<List<AccountListing>> listAccounts();
+
+    /**
+     * Creates an enabled access key with a fresh random id and secret for an account, named by its id or by
+     * its display name ({@code NOT_FOUND} when there is none; {@code INVALID_ARGUMENT} when several accounts
+     * share the name), limited to one bucket and to reads if asked.
+     */
+    CompletableFuture<AccessKey> createAccessKey(String account, boolean bypassGovernanceAllowed,
+                                                 Optional<String> bucket, boolean readOnly);
+
+    /** {@link #createAccessKey(String, boolean, Optional, boolean)} without restrictions. */
+    default CompletableFuture<AccessKey> createAccessKey(String account, boolean bypassGovernanceAllowed) {
+        return createAccessKey(account, bypassGovernanceAllowed, Optional.empty(), false);
+    }
 
     /** Disables a key: {@code INVALID_ACCESS_KEY} when unknown. */
     CompletableFuture<AccessKey> disableAccessKey(String accessKeyId);

@@ -204,6 +204,7 @@ class SinglePeerCatalogTest {
         FileIdRange a = join(catalog.allocateFileIds(7, 100));
         FileIdRange b = join(catalog.allocateFileIds(7, 100));
         assertThat(b.first()).isEqualTo(a.first() + 100);
+        join(catalog.createAccount("ops"));
         AccessKey k = join(catalog.createAccessKey("ops", false));
         assertThat(join(catalog.lookupAccessKey(k.accessKeyId())).secretKey()).isEqualTo(k.secretKey());
         assertThat(join(catalog.disableAccessKey(k.accessKeyId())).enabled()).isFalse();

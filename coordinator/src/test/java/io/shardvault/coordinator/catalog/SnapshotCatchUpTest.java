@@ -76,6 +76,9 @@ class SnapshotCatchUpTest {
         }
         Catalog catalog = servers[0].catalog();
         catalog.createBucket("snap", "AK", false).get(60, TimeUnit.SECONDS);
+        // Accounts and restricted keys travel in the snapshot too (compared by the checksum below).
+        catalog.createAccount("snap-owner").get(60, TimeUnit.SECONDS);
+        catalog.createAccessKey("snap-owner", false, Optional.of("snap"), true).get(60, TimeUnit.SECONDS);
         putMany(catalog, 0, 100);
 
         int victim = servers[2].isLeader() ? 1 : 2;

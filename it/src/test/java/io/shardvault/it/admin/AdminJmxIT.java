@@ -11,6 +11,8 @@ import io.shardvault.common.rpc.RpcClientConfig;
 import io.shardvault.common.testing.ChildJvm;
 import io.shardvault.coordinator.Coordinator;
 import io.shardvault.coordinator.admin.AccessKeysMXBean;
+import io.shardvault.coordinator.admin.AccountView;
+import io.shardvault.coordinator.admin.AccountsMXBean;
 import io.shardvault.coordinator.admin.CatalogMXBean;
 import io.shardvault.coordinator.admin.ClusterMXBean;
 import io.shardvault.coordinator.admin.CoordinatorAdmin;
@@ -243,8 +245,15 @@ class AdminJmxIT {
     void accessKeysCreatedOverJmxAuthenticateUntilDisabled() throws Exception {
         AccessKeysMXBean keys = JMX.newMXBeanProxy(mbeans,
                 new ObjectName("io.shardvault:type=AccessKeys,name=accessKeys"), AccessKeysMXBean.class);
+        AccountsMXBean accounts = JMX.newMXBeanProxy(mbeans,
+                new ObjectName("io.shardvault:type=Accounts,name=accounts"), AccountsMXBean.class);
+        assertThatThrownBy(() -> keys.create("backup-team")).hasMessageContaining("no account named backup-team");
+        AccountView team = accounts.create("backup-team");
+        assertThat(team.getId()).isNotEqualTo("backup-team");
         NewAccessKeyView key = keys.create("backup-team");
         assertThat(key.getSecretKey()).isNotBlank();
+        assertThat(key.getAccountId()).isEqualTo(team.getId());
+        assertThat(key.getAccount()).isEqualTo("backup-team");
         assertThat(keys.list()).anySatisfy(k -> {
             assertThat(k.getAccessKeyId()).isEqualTo(key.getAccessKeyId());
             assertThat(k.isEnabled()).isTrue();
@@ -252,6 +261,11 @@ class AdminJmxIT {
         try (S3Client s3 = s3(key.getAccessKeyId(), key.getSecretKey())) {
             s3.createBucket(b -> b.bucket("keyed"));
             assertThat(s3.listBuckets().buckets()).anyMatch(b -> b.name().equals("keyed"));
+            assertThat(accounts.list()).filteredOn(a -> a.getId().equals(team.getId())).singleElement()
+                    .satisfies(a -> {
+                        assertThat(a.getKeys()).isEqualTo(1);
+                        assertThat(a.getBuckets()).isEqualTo(1);
+                    });
             assertThat(keys.disable(key.getAccessKeyId()).isEnabled()).isFalse();
             assertThatThrownBy(s3::listBuckets).isInstanceOfSatisfying(S3Exception.class,
                     e -> assertThat(e.statusCode()).isEqualTo(403));
@@ -300,10 +314,19 @@ class AdminJmxIT {
         assertThat(json.out()).startsWith("{\"verdict\":\"").contains("\"catalog\":{", "\"pods\":[{",
                 "\"role\":\"LEADER\"");
 
-        Run keys = cli(withCredentials("keys", "create", "--owner", "cli"));
+        Run noAccount = cli(withCredentials("keys", "create", "--account", "cli"));
+        assertThat(noAccount.exit()).isNotZero();
+        assertThat(noAccount.err()).contains("no account named cli", "accounts create cli");
+        Run account = cli(withCredentials("accounts", "create", "cli"));
+        assertThat(account.exit()).as(account.err()).isZero();
+        assertThat(account.out()).startsWith("account cli created, id SVA");
+        Run keys = cli(withCredentials("keys", "create", "--account", "cli"));
         assertThat(keys.exit()).as(keys.err()).isZero();
         assertThat(keys.out()).contains("access key id:", "secret key:", "bypass governance: no");
-        Run bypassing = cli(withCredentials("keys", "create", "--owner", "cli", "--bypass-governance"));
+        Run scoped = cli(withCredentials("keys", "create", "--account", "cli", "--bucket", "repo", "--read-only"));
+        assertThat(scoped.exit()).as(scoped.err()).isZero();
+        assertThat(scoped.out()).contains("account:           cli (SVA", "bucket:            repo", "read-only:         yes");
+        Run bypassing = cli(withCredentials("keys", "create", "--account", "cli", "--bypass-governance"));
         assertThat(bypassing.exit()).as(bypassing.err()).isZero();
         assertThat(bypassing.out()).contains("bypass governance: yes");
         String bypassingId = bypassing.out().lines().filter(l -> l.startsWith("access key id:"))
@@ -312,7 +335,12 @@ class AdminJmxIT {
         assertThat(listed.exit()).as(listed.err()).isZero();
         assertThat(listed.out()).contains("BYPASS GOVERNANCE");
         assertThat(listed.out().lines().filter(l -> l.startsWith(bypassingId))).singleElement()
-                .satisfies(l -> assertThat(l).matches(".*\\byes\\s+yes\\b.*"));
+                .satisfies(l -> assertThat(l).matches(".*\\bcli\\s+yes\\s+\\*\\s+no\\s+yes\\b.*"));
+        Run accountList = cli(withCredentials("accounts", "list"));
+        assertThat(accountList.exit()).as(accountList.err()).isZero();
+        assertThat(accountList.out()).contains("NAME", "ID", "KEYS", "BUCKETS");
+        assertThat(accountList.out().lines().filter(l -> l.startsWith("cli "))).singleElement()
+                .satisfies(l -> assertThat(l).matches("cli\\s+SVA\\w+\\s+\\S+\\s+3\\s+0\\s+no"));
 
         Run repair = cli(withCredentials("repair", "status", "--limit", "5"));
         assertThat(repair.exit()).as(repair.err()).isZero();

@@ -45,8 +45,8 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
  * servers) and a real {@link Coordinator} over it (a 1-peer catalog, the data paths, the S3 endpoint on an
  * ephemeral port, over HTTPS with s3-api's self-signed test certificate when asked), all under one directory,
  * plus AWS SDK v2 clients pointed at it (path-style, us-east-1, the SDK's default checksum behaviour).
- * Besides the bootstrap key (owner {@code admin}) the catalog holds a key of another owner and a disabled
- * key, so that the shared suites ({@link S3Target}) check ownership and disabled keys here too.
+ * Besides the bootstrap key (account {@code admin}) the catalog holds a key of another account and a disabled
+ * key of the bootstrap key's account, so that the shared suites ({@link S3Target}) check ownership and disabled keys here too.
  *
  * <p>Start one per test class; {@link #close()} stops the coordinator, then the pods and stash servers,
  * whatever state the test left them in. Not thread-safe: start and close it from the test thread (the clients
@@ -56,7 +56,7 @@ public final class S3Cluster implements S3Target {
     private static final Logger LOG = LoggerFactory.getLogger(S3Cluster.class);
     public static final String ACCESS_KEY = "AKIDSHARDVAULTIT0001";
     public static final String SECRET_KEY = "it/secret/key+0123456789abcdefghijklmn";
-    /** The owner of the coordinator's bootstrap key. */
+    /** The account of the coordinator's bootstrap key. */
     public static final String OWNER = "admin";
 
     private final MiniCluster cluster;
@@ -133,7 +133,8 @@ public final class S3Cluster implements S3Target {
             String[] other;
             String[] disabled;
             try (Catalog catalog = RatisCatalogServer.connect(CatalogConfig.from(Settings.of(settings)), new SimpleMeterRegistry())) {
-                AccessKey o = catalog.createAccessKey("other-owner", false).get(60, TimeUnit.SECONDS);
+                String otherAccount = catalog.createAccount("other-owner").get(60, TimeUnit.SECONDS).id();
+                AccessKey o = catalog.createAccessKey(otherAccount, false).get(60, TimeUnit.SECONDS);
                 AccessKey d = catalog.createAccessKey(OWNER, false).get(60, TimeUnit.SECONDS);
                 catalog.disableAccessKey(d.accessKeyId()).get(60, TimeUnit.SECONDS);
                 other = new String[] {o.accessKeyId(), o.secretKey()};

@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs a request off the event loop: parse the addressing, route by method and query,
- * authenticate (an unsigned request runs as {@link Caller#ANONYMOUS}, only where its route lets it),
+ * authenticate (an unsigned request runs as {@link Caller#ANONYMOUS}, only where its route lets it; a
+ * restricted key only within its {@link io.shardvault.s3.AccessScope}),
  * then run the operation; any failure becomes an S3 error answer. A full worker queue
  * is answered {@code SlowDown} at once. Thread-safe.
  */
@@ -68,9 +69,10 @@ final class S3Dispatcher {
                 // The operation and the store call it starts log with the request's context.
                 try (RequestLogContext context = RequestLogContext.open(ex.requestId(), req)) {
                     Caller caller = signing.anonymous() ? Caller.ANONYMOUS
-                            : new Caller(signing.credential().accessKeyId(), signing.credential().owner());
+                            : new Caller(signing.credential().accessKeyId(), signing.credential().owner(),
+                                    signing.credential().scope());
                     Op op = new Op(ex, req, signing, caller, store, config, clock, workers, metrics);
-                    return (caller.isAnonymous() ? route.anonymousHandler() : route.handler()).handle(op);
+                    return route.handlerFor(caller).handle(op);
                 }
             }, workers);
         } catch (RuntimeException e) {

@@ -25,8 +25,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "admin", mixinStandardHelpOptions = true,
         description = "Administers a running shardvault cluster over JMX.",
-        subcommands = {StatusCommand.class, KeysCommand.class, PodCommand.class, StashCommand.class,
-            RepairCommand.class, CollectCommand.class},
+        subcommands = {StatusCommand.class, AccountsCommand.class, KeysCommand.class, PodCommand.class,
+            StashCommand.class, RepairCommand.class, CollectCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok", "1:the operation failed or the credentials were refused", "2:usage",
                 "3:the cluster is unreachable"})
@@ -85,7 +85,7 @@ public final class AdminCli implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: status, keys, pod or stash");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: status, accounts, keys, pod or stash");
     }
 
     /** What a command does with an open session. */

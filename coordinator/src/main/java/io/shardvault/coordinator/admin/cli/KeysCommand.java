@@ -26,25 +26,41 @@ final class KeysCommand implements Runnable {
     }
 
     @Command(name = "create", mixinStandardHelpOptions = true,
-            description = "Creates an enabled key and prints its id and secret (the secret is shown only now).")
-    int create(@Option(names = "--owner", required = true, paramLabel = "NAME",
-            description = "Who holds the key.") String owner,
+            description = "Creates an enabled key of an account and prints its id and secret (the secret is shown "
+                    + "only now).")
+    int create(@Option(names = "--account", required = true, paramLabel = "ACCOUNT",
+            description = "The account the key belongs to (admin accounts create NAME), by id, or by name when no "
+                    + "other account has it: its buckets are the key's.")
+               String account,
+               @Option(names = "--bucket", paramLabel = "BUCKET",
+                       description = "Limit the key to this one bucket: every other is refused, and ListBuckets "
+                               + "shows only it.") String bucket,
+               @Option(names = "--read-only", description = "Refuse the key every operation that writes.")
+               boolean readOnly,
                @Option(names = "--bypass-governance", description = "Grant s3:BypassGovernanceRetention: the key "
                        + "may delete or shorten GOVERNANCE-retained versions with x-amz-bypass-governance-retention "
                        + "(COMPLIANCE yields to no key).") boolean bypassGovernance) throws AdminException {
         return root.execute((session, out) -> {
-            CompositeData k = (CompositeData) session.invoke(KEYS, "create", new Object[] {owner, bypassGovernance},
-                    new String[] {String.class.getName(), boolean.class.getName()});
+            CompositeData k = (CompositeData) session.invoke(KEYS, "create",
+                    new Object[] {account, bypassGovernance, bucket == null ? "" : bucket, readOnly},
+                    new String[] {String.class.getName(), boolean.class.getName(), String.class.getName(),
+                            boolean.class.getName()});
             if (root.json) {
                 out.println(Json.of(k));
             } else {
                 out.println("access key id:     " + k.get("accessKeyId"));
                 out.println("secret key:        " + k.get("secretKey"));
-                out.println("owner:             " + k.get("owner"));
+                out.println("account:           " + k.get("account") + " (" + k.get("accountId") + ")");
+                out.println("bucket:            " + anyIfEmpty(k.get("bucket")));
+                out.println("read-only:         " + yesNo(k.get("readOnly")));
                 out.println("bypass governance: " + yesNo(k.get("bypassGovernanceAllowed")));
                 out.println("Store the secret now: it cannot be shown again.");
             }
         });
+    }
+
+    private static String anyIfEmpty(Object bucket) {
+        return bucket == null || "".equals(bucket) ? "any of the account's" : bucket.toString();
     }
 
     private static String yesNo(Object flag) {
@@ -59,9 +75,11 @@ final class KeysCommand implements Runnable {
                 out.println(Json.of(keys));
                 return;
             }
-            Table t = new Table("ACCESS KEY ID", "OWNER", "ENABLED", "BYPASS GOVERNANCE", "CREATED");
+            Table t = new Table("ACCESS KEY ID", "ACCOUNT", "ENABLED", "BUCKET", "READ-ONLY", "BYPASS GOVERNANCE",
+                    "CREATED");
             for (CompositeData k : keys) {
-                t.row(k.get("accessKeyId"), k.get("owner"), yesNo(k.get("enabled")),
+                t.row(k.get("accessKeyId"), k.get("account"), yesNo(k.get("enabled")),
+                        "".equals(k.get("bucket")) ? "*" : k.get("bucket"), yesNo(k.get("readOnly")),
                         yesNo(k.get("bypassGovernanceAllowed")), k.get("createdAt"));
             }
             out.print(t.render());

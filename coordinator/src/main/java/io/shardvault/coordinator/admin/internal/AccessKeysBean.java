@@ -4,7 +4,11 @@ import io.shardvault.coordinator.admin.AccessKeyView;
 import io.shardvault.coordinator.admin.AccessKeysMXBean;
 import io.shardvault.coordinator.admin.NewAccessKeyView;
 import io.shardvault.coordinator.catalog.AccessKey;
+import io.shardvault.coordinator.catalog.AccountListing;
 import io.shardvault.coordinator.catalog.Catalog;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,9 +22,16 @@ public final class AccessKeysBean implements AccessKeysMXBean {
         this.catalog = catalog;
     }
 
-    private static AccessKeyView view(AccessKey k) {
-        return new AccessKeyView(k.accessKeyId(), k.owner(), k.enabled(), k.bypassGovernanceAllowed(),
+    private static AccessKeyView view(AccessKey k, Map<String, String> names) {
+        return new AccessKeyView(k.accessKeyId(), k.accountId(), names.getOrDefault(k.accountId(), k.accountId()),
+                k.enabled(), k.bypassGovernanceAllowed(), k.bucket().orElse(""), k.readOnly(),
                 k.createdAt().toString());
+    }
+
+    /** Account id → display name. */
+    private Map<String, String> accountNames() {
+        return Await.get(catalog.listAccounts(), "listing accounts").stream().map(AccountListing::account)
+                .collect(Collectors.toMap(a -> a.id(), a -> a.name()));
     }
 
     @Override
@@ -30,31 +41,42 @@ public final class AccessKeysBean implements AccessKeysMXBean {
 
     @Override
     public AccessKeyView[] list() {
-        return Await.get(catalog.listAccessKeys(), "listing access keys").stream().map(AccessKeysBean::view)
+        Map<String, String> names = accountNames();
+        return Await.get(catalog.listAccessKeys(), "listing access keys").stream().map(k -> view(k, names))
                 .toArray(AccessKeyView[]::new);
     }
 
     @Override
-    public NewAccessKeyView create(String owner) {
-        return create(owner, false);
+    public NewAccessKeyView create(String account) {
+        return create(account, false);
     }
 
     @Override
-    public NewAccessKeyView create(String owner, boolean bypassGovernance) {
-        if (owner == null || owner.isBlank()) {
-            throw new IllegalArgumentException("an access key needs an owner (a name for who holds it)");
+    public NewAccessKeyView create(String account, boolean bypassGovernance) {
+        return create(account, bypassGovernance, "", false);
+    }
+
+    @Override
+    public NewAccessKeyView create(String account, boolean bypassGovernance, String bucket, boolean readOnly) {
+        if (account == null || account.isBlank()) {
+            throw new IllegalArgumentException("an access key needs an account (admin accounts create NAME)");
         }
-        AccessKey k = Await.call(() -> catalog.createAccessKey(owner.strip(), bypassGovernance),
-                "creating an access key");
-        LOG.info("operator created access key={} owner={} bypassGovernance={}", k.accessKeyId(), k.owner(),
-                k.bypassGovernanceAllowed());
-        return new NewAccessKeyView(k.accessKeyId(), k.secretKey(), k.owner(), k.bypassGovernanceAllowed());
+        String given = account.strip();
+        Optional<String> oneBucket = bucket == null || bucket.isBlank() ? Optional.empty() : Optional.of(bucket.strip());
+        AccessKey k = Await.call(() -> catalog.createAccessKey(given, bypassGovernance, oneBucket, readOnly),
+                "creating an access key for account " + given);
+        String name = accountNames().getOrDefault(k.accountId(), k.accountId());
+        LOG.info("operator created access key={} account={} ({}) bypassGovernance={} bucket={} readOnly={}",
+                k.accessKeyId(), name, k.accountId(), k.bypassGovernanceAllowed(), k.bucket().orElse("*"),
+                k.readOnly());
+        return new NewAccessKeyView(k.accessKeyId(), k.secretKey(), k.accountId(), name, k.bypassGovernanceAllowed(),
+                k.bucket().orElse(""), k.readOnly());
     }
 
     @Override
     public AccessKeyView disable(String accessKeyId) {
         AccessKey k = Await.call(() -> catalog.disableAccessKey(accessKeyId), "disabling access key " + accessKeyId);
         LOG.info("operator disabled access key={}", k.accessKeyId());
-        return view(k);
+        return view(k, accountNames());
     }
 }

@@ -4,15 +4,18 @@ import io.shardvault.common.ErrorCode;
 import io.shardvault.coordinator.catalog.AccessKey;
 import io.shardvault.coordinator.catalog.CatalogException;
 import java.security.SecureRandom;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.rocksdb.RocksIterator;
 
 /**
- * Access keys in {@link Table#ACCESS_KEYS} (secrets kept as is: SigV4 needs them). Ids and secrets are
- * drawn by the client and travel in the entry, so apply stays deterministic.
+ * Access keys in {@link Table#ACCESS_KEYS} (secrets kept as is: SigV4 needs them), each of an account
+ * ({@link Accounts}) and possibly limited to one bucket or to reads. Ids and secrets are drawn by the client
+ * and travel in the entry, so apply stays deterministic.
  *
  * <p>Stateless, as every catalog subject.
  */
@@ -23,12 +26,12 @@ final class AccessKeys {
     private AccessKeys() {
     }
 
-    static AccessKey createAccessKey(Entry e, String id, String secret, String owner, boolean bypass)
-            throws CatalogException {
+    static AccessKey createAccessKey(Entry e, String id, String secret, String accountId, boolean bypass,
+                                     Optional<String> bucket, boolean readOnly) throws CatalogException {
         if (e.txn().get(Table.ACCESS_KEYS, Keys.utf8(id)) != null) {
             throw new CatalogException(ErrorCode.CONFLICT, "access key id " + id + " is taken");
         }
-        AccessKey k = new AccessKey(id, secret, owner, true, bypass, e.time());
+        AccessKey k = new AccessKey(id, secret, accountId, true, bypass, e.time(), bucket, readOnly);
         putAccessKey(e, k);
         return k;
     }
@@ -48,9 +51,7 @@ final class AccessKeys {
     }
 
     static AccessKey disableAccessKey(Entry e, String id) throws CatalogException {
-        AccessKey k = lookupAccessKey(e.txn(), id);
-        AccessKey nk = new AccessKey(k.accessKeyId(), k.secretKey(), k.owner(), false, k.bypassGovernanceAllowed(),
-                k.createdAt());
+        AccessKey nk = lookupAccessKey(e.txn(), id).disabled();
         putAccessKey(e, nk);
         return nk;
     }
@@ -67,41 +68,99 @@ final class AccessKeys {
 
     // ---- encodings: its records, as stored and as replied ----
 
+    private static final int BYPASS = 1;
+    private static final int READ_ONLY = 2;
+    private static final int ONE_BUCKET = 4;
+
+    /**
+     * {@code str id | str secret | str accountId | bool enabled | u8 grants | instant createdAt [| str bucket]},
+     * where grants was a bool (bypass governance) before keys could be restricted: bit 0 bypass governance,
+     * bit 1 read-only, bit 2 a bucket follows. A key without restrictions is byte for byte what older
+     * builds wrote and read.
+     */
     static void accessKey(Wire.Writer w, AccessKey k) {
-        w.str(k.accessKeyId()).str(k.secretKey()).str(k.owner()).bool(k.enabled()).bool(k.bypassGovernanceAllowed());
+        int grants = (k.bypassGovernanceAllowed() ? BYPASS : 0) | (k.readOnly() ? READ_ONLY : 0)
+                | (k.bucket().isPresent() ? ONE_BUCKET : 0);
+        w.str(k.accessKeyId()).str(k.secretKey()).str(k.accountId()).bool(k.enabled()).u8(grants);
         Codec.instant(w, k.createdAt());
+        k.bucket().ifPresent(w::str);
     }
 
     static AccessKey accessKey(Wire.Reader r) {
-        return new AccessKey(r.str(), r.str(), r.str(), r.bool(), r.bool(), Codec.instant(r));
+        String id = r.str();
+        String secret = r.str();
+        String account = r.str();
+        boolean enabled = r.bool();
+        int grants = r.u8();
+        if (grants > (BYPASS | READ_ONLY | ONE_BUCKET)) {
+            throw new IllegalArgumentException("bad access key grants " + grants);
+        }
+        Instant createdAt = Codec.instant(r);
+        Optional<String> bucket = (grants & ONE_BUCKET) != 0 ? Optional.of(r.str()) : Optional.empty();
+        return new AccessKey(id, secret, account, enabled, (grants & BYPASS) != 0, createdAt, bucket,
+                (grants & READ_ONLY) != 0);
     }
 
     // ---- commands: each client call (its fields and reply) beside the peer's handler ----
 
     /**
-     * CREATE_ACCESS_KEY: {@code str id | str secret | str owner | bool bypassGovernance} → AccessKey. The id
-     * and secret are drawn here, on the client: apply must be deterministic.
+     * CREATE_ACCESS_KEY: {@code str id | str secret | str account | bool bypassGovernance | str bucket ("" for
+     * any) | bool readOnly} → AccessKey, where {@code account} is an account's id or display name, resolved to its
+     * id at apply ({@link Accounts#resolve}). An entry of an older build ends after
+     * {@code bypassGovernance}, and its {@code account} is the free-text owner it named, kept as is (that
+     * owner is then a legacy {@link io.shardvault.coordinator.catalog.Account}). The id and secret are drawn
+     * here, on the client: apply must be deterministic.
      */
-    static Call<AccessKey> createAccessKey(String owner, boolean bypassGovernanceAllowed) {
+    static Call<AccessKey> createAccessKey(String account, boolean bypassGovernanceAllowed,
+                                           Optional<String> bucket, boolean readOnly) {
+        Objects.requireNonNull(account, "account");
+        Objects.requireNonNull(bucket, "bucket");
+        String id = randomId("SV", 18);
+        String secretKey = newSecret();
+        return new Call<>(Op.CREATE_ACCESS_KEY, w -> w.str(id).str(secretKey).str(account)
+                .bool(bypassGovernanceAllowed).str(bucket.orElse("")).bool(readOnly), AccessKeys::accessKey);
+    }
+
+    /** CREATE_ACCESS_KEY as builds before accounts wrote it: for tests that replay such entries. */
+    static Call<AccessKey> createLegacyAccessKey(String owner, boolean bypassGovernanceAllowed) {
         Objects.requireNonNull(owner, "owner");
-        String id = "SV" + randomString(ID_CHARS, 18);
-        byte[] secret = new byte[30];
-        SECRETS.nextBytes(secret);
-        String secretKey = Base64.getEncoder().encodeToString(secret);
+        String id = randomId("SV", 18);
+        String secretKey = newSecret();
         return new Call<>(Op.CREATE_ACCESS_KEY, w -> w.str(id).str(secretKey).str(owner).bool(bypassGovernanceAllowed),
                 AccessKeys::accessKey);
     }
 
-    private static String randomString(char[] alphabet, int n) {
-        StringBuilder sb = new StringBuilder(n);
+    private static String newSecret() {
+        byte[] secret = new byte[30];
+        SECRETS.nextBytes(secret);
+        return Base64.getEncoder().encodeToString(secret);
+    }
+
+    /** {@code prefix} and {@code n} random characters of an alphabet that reads unambiguously (base32). */
+    static String randomId(String prefix, int n) {
+        StringBuilder sb = new StringBuilder(prefix.length() + n).append(prefix);
         for (int i = 0; i < n; i++) {
-            sb.append(alphabet[SECRETS.nextInt(alphabet.length)]);
+            sb.append(ID_CHARS[SECRETS.nextInt(ID_CHARS.length)]);
         }
         return sb.toString();
     }
 
     static void applyCreateAccessKey(Entry e, Wire.Reader in, Wire.Writer out) throws CatalogException {
-        accessKey(out, createAccessKey(e, in.str(), in.str(), in.str(), in.bool()));
+        String id = in.str();
+        String secret = in.str();
+        String account = in.str();
+        boolean bypass = in.bool();
+        if (in.atEnd()) {
+            accessKey(out, createAccessKey(e, id, secret, account, bypass, Optional.empty(), false));
+            return;
+        }
+        String bucket = in.str();
+        boolean readOnly = in.bool();
+        if (!bucket.isEmpty() && !Buckets.validName(bucket)) {
+            throw new CatalogException(ErrorCode.INVALID_ARGUMENT, "bad bucket name '" + bucket + "'");
+        }
+        accessKey(out, createAccessKey(e, id, secret, Accounts.resolve(e.txn(), account), bypass,
+                bucket.isEmpty() ? Optional.empty() : Optional.of(bucket), readOnly));
     }
 
     /** DISABLE_ACCESS_KEY: {@code str id} → AccessKey. */

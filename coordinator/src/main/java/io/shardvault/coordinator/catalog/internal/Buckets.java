@@ -44,9 +44,14 @@ final class Buckets {
         e.txn().put(Table.BUCKETS, Keys.utf8(b.name()), w.toByteArray());
     }
 
+    /** Whether {@code name} is a bucket name S3 accepts (3 to 63 of a-z 0-9 . -, no "..", alphanumeric ends). */
+    static boolean validName(String name) {
+        return BUCKET_NAME.matcher(name).matches() && !name.contains("..");
+    }
+
     static Bucket createBucket(Entry e, String name, String owner, boolean lock, String cannedAcl)
             throws CatalogException {
-        if (!BUCKET_NAME.matcher(name).matches() || name.contains("..")) {
+        if (!validName(name)) {
             throw new CatalogException(ErrorCode.INVALID_ARGUMENT, "bad bucket name '" + name + "'");
         }
         byte[] existing = e.txn().get(Table.BUCKETS, Keys.utf8(name));

@@ -4,7 +4,7 @@ import io.shardvault.coordinator.catalog.CatalogException;
 
 /**
  * The registry of the catalog's commands: each one's stable one-byte code and the handler of the subject
- * that owns it (buckets, object versions, uploads, the cluster map, access keys, file lifetimes, ACLs).
+ * that owns it (buckets, object versions, uploads, the cluster map, accounts, access keys, file lifetimes, ACLs).
  * Writes ({@link Write}) go through the Raft log; reads ({@link Read}) are linearizable queries. A new
  * command is one line here plus its call and handler in its subject's file. Never renumber a code: log
  * entries outlive builds.
@@ -40,6 +40,7 @@ enum Op {
     POD_REBUILD_START(29, PodRebuilds::applyStart),
     POD_REBUILD_CHECKPOINT(30, PodRebuilds::applyCheckpoint),
     POD_DECOMMISSION_START(31, PodRebuilds::applyDecommissionStart),
+    CREATE_ACCOUNT(32, Accounts::applyCreateAccount),
 
     GET_BUCKET(64, Buckets::answerGetBucket),
     LIST_BUCKETS(65, Buckets::answerListBuckets),
@@ -62,7 +63,8 @@ enum Op {
     FILE_STATES(82, OrphanFences::answerStates),
     GET_FILE(81, FileLifetimes::answerFile),
     LIST_FILES(84, FileLifetimes::answerListFiles),
-    LIST_POD_REBUILDS(85, PodRebuilds::answerList);
+    LIST_POD_REBUILDS(85, PodRebuilds::answerList),
+    LIST_ACCOUNTS(86, Accounts::answerListAccounts);
 
     private static final Op[] BY_CODE = new Op[128];
 

@@ -2,6 +2,8 @@ package io.shardvault.coordinator.catalog.internal;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.shardvault.coordinator.catalog.AccessKey;
+import io.shardvault.coordinator.catalog.Account;
+import io.shardvault.coordinator.catalog.AccountListing;
 import io.shardvault.coordinator.catalog.Bucket;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CompletedPart;
@@ -245,8 +247,24 @@ final class RatisCatalog implements Catalog {
     }
 
     @Override
-    public CompletableFuture<AccessKey> createAccessKey(String owner, boolean bypassGovernanceAllowed) {
-        return call(AccessKeys.createAccessKey(owner, bypassGovernanceAllowed));
+    public CompletableFuture<Account> createAccount(String name) {
+        return call(Accounts.createAccount(name));
+    }
+
+    @Override
+    public CompletableFuture<List<AccountListing>> listAccounts() {
+        return call(Accounts.listAccounts());
+    }
+
+    @Override
+    public CompletableFuture<AccessKey> createAccessKey(String account, boolean bypassGovernanceAllowed,
+                                                        Optional<String> bucket, boolean readOnly) {
+        return call(AccessKeys.createAccessKey(account, bypassGovernanceAllowed, bucket, readOnly));
+    }
+
+    /** A key as builds before accounts created it (free-text owner): for tests of the upgrade rule. */
+    CompletableFuture<AccessKey> createLegacyAccessKey(String owner, boolean bypassGovernanceAllowed) {
+        return call(AccessKeys.createLegacyAccessKey(owner, bypassGovernanceAllowed));
     }
 
     @Override

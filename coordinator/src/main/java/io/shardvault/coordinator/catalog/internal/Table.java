@@ -44,7 +44,12 @@ enum Table {
     /** u32 vaultId | u64 fileId → RepairTask ({@link RepairQueue}); added after the others, empty in older stores. */
     REPAIRS("repairs"),
     /** u32 vaultId | u8 shardIndex → PodRebuildJob ({@link PodRebuilds}); added after the others, empty in older stores. */
-    POD_REBUILDS("pod_rebuilds");
+    POD_REBUILDS("pod_rebuilds"),
+    /**
+     * account id → Account ({@link Accounts}): the accounts the admin created (legacy accounts have no row);
+     * added after the others, empty in older stores.
+     */
+    ACCOUNTS("accounts");
 
     final String cfName;
 

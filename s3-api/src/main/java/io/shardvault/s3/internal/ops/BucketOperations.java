@@ -46,6 +46,7 @@ final class BucketOperations {
         String after = token == null || token.isEmpty() ? null : ListOperations.decodeToken(token);
         return op.store().listBuckets(op.caller()).thenAccept(all -> {
             List<BucketInfo> matching = all.stream()
+                    .filter(b -> op.caller().scope().allowsBucket(b.name()))
                     .filter(b -> prefix == null || b.name().startsWith(prefix))
                     .filter(b -> region == null || b.region().equals(region))
                     .filter(b -> after == null || b.name().compareTo(after) > 0)

@@ -1,6 +1,8 @@
 package io.shardvault.s3.internal.ops;
 
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.shardvault.s3.AccessScope;
+import io.shardvault.s3.Caller;
 import io.shardvault.s3.internal.S3Error;
 import io.shardvault.s3.internal.S3Request;
 import java.util.Set;
@@ -34,8 +36,40 @@ public final class Router {
     private static final Set<String> ANONYMOUS_OPERATIONS = Set.of("GetObject", "HeadObject", "HeadBucket",
             "ListObjects", "ListObjectsV2", "ListObjectVersions", "PutObject", "DeleteObject");
 
-    /** A routed operation. */
-    public record Route(String name, Handler handler) {
+    /**
+     * A routed operation.
+     *
+     * @param writes whether it changes anything (an object, a bucket, a setting, an upload): a read-only
+     *     key ({@link AccessScope#readOnly()}) is refused every route that writes
+     */
+    public record Route(String name, Handler handler, boolean writes) {
+        /** An operation that changes nothing. */
+        public static Route read(String name, Handler handler) {
+            return new Route(name, handler, false);
+        }
+
+        /** An operation that changes something. */
+        public static Route write(String name, Handler handler) {
+            return new Route(name, handler, true);
+        }
+
+        /**
+         * The handler for this caller: for an unsigned request {@link #anonymousHandler()}; for a key with
+         * an {@link AccessScope}, this route's handler behind the scope's check; else the handler itself.
+         */
+        public Handler handlerFor(Caller caller) {
+            if (caller.isAnonymous()) {
+                return anonymousHandler();
+            }
+            if (!caller.scope().restricted()) {
+                return handler;
+            }
+            return op -> {
+                ScopeCheck.check(this, caller.scope(), op.req());
+                return handler.handle(op);
+            };
+        }
+
         /** The handler for an unsigned request: this route's own when anyone may try it, else a refusal. */
         public Handler anonymousHandler() {
             if (ANONYMOUS_OPERATIONS.contains(name)) {
@@ -76,88 +110,88 @@ public final class Router {
         String method = r.method().name();
         if (r.hasParam("object-lock") && r.key() == null && r.bucket() != null) {
             return switch (method) {
-                case "GET" -> new Route("GetObjectLockConfiguration", LockOperations::getConfiguration);
-                case "PUT" -> new Route("PutObjectLockConfiguration", LockOperations::putConfiguration);
-                default -> methodNotAllowed();
+                case "GET" -> Route.read("GetObjectLockConfiguration", LockOperations::getConfiguration);
+                case "PUT" -> Route.write("PutObjectLockConfiguration", LockOperations::putConfiguration);
+                default -> methodNotAllowed(r);
             };
         }
         if (r.key() != null && (r.hasParam("retention") || r.hasParam("legal-hold"))) {
             boolean retention = r.hasParam("retention");
             return switch (method) {
-                case "GET" -> retention ? new Route("GetObjectRetention", LockOperations::getRetention)
-                        : new Route("GetObjectLegalHold", LockOperations::getLegalHold);
-                case "PUT" -> retention ? new Route("PutObjectRetention", LockOperations::putRetention)
-                        : new Route("PutObjectLegalHold", LockOperations::putLegalHold);
-                default -> methodNotAllowed();
+                case "GET" -> retention ? Route.read("GetObjectRetention", LockOperations::getRetention)
+                        : Route.read("GetObjectLegalHold", LockOperations::getLegalHold);
+                case "PUT" -> retention ? Route.write("PutObjectRetention", LockOperations::putRetention)
+                        : Route.write("PutObjectLegalHold", LockOperations::putLegalHold);
+                default -> methodNotAllowed(r);
             };
         }
         if (r.hasParam("object-lock") || r.hasParam("retention") || r.hasParam("legal-hold")) {
-            return methodNotAllowed();
+            return methodNotAllowed(r);
         }
         if (r.hasParam("acl")) {
             if (r.bucket() == null) {
-                return methodNotAllowed();
+                return methodNotAllowed(r);
             }
             boolean object = r.key() != null;
             return switch (method) {
-                case "GET" -> object ? new Route("GetObjectAcl", AclOperations::getObjectAcl)
-                        : new Route("GetBucketAcl", AclOperations::getBucketAcl);
-                case "PUT" -> object ? new Route("PutObjectAcl", AclOperations::putObjectAcl)
-                        : new Route("PutBucketAcl", AclOperations::putBucketAcl);
-                default -> methodNotAllowed();
+                case "GET" -> object ? Route.read("GetObjectAcl", AclOperations::getObjectAcl)
+                        : Route.read("GetBucketAcl", AclOperations::getBucketAcl);
+                case "PUT" -> object ? Route.write("PutObjectAcl", AclOperations::putObjectAcl)
+                        : Route.write("PutBucketAcl", AclOperations::putBucketAcl);
+                default -> methodNotAllowed(r);
             };
         }
         for (String sub : UNSUPPORTED) {
             if (r.hasParam(sub)) {
-                return fail(sub, S3Error.notImplemented("?" + sub));
+                return fail(r, sub, S3Error.notImplemented("?" + sub));
             }
         }
         String m = r.method().name();
         if (r.bucket() == null) {
             if (m.equals("GET")) {
-                return new Route("ListBuckets", BucketOperations::listBuckets);
+                return Route.read("ListBuckets", BucketOperations::listBuckets);
             }
-            return methodNotAllowed();
+            return methodNotAllowed(r);
         }
         if (r.key() == null) {
             switch (m) {
                 case "PUT":
                     if (r.hasParam("versioning")) {
-                        return new Route("PutBucketVersioning", BucketOperations::putVersioning);
+                        return Route.write("PutBucketVersioning", BucketOperations::putVersioning);
                     }
-                    return new Route("CreateBucket", BucketOperations::createBucket);
+                    return Route.write("CreateBucket", BucketOperations::createBucket);
                 case "DELETE":
-                    return new Route("DeleteBucket", BucketOperations::deleteBucket);
+                    return Route.write("DeleteBucket", BucketOperations::deleteBucket);
                 case "HEAD":
-                    return new Route("HeadBucket", BucketOperations::headBucket);
+                    return Route.read("HeadBucket", BucketOperations::headBucket);
                 case "GET":
                     if (r.hasParam("location")) {
-                        return new Route("GetBucketLocation", BucketOperations::getLocation);
+                        return Route.read("GetBucketLocation", BucketOperations::getLocation);
                     }
                     if (r.hasParam("versioning")) {
-                        return new Route("GetBucketVersioning", BucketOperations::getVersioning);
+                        return Route.read("GetBucketVersioning", BucketOperations::getVersioning);
                     }
                     if (r.hasParam("versions")) {
-                        return new Route("ListObjectVersions", ListOperations::listVersions);
+                        return Route.read("ListObjectVersions", ListOperations::listVersions);
                     }
                     if (r.hasParam("uploads")) {
-                        return new Route("ListMultipartUploads", MultipartOperations::listUploads);
+                        return Route.read("ListMultipartUploads", MultipartOperations::listUploads);
                     }
                     if ("2".equals(r.param("list-type"))) {
-                        return new Route("ListObjectsV2", ListOperations::listV2);
+                        return Route.read("ListObjectsV2", ListOperations::listV2);
                     }
                     if (r.hasParam("list-type")) {
-                        return fail("ListObjects", S3Error.invalidArgument("Invalid list-type", "list-type",
+                        return fail(r, "ListObjects", S3Error.invalidArgument("Invalid list-type", "list-type",
                                 r.param("list-type")));
                     }
-                    return new Route("ListObjects", ListOperations::listV1);
+                    return Route.read("ListObjects", ListOperations::listV1);
                 case "POST":
                     if (r.hasParam("delete")) {
-                        return new Route("DeleteObjects", ObjectOperations::deleteObjects);
+                        return Route.write("DeleteObjects", ObjectOperations::deleteObjects);
                     }
-                    return fail("PostBucket", S3Error.notImplemented("POST on a bucket without ?delete"));
+                    return fail(r, "PostBucket", S3Error.notImplemented("POST on a bucket without ?delete"));
                 default:
-                    return methodNotAllowed();
+                    return methodNotAllowed(r);
             }
         }
         Route sosapi = virtualKeys ? SosapiOperations.route(r) : null;
@@ -168,42 +202,48 @@ public final class Router {
         switch (m) {
             case "PUT":
                 if (r.hasParam("uploadId") || r.hasParam("partNumber")) {
-                    return copy ? new Route("UploadPartCopy", MultipartOperations::uploadPartCopy)
-                            : new Route("UploadPart", MultipartOperations::uploadPart);
+                    return copy ? Route.write("UploadPartCopy", MultipartOperations::uploadPartCopy)
+                            : Route.write("UploadPart", MultipartOperations::uploadPart);
                 }
-                return copy ? new Route("CopyObject", ObjectOperations::copyObject)
-                        : new Route("PutObject", ObjectOperations::putObject);
+                return copy ? Route.write("CopyObject", ObjectOperations::copyObject)
+                        : Route.write("PutObject", ObjectOperations::putObject);
             case "GET":
                 if (r.hasParam("uploadId")) {
-                    return new Route("ListParts", MultipartOperations::listParts);
+                    return Route.read("ListParts", MultipartOperations::listParts);
                 }
-                return new Route("GetObject", ObjectOperations::getObject);
+                return Route.read("GetObject", ObjectOperations::getObject);
             case "HEAD":
-                return new Route("HeadObject", ObjectOperations::headObject);
+                return Route.read("HeadObject", ObjectOperations::headObject);
             case "DELETE":
                 if (r.hasParam("uploadId")) {
-                    return new Route("AbortMultipartUpload", MultipartOperations::abort);
+                    return Route.write("AbortMultipartUpload", MultipartOperations::abort);
                 }
-                return new Route("DeleteObject", ObjectOperations::deleteObject);
+                return Route.write("DeleteObject", ObjectOperations::deleteObject);
             case "POST":
                 if (r.hasParam("uploads")) {
-                    return new Route("CreateMultipartUpload", MultipartOperations::create);
+                    return Route.write("CreateMultipartUpload", MultipartOperations::create);
                 }
                 if (r.hasParam("uploadId")) {
-                    return new Route("CompleteMultipartUpload", MultipartOperations::complete);
+                    return Route.write("CompleteMultipartUpload", MultipartOperations::complete);
                 }
-                return fail("PostObject", S3Error.notImplemented("POST on an object"));
+                return fail(r, "PostObject", S3Error.notImplemented("POST on an object"));
             default:
-                return methodNotAllowed();
+                return methodNotAllowed(r);
         }
     }
 
-    private static Route fail(String name, S3Error error) {
-        return new Route(name, op -> CompletableFuture.failedFuture(error));
+    /** A route that only answers an error: it counts as a write unless the method only reads. */
+    private static Route fail(S3Request r, String name, S3Error error) {
+        return new Route(name, op -> CompletableFuture.failedFuture(error), !readsOnly(r));
     }
 
-    private static Route methodNotAllowed() {
-        return fail("MethodNotAllowed", new S3Error("MethodNotAllowed", HttpResponseStatus.METHOD_NOT_ALLOWED,
+    private static boolean readsOnly(S3Request r) {
+        String m = r.method().name();
+        return m.equals("GET") || m.equals("HEAD");
+    }
+
+    private static Route methodNotAllowed(S3Request r) {
+        return fail(r, "MethodNotAllowed", new S3Error("MethodNotAllowed", HttpResponseStatus.METHOD_NOT_ALLOWED,
                 "The specified method is not allowed against this resource."));
     }
 }

@@ -25,12 +25,12 @@ final class SosapiOperations {
         }
         String method = r.method().name();
         if ((method.equals("GET") || method.equals("HEAD")) && !r.hasParam("uploadId")) {
-            return new Router.Route(method.equals("GET") ? "GetObject" : "HeadObject", SosapiOperations::read);
+            return Router.Route.read(method.equals("GET") ? "GetObject" : "HeadObject", SosapiOperations::read);
         }
         if (method.equals("DELETE")) {
             return Router.routeStored(r);
         }
-        return new Router.Route("SosapiWrite", op -> {
+        return Router.Route.write("SosapiWrite", op -> {
             if (!objects(op).enabled()) {
                 // Without SOSAPI the keys are ordinary: route the request as if this hook did not exist.
                 return Router.routeStored(op.req()).handler().handle(op);
