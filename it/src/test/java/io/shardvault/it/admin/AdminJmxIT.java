@@ -294,9 +294,9 @@ class AdminJmxIT {
         return new Run(exit, out.toString(), err.toString());
     }
 
-    private String[] withCredentials(String... args) {
+    private String[] withCredentials(String... args) throws IOException {
         List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of("--jmx", "127.0.0.1:" + jmxPort, "--user", USER, "--password", PASSWORD));
+        all.addAll(List.of("--jmx", "127.0.0.1:" + jmxPort, "--password-file", writePasswordFile().toString()));
         return all.toArray(String[]::new);
     }
 
@@ -360,7 +360,9 @@ class AdminJmxIT {
         assertThat(badPod.exit()).isEqualTo(1);
         assertThat(badPod.err()).contains("no pod 77");
 
-        Run wrongPassword = cli("status", "--jmx", "127.0.0.1:" + jmxPort, "--user", USER, "--password", "nope");
+        Path wrong = dir.resolve("wrong.password");
+        java.nio.file.Files.writeString(wrong, USER + " nope\n");
+        Run wrongPassword = cli("status", "--jmx", "127.0.0.1:" + jmxPort, "--password-file", wrong.toString());
         assertThat(wrongPassword.exit()).isEqualTo(1);
         assertThat(wrongPassword.err()).contains("refused the credentials");
 
@@ -368,7 +370,12 @@ class AdminJmxIT {
         assertThat(usage.exit()).isEqualTo(2);
 
         int dead = freePort();
-        Run unreachable = cli("status", "--jmx", "127.0.0.1:" + dead, "--user", USER, "--password", PASSWORD);
+        Run unreachable = cli("status", "--jmx", "127.0.0.1:" + dead, "--password-file",
+                writePasswordFile().toString());
+        // A password on the command line would be visible in ps: there is no such option.
+        Run onTheCommandLine = cli("status", "--jmx", "127.0.0.1:" + jmxPort, "--user", USER, "--password", PASSWORD);
+        assertThat(onTheCommandLine.exit()).isEqualTo(2);
+        assertThat(onTheCommandLine.err()).contains("Unknown options: '--password'");
         assertThat(unreachable.exit()).isEqualTo(3);
         assertThat(unreachable.err().strip()).startsWith("shardvault admin: cannot reach the cluster's JMX at 127.0.0.1:"
                 + dead).doesNotContain("\n").doesNotContain("at java.");
@@ -481,7 +488,7 @@ class AdminJmxIT {
         }
 
         try (ChildJvm dead = ChildJvm.builder(AdminCli.class).name("cli")
-                .args("status", "--jmx", "127.0.0.1:" + freePort(), "--user", USER, "--password", PASSWORD)
+                .args("status", "--jmx", "127.0.0.1:" + freePort(), "--password-file", writePasswordFile().toString())
                 .start()) {
             int exit = dead.awaitExit(Duration.ofSeconds(90));
             String text = String.join("\n", dead.output());

@@ -161,7 +161,13 @@ class PodRebuildIT {
 
     private Run cli(String... args) {
         List<String> all = new ArrayList<>(List.of(args));
-        all.addAll(List.of("--jmx", "127.0.0.1:" + jmxPort, "--user", USER, "--password", PASSWORD));
+        try {
+            Path file = dir.resolve("cli.password");
+            java.nio.file.Files.writeString(file, USER + " " + PASSWORD + "\n");
+            all.addAll(List.of("--jmx", "127.0.0.1:" + jmxPort, "--password-file", file.toString()));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         var cli = AdminCli.newCommandLine();

@@ -18,9 +18,9 @@ import picocli.CommandLine.Spec;
  * credentials were refused), 2 usage, 3 the cluster is unreachable; failures print one line on
  * stderr, never a stack trace.
  *
- * <p>Credentials come from {@code --user}/{@code --password}, else the environment
- * ({@code SHARDVAULT_JMX_USER}, {@code SHARDVAULT_JMX_PASSWORD}), else {@code --password-file}
- * (its first {@code user password} line). The address comes from {@code --jmx}, else
+ * <p>Credentials come from {@code --password-file} (its first {@code user password} line, or a password
+ * for {@code --user}), else the environment ({@code SHARDVAULT_JMX_USER} or {@code --user}, and
+ * {@code SHARDVAULT_JMX_PASSWORD}); never from the command line, where {@code ps} shows them. The address comes from {@code --jmx}, else
  * {@code SHARDVAULT_JMX}, else 127.0.0.1:9010.
  */
 @Command(name = "admin", mixinStandardHelpOptions = true,
@@ -44,13 +44,10 @@ public final class AdminCli implements Runnable {
             defaultValue = "${env:SHARDVAULT_JMX_USER}", description = "JMX user (default: $SHARDVAULT_JMX_USER).")
     String user;
 
-    @Option(names = "--password", paramLabel = "PASSWORD", scope = ScopeType.INHERIT,
-            defaultValue = "${env:SHARDVAULT_JMX_PASSWORD}",
-            description = "JMX password (default: $SHARDVAULT_JMX_PASSWORD; prefer --password-file).")
-    String password;
-
+    // No --password: a password on the command line is visible in ps to every user of the host.
     @Option(names = "--password-file", paramLabel = "FILE", scope = ScopeType.INHERIT,
-            description = "A file whose first line is 'user password' (or just the password, with --user).")
+            description = "A file whose first line is 'user password' (or just the password, with --user); "
+                    + "else $SHARDVAULT_JMX_PASSWORD.")
     Path passwordFile;
 
     @Option(names = "--tls", scope = ScopeType.INHERIT,
@@ -106,9 +103,6 @@ public final class AdminCli implements Runnable {
     }
 
     private String[] credentials() throws AdminException {
-        if (user != null && password != null) {
-            return new String[] {user, password};
-        }
         if (passwordFile != null) {
             try {
                 for (String line : Files.readAllLines(passwordFile, StandardCharsets.UTF_8)) {
@@ -125,6 +119,6 @@ public final class AdminCli implements Runnable {
             }
             throw new AdminException(ExitCodes.USAGE, "--password-file " + passwordFile + " holds no password");
         }
-        return new String[] {user, password};
+        return new String[] {user, System.getenv("SHARDVAULT_JMX_PASSWORD")};
     }
 }
