@@ -2,6 +2,7 @@ package io.shardvault.pod;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.ShardId;
+import io.shardvault.common.config.Settings;
 import io.shardvault.pod.internal.DirectTomeIo;
 import io.shardvault.pod.internal.FaultTomeIo;
 import io.shardvault.pod.internal.PodNode;
@@ -106,14 +107,17 @@ class PodStashFaultTest {
         LOG.info("seed={}", seed);
         Random random = new Random(seed);
         try (StashFaultFixture f = new StashFaultFixture(dir)) {
-            PodConfig config = f.podConfig("20ms");
+            // Each write waits for its flush and purge: send purges at once rather than after the usual linger.
+            Map<String, Object> settings = f.podSettings("20ms");
+            settings.put("pod.purge.linger", "1ms");
+            PodConfig config = PodConfig.from(Settings.of(settings));
             List<FaultTomeIo> disks = List.of(new FaultTomeIo(), new FaultTomeIo());
             PodNode node = PodNode.open(config, disks::get, servers -> new StashClientAccess(f.rpc, servers),
                     new SimpleMeterRegistry(), Clock.systemUTC());
             PodServer pod = PodServer.serve(f.transport, config, node);
             f.assign(pod.localAddress());
             Map<ShardId, byte[]> acked = new LinkedHashMap<>();
-            for (int i = 0; i < 20; i++) {
+            for (int i = 0; i < 10; i++) {
                 ShardId id = new ShardId(StashFaultFixture.VAULT, 7000 + i, StashFaultFixture.SHARD);
                 byte[] data = new byte[1 + random.nextInt(64 << 10)];
                 random.nextBytes(data);
