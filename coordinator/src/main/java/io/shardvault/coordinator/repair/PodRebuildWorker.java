@@ -262,7 +262,11 @@ public final class PodRebuildWorker implements AutoCloseable {
 
     private void runJob(Vault vault, PodRebuildJob job) {
         try {
-            rebuild.run(vault, job, () -> !closed && leads.getAsBoolean(), running::set);
+            PodRebuildJob last = rebuild.run(vault, job, () -> !closed && leads.getAsBoolean(), running::set);
+            if (last.state() == State.DONE && last.copies()) {
+                // Its DONE moved the pod in the catalog: new writes here go to the replacement from now on.
+                Bounded.await(vaults.refresh(), callTimeout.multipliedBy(2), "vault map after decommission");
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (IOException | RuntimeException e) {
