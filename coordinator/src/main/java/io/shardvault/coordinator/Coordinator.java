@@ -129,7 +129,8 @@ public final class Coordinator implements AutoCloseable {
             RepairConfig repairConfig = RepairConfig.from(settings);
             RepairMetrics repairMetrics = new RepairMetrics(registry);
             // The one holder of the vault map: every part below asks it, so a decommission's end switches them all.
-            CatalogVaultMap vaults = new CatalogVaultMap(catalog, vault, CoordinatorAdmin.podStatesRefresh(settings));
+            CatalogVaultMap vaults = new CatalogVaultMap(catalog, vault, CoordinatorAdmin.podStatesRefresh(settings),
+                    assignments::follow);
             started.add(vaults);
             ShardDataPath data = ShardDataPath.create(dataConfig, vaults,
                     new CatalogFileIdSource(catalog, config.fileIdBatch()), codecs, transport,

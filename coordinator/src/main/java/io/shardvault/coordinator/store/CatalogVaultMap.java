@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,15 +39,19 @@ public final class CatalogVaultMap implements VaultDirectory, AutoCloseable {
 
     private final Catalog catalog;
     private final ScheduledExecutorService reader;
+    private final Consumer<Vault> onMove;
     private volatile Vault vault;
 
     /**
      * @param start the vault as this coordinator started with it (the catalog's addresses already taken:
      *              see {@link #withCatalogPods})
+     * @param onMove told the new vault when a pod moved (the pod assignments follow it); runs on the
+     *               reader thread, so it must not block
      */
-    public CatalogVaultMap(Catalog catalog, Vault start, Duration refresh) {
+    public CatalogVaultMap(Catalog catalog, Vault start, Duration refresh, Consumer<Vault> onMove) {
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.vault = Objects.requireNonNull(start, "start");
+        this.onMove = Objects.requireNonNull(onMove, "onMove");
         this.reader = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("vault-map-refresh"));
         reader.scheduleWithFixedDelay(this::readQuietly, refresh.toMillis(), refresh.toMillis(),
                 TimeUnit.MILLISECONDS);
@@ -135,6 +140,7 @@ public final class CatalogVaultMap implements VaultDirectory, AutoCloseable {
                         i, after.vaultId(), before.pod(i), after.pod(i), after.pod(i));
             }
         }
+        onMove.accept(after);
     }
 
     @Override

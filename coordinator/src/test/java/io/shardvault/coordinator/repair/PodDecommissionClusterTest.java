@@ -9,6 +9,7 @@ import io.shardvault.coordinator.data.StoredFile;
 import io.shardvault.coordinator.store.CatalogVaultMap;
 import io.shardvault.coordinator.testing.HealingCluster;
 import io.shardvault.coordinator.testing.MiniCluster;
+import io.shardvault.pod.api.PodClient;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
@@ -76,6 +77,10 @@ class PodDecommissionClusterTest {
         assertThat(metrics.bytesRebuilt.count()).isEqualTo(done.bytesRebuilt()).isPositive();
         InetSocketAddress old = cluster.podAddress(retiring);
         awaitSwitch(retiring, onto);
+        // The replacement takes the slot's assignment (so it may take buffered writes, recoverable from the stash).
+        PodClient pods = h.pods();
+        HealingCluster.awaitTrue("the replacement's assignment", () -> cluster.assignments().expected(onto) != null
+                && pods.stats(onto).join().assignment() == cluster.assignments().expected(onto).fingerprint());
         // No restart: the same data path now writes shard 7 of a new file to the replacement, not the old pod.
         StoredFile after = h.write("after-switch", h.bytes(700_000));
         assertThat(after.missingShards()).isEmpty();

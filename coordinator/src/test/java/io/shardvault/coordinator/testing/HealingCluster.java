@@ -173,11 +173,12 @@ public final class HealingCluster implements AutoCloseable {
 
     /**
      * From here on the test's coordinator asks the catalog's vault map, as {@code Coordinator} does (re-read
-     * every 200 ms and by a decommission's end): {@link #vaults()}, a new {@link #data()} and the workers made
-     * after this follow it while they run. Returns the map.
+     * every 200 ms and by a decommission's end): {@link #vaults()}, a new {@link #data()}, the workers made
+     * after this and the pods' assignments follow it while they run. Returns the map.
      */
     public CatalogVaultMap followCatalogMap() {
-        vaultMap = closeLater(new CatalogVaultMap(catalog(), cluster.vault(), Duration.ofMillis(200)));
+        vaultMap = closeLater(new CatalogVaultMap(catalog(), cluster.vault(), Duration.ofMillis(200),
+                cluster.assignments()::follow));
         data = newDataPath();
         return vaultMap;
     }
