@@ -24,7 +24,6 @@ import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import io.shardvault.coordinator.data.DataPathConfig;
 import io.shardvault.coordinator.data.PodAssignments;
 import io.shardvault.coordinator.data.Vault;
-import io.shardvault.coordinator.data.VaultDirectory;
 import io.shardvault.coordinator.data.internal.ShardDataPath;
 import io.shardvault.coordinator.collect.CollectConfig;
 import io.shardvault.coordinator.collect.CollectMetrics;
@@ -42,6 +41,7 @@ import io.shardvault.coordinator.store.CatalogCredentialStore;
 import io.shardvault.coordinator.store.CatalogFileIdSource;
 import io.shardvault.coordinator.store.CatalogObjectStore;
 import io.shardvault.coordinator.store.CatalogPodStates;
+import io.shardvault.coordinator.store.CatalogVaultMap;
 import io.shardvault.coordinator.store.FileReaper;
 import io.shardvault.coordinator.store.FreeSpace;
 import io.shardvault.coordinator.store.PodFreeSpace;
@@ -63,9 +63,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * One coordinator: its catalog peer, the data paths over the vault's pods and the stash, the repair
@@ -106,7 +108,8 @@ public final class Coordinator implements AutoCloseable {
             started.add(catalogServer);
             Catalog catalog = catalogServer.catalog();
             awaitCatalog(catalogServer, config.startupTimeout().toMillis());
-            register(catalog, config);
+            // The catalog's pod addresses win over the setting: a decommission moves a pod there, not in the file.
+            Vault vault = register(catalog, config);
             // One source for where stash copies go: the catalog's cluster map, for this coordinator's
             // writes and for the pods' recovery alike (each pod is told by ASSIGN).
             List<InetSocketAddress> stashServers = catalogStashServers(catalog, config);
@@ -125,7 +128,10 @@ public final class Coordinator implements AutoCloseable {
             // Repair (issue #20): reads queue the damage they find; the worker repairs while this peer leads.
             RepairConfig repairConfig = RepairConfig.from(settings);
             RepairMetrics repairMetrics = new RepairMetrics(registry);
-            VaultDirectory vaults = VaultDirectory.of(List.of(config.vault()));
+            // The one holder of the vault map: every part below asks it, so a decommission's end switches them all.
+            CatalogVaultMap vaults = new CatalogVaultMap(catalog, vault, CoordinatorAdmin.podStatesRefresh(settings),
+                    assignments::follow);
+            started.add(vaults);
             ShardDataPath data = ShardDataPath.create(dataConfig, vaults,
                     new CatalogFileIdSource(catalog, config.fileIdBatch()), codecs, transport,
                     RpcClientConfig.from(settings), stashServers, podStates, assignments,
@@ -139,7 +145,7 @@ public final class Coordinator implements AutoCloseable {
             // Scrub (issue #20 section 4): the pods' scrub findings go to the repair queue, taken by the leader.
             ScrubFindingsCollector scrubFindings = ScrubFindingsCollector.start(
                     settings.get(ScrubFindingsConfigKeys.INTERVAL), catalog, catalogServer::isLeader,
-                    List.of(config.vault()), new PodClient(repairRpc), repairMetrics, dataConfig.rpcTimeout());
+                    vaults, new PodClient(repairRpc), repairMetrics, dataConfig.rpcTimeout());
             started.add(scrubFindings);
             // Pod rebuild (issue #20): jobs are catalog rows; the leader runs them, resuming from their checkpoint.
             PodRebuildWorker rebuilds = PodRebuildWorker.start(PodRebuildConfig.from(settings), catalog,
@@ -150,7 +156,7 @@ public final class Coordinator implements AutoCloseable {
             started.add(reaper);
             // Orphan collection (issue #20): files no catalog entry refers to go, behind the catalog's fence.
             OrphanCollector collector = OrphanCollector.start(CollectConfig.from(settings), catalog,
-                    catalogServer::isLeader, List.of(config.vault()), new PodClient(repairRpc),
+                    catalogServer::isLeader, vaults, new PodClient(repairRpc),
                     new StashClient(repairRpc), stashServers, new CollectMetrics(registry), dataConfig.rpcTimeout());
             started.add(collector);
             FreeSpace freeSpace = new PodFreeSpace(catalog, new PodClient(statsRpc), FREE_SPACE_MAX_AGE,
@@ -160,15 +166,15 @@ public final class Coordinator implements AutoCloseable {
             CatalogObjectStore store = new CatalogObjectStore(catalog, data, reaper, CatalogObjectStore.MIN_PART_BYTES,
                     s3Config.region(), freeSpace, config.bootstrapKey().map(Credential::accessKeyId), registry);
             CredentialStore credentials = withBootstrapKey(new CatalogCredentialStore(catalog), config.bootstrapKey());
-            started.add(CoordinatorAdmin.start(settings, catalogServer, config.vault(),
-                    dataConfig.writeQuorum(config.vault().layout()), stashServers, transport, podStates,
+            started.add(CoordinatorAdmin.start(settings, catalogServer, vaults::current,
+                    dataConfig.writeQuorum(vault.layout()), stashServers, transport, podStates,
                     new HealingJobs(repair, collector, rebuilds)));
             c.catalog = catalog;
             c.s3 = S3Server.start(s3Config, store, credentials, registry);
             started.add(c.s3);
             RpcClientConfig rpcConfig = RpcClientConfig.from(settings);
-            c.readiness = new VaultReadiness(catalogServer, config.vault(),
-                    dataConfig.writeQuorum(config.vault().layout()), RpcClient.create(transport,
+            c.readiness = new VaultReadiness(catalogServer, vaults::current,
+                    dataConfig.writeQuorum(vault.layout()), RpcClient.create(transport,
                     new RpcClientConfig(rpcConfig.maxFrameBytes(), 1, VaultReadiness.TIMEOUT, VaultReadiness.TIMEOUT,
                             VaultReadiness.TIMEOUT)), assignments).start();
             started.add(c.readiness);
@@ -233,17 +239,15 @@ public final class Coordinator implements AutoCloseable {
         throw new IOException("the catalog did not answer within " + timeoutMillis + " ms: " + last, last);
     }
 
-    /** Records the configured cluster map in the catalog; an entry already there is fine. */
-    private static void register(Catalog catalog, CoordinatorConfig config) {
+    /**
+     * Records the configured cluster map in the catalog, pods only where it records none; returns the vault
+     * with the catalog's pod addresses, which win over {@code coordinator.vault.pods} (a decommission moved
+     * the pod there). A pod whose setting differs is logged, for the operator to update the setting.
+     */
+    private static Vault register(Catalog catalog, CoordinatorConfig config) throws IOException {
         Vault v = config.vault();
-        List<PodInfo> pods = new ArrayList<>();
-        for (int i = 0; i < v.pods().size(); i++) {
-            InetSocketAddress a = v.pod(i);
-            pods.add(new PodInfo(v.vaultId(), i, a.getHostString(), a.getPort()));
-        }
         List<CompletableFuture<?>> all = new ArrayList<>();
-        all.add(catalog.registerVault(new VaultInfo(v.vaultId(), new FileLayout(v.layout().k(), v.layout().m(),
-                v.layout().chunkBytes()), Long.MAX_VALUE, List.of())));
+        all.add(catalog.registerVault(vaultInfo(v)));
         for (int s = 0; s < config.stashServers().size(); s++) {
             InetSocketAddress a = config.stashServers().get(s);
             all.add(catalog.registerStash(new StashInfo("stash-" + s, a.getHostString(), a.getPort())));
@@ -251,9 +255,28 @@ public final class Coordinator implements AutoCloseable {
         for (CompletableFuture<?> f : all) {
             logRegistration(f);
         }
-        for (PodInfo p : pods) {
-            logRegistration(catalog.registerPod(p));
+        List<VaultInfo> vaults = readCatalog("vaults", catalog.listVaults());
+        Set<Integer> inCatalog = vaults.stream().filter(r -> r.vaultId() == v.vaultId())
+                .flatMap(r -> r.pods().stream()).map(PodInfo::shardIndex).collect(Collectors.toSet());
+        Vault recorded = CatalogVaultMap.withCatalogPods(v, vaults);
+        for (int i = 0; i < v.pods().size(); i++) {
+            InetSocketAddress a = v.pod(i);
+            if (!inCatalog.contains(i)) {
+                // A new cluster or a new pod: the setting's address is the map's.
+                logRegistration(catalog.registerPod(new PodInfo(v.vaultId(), i, a.getHostString(), a.getPort())));
+            } else if (!recorded.pod(i).equals(a)) {
+                LOG.info("pod {} of vault {} is at {} in the catalog's map (a decommission moved it), not at {} as "
+                        + "coordinator.vault.pods has it: using the catalog's; update the setting", i, v.vaultId(),
+                        recorded.pod(i), a);
+            }
         }
+        return recorded;
+    }
+
+    /** The catalog's record of {@code v} (its row only: registering it never moves a pod). */
+    static VaultInfo vaultInfo(Vault v) {
+        return new VaultInfo(v.vaultId(), new FileLayout(v.layout().k(), v.layout().m(), v.layout().chunkBytes()),
+                Long.MAX_VALUE, List.of());
     }
 
     /** How long start-up waits for the pods to take their assignments (unassigned pods are written durably). */

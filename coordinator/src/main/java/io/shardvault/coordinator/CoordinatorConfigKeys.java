@@ -22,7 +22,9 @@ public final class CoordinatorConfigKeys {
     public static final ConfigKey<Long> VAULT_CHUNK_BYTES = ConfigKey.ofBytes("coordinator.vault.chunkBytes",
             64L << 10, 16, 64L << 20, "Bytes per chunk of a full stripe (a multiple of 16); a stripe is k chunks.");
     public static final ConfigKey<String> VAULT_PODS = ConfigKey.ofString("coordinator.vault.pods", "none",
-            "The vault's n pods as host:port, comma-separated, in shard order.");
+            "The vault's n pods as host:port, comma-separated, in shard order; registered in the catalog's "
+                    + "cluster map where it records none. A pod the catalog records elsewhere (a decommission "
+                    + "moved it) is taken from the catalog, logged at start.");
     public static final ConfigKey<String> STASH_SERVERS = ConfigKey.ofString("coordinator.stash.servers", "none",
             "The stash servers as host:port, comma-separated, in cluster-map order; registered in the catalog's "
                     + "cluster map, whose list every coordinator writes to and assigns the pods (op ASSIGN); "

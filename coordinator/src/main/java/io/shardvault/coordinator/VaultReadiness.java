@@ -7,7 +7,6 @@ import io.shardvault.common.admin.ReadinessCheck;
 import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.coordinator.catalog.CatalogException;
 import io.shardvault.coordinator.catalog.CatalogServer;
-import io.shardvault.coordinator.catalog.PodInfo;
 import io.shardvault.coordinator.data.PodAssignments;
 import io.shardvault.coordinator.data.Vault;
 import io.shardvault.pod.api.PodClient;
@@ -21,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,8 +31,8 @@ import org.slf4j.LoggerFactory;
  *   <li>the catalog group has a leader;</li>
  *   <li>the vault is writable: at least the data path's write quorum ({@code data.writeQuorum},
  *       n-1 by default) of its n pods answer a STATS call within {@link #TIMEOUT};</li>
- *   <li>a catalog write commits: the probe re-registers pod 0 of the vault (idempotent; an
- *       already-registered answer is a committed write too). A write is a Raft log entry, so after
+ *   <li>a catalog write commits: the probe re-registers the vault (idempotent, its pods untouched;
+ *       an already-registered answer is a committed write too). A write is a Raft log entry, so after
  *       a success the next one waits {@link #WRITE_INTERVAL}; after a failure it is retried on
  *       every probe.</li>
  * </ol>
@@ -53,7 +53,8 @@ final class VaultReadiness implements ReadinessCheck, AutoCloseable {
     static final Duration WRITE_INTERVAL = Duration.ofSeconds(20);
 
     private final CatalogServer catalog;
-    private final Vault vault;
+    /** The vault as the coordinator's map has it now (a decommission's end moves a pod). */
+    private final Supplier<Vault> vault;
     private final int writeQuorum;
     private final RpcClient rpc;
     private final PodClient pods;
@@ -65,7 +66,7 @@ final class VaultReadiness implements ReadinessCheck, AutoCloseable {
     private long lastWriteNanos;
     private boolean wroteOnce;
 
-    VaultReadiness(CatalogServer catalog, Vault vault, int writeQuorum, RpcClient rpc, PodAssignments assignments) {
+    VaultReadiness(CatalogServer catalog, Supplier<Vault> vault, int writeQuorum, RpcClient rpc, PodAssignments assignments) {
         this.catalog = catalog;
         this.assignments = assignments;
         this.vault = vault;
@@ -106,6 +107,7 @@ final class VaultReadiness implements ReadinessCheck, AutoCloseable {
         if (catalog.leaderId().isEmpty()) {
             return Readiness.notReady("catalog has no leader");
         }
+        Vault vault = this.vault.get();
         List<CompletableFuture<?>> calls = new ArrayList<>();
         for (InetSocketAddress pod : vault.pods()) {
             calls.add(pods.stats(pod).thenAccept(stats -> assignments.observe(pod, stats)));
@@ -124,9 +126,8 @@ final class VaultReadiness implements ReadinessCheck, AutoCloseable {
         if (wroteOnce && System.nanoTime() - lastWriteNanos < WRITE_INTERVAL.toNanos()) {
             return Readiness.ready();
         }
-        InetSocketAddress pod0 = vault.pod(0);
-        Throwable writeFailure = await(catalog.catalog().registerPod(
-                new PodInfo(vault.vaultId(), 0, pod0.getHostString(), pod0.getPort())),
+        // The vault's row, not a pod's: a coordinator whose map is a refresh behind must not move a pod back.
+        Throwable writeFailure = await(catalog.catalog().registerVault(Coordinator.vaultInfo(vault)),
                 System.nanoTime() + TIMEOUT.toNanos());
         if (writeFailure != null
                 && !(writeFailure instanceof CatalogException c && c.code() == ErrorCode.CONFLICT)) {

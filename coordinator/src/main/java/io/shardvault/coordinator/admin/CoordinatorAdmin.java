@@ -30,6 +30,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import javax.management.InstanceAlreadyExistsException;
 import javax.management.MBeanServer;
 import javax.management.MBeanServerFactory;
@@ -85,10 +86,12 @@ public final class CoordinatorAdmin implements AutoCloseable {
      * Registers the MXBeans and starts remote JMX if configured.
      *
      * @param transport the coordinator's RPC transport (not owned); the console makes its own client
+     * @param vault the vault as the coordinator's map has it now (asked at every probe)
      * @param writeQuorum the data paths' write quorum for {@code vault}, to say whether it is writable
      * @param healing the repair worker, orphan collector and pod rebuilds, for their MBeans
      */
-    public static CoordinatorAdmin start(Settings settings, CatalogServer catalogServer, Vault vault, int writeQuorum,
+    public static CoordinatorAdmin start(Settings settings, CatalogServer catalogServer, Supplier<Vault> vault,
+                                         int writeQuorum,
                                          List<InetSocketAddress> stashServers, RpcTransport transport,
                                          CatalogPodStates podStates, HealingJobs healing)
             throws IOException {

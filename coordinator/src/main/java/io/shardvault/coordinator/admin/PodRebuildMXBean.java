@@ -23,8 +23,9 @@ public interface PodRebuildMXBean {
                                    name = "checkOnly") boolean checkOnly);
 
     @Description("Starts the decommission of a pod: a job that copies its shards from it (it keeps serving) onto its"
-            + " replacement at host:port, which must answer. Once DONE, switch the vault map to the replacement and"
-            + " run a rebuild of the pod to catch up. Refused while a job of that pod runs.")
+            + " replacement at host:port, which must answer. Its DONE switches the vault map to the replacement on"
+            + " every coordinator (no restart); then run a rebuild of the pod to catch up. Refused while a job of"
+            + " that pod runs.")
     PodRebuildView decommission(@Description(value = "The pod's vault.", name = "vaultId") int vaultId,
                                 @Description(value = "The pod's shard index.", name = "shardIndex") int shardIndex,
                                 @Description(value = "The replacement pod's address, host:port.", name = "to")

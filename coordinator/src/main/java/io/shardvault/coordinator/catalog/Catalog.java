@@ -344,6 +344,7 @@ public interface Catalog extends AutoCloseable {
     /**
      * Records a running job's progress (its position, counters and state, the rest as stored): {@code
      * CONFLICT} when the job is not the pod's running one, or the position would go back. Returns the row.
+     * A decommission's DONE moves the pod to the job's target in the vault's map, in the same entry.
      */
     CompletableFuture<PodRebuildJob> checkpointPodRebuild(PodRebuildJob job);
 

@@ -6,6 +6,7 @@ import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.FileKey;
 import io.shardvault.coordinator.catalog.FileState;
 import io.shardvault.coordinator.data.Vault;
+import io.shardvault.coordinator.data.VaultDirectory;
 import io.shardvault.coordinator.repair.Bounded;
 import io.shardvault.coordinator.repair.RateLimiter;
 import io.shardvault.pod.api.AgedShard;
@@ -100,7 +101,7 @@ public final class OrphanCollector implements AutoCloseable {
     private final CollectConfig config;
     private final Catalog catalog;
     private final BooleanSupplier leads;
-    private final List<Vault> vaults;
+    private final VaultDirectory vaults;
     private final PodClient pods;
     private final StashClient stash;
     private final List<InetSocketAddress> stashServers;
@@ -110,13 +111,13 @@ public final class OrphanCollector implements AutoCloseable {
     private final RateLimiter rate;
     private final ScheduledExecutorService passes;
 
-    private OrphanCollector(CollectConfig config, Catalog catalog, BooleanSupplier leads, List<Vault> vaults,
+    private OrphanCollector(CollectConfig config, Catalog catalog, BooleanSupplier leads, VaultDirectory vaults,
                             PodClient pods, StashClient stash, List<InetSocketAddress> stashServers,
                             CollectMetrics metrics, Clock clock, Duration callTimeout) {
         this.config = Objects.requireNonNull(config, "config");
         this.catalog = Objects.requireNonNull(catalog, "catalog");
         this.leads = Objects.requireNonNull(leads, "leads");
-        this.vaults = List.copyOf(vaults);
+        this.vaults = vaults;
         this.pods = Objects.requireNonNull(pods, "pods");
         this.stash = Objects.requireNonNull(stash, "stash");
         this.stashServers = List.copyOf(stashServers);
@@ -131,12 +132,13 @@ public final class OrphanCollector implements AutoCloseable {
      * Starts the passes (the first after one {@code collect.interval}).
      *
      * @param leads whether this coordinator's catalog peer leads now (only then does it collect)
+     * @param vaults the vaults whose pods are listed, as the map has them at each pass
      * @param pods a pod client for the listings and deletes (not owned)
      * @param stash a stash client for the listings and purges (not owned)
      * @param callTimeout the pods' and catalog's call timeout: a call not answered in twice that has failed
      */
-    public static OrphanCollector start(CollectConfig config, Catalog catalog, BooleanSupplier leads, List<Vault> vaults,
-                                        PodClient pods, StashClient stash, List<InetSocketAddress> stashServers,
+    public static OrphanCollector start(CollectConfig config, Catalog catalog, BooleanSupplier leads,
+                                        VaultDirectory vaults, PodClient pods, StashClient stash, List<InetSocketAddress> stashServers,
                                         CollectMetrics metrics, Duration callTimeout) {
         OrphanCollector c = new OrphanCollector(config, catalog, leads, vaults, pods, stash, stashServers, metrics,
                 Clock.systemUTC(), callTimeout);
@@ -185,7 +187,7 @@ public final class OrphanCollector implements AutoCloseable {
         }
         try {
             Map<FileKey, Orphan> orphans = new LinkedHashMap<>();
-            for (Vault v : vaults) {
+            for (Vault v : vaults.all()) {
                 listPods(v, orphans);
                 listStash(v, orphans);
             }
@@ -309,7 +311,7 @@ public final class OrphanCollector implements AutoCloseable {
      * all of it went (otherwise a later pass finds the rest, COLLECTED, and finishes).
      */
     private boolean delete(FileKey f, Orphan seen) throws InterruptedException {
-        Vault v = vaults.stream().filter(x -> x.vaultId() == f.vaultId()).findFirst().orElseThrow();
+        Vault v = vaults.vault(f.vaultId()).orElseThrow();
         List<ShardId> ids = new ArrayList<>();
         for (int i = 0; i < v.pods().size(); i++) {
             ids.add(new ShardId(f.vaultId(), f.fileId(), i));

@@ -29,7 +29,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Sending: {@link #assignAll()} at start; {@link #observe} with every STATS answer of the
  * coordinator's periodic pod probe, which re-sends ASSIGN to a pod that reports none or another
- * (restarted without its state, or assigned by a coordinator with another map). A pod that refuses
+ * (restarted without its state, or assigned by a coordinator with another map); {@link #follow} when
+ * the vault map moves a pod (a decommission's end), so its replacement takes the slot. A pod that refuses
  * its assignment (CONFLICT: it has unflushed shards or undelivered purges for other stash servers)
  * is logged at ERROR and stays written durably.
  *
@@ -39,8 +40,9 @@ public final class PodAssignments implements RecoverablePods {
     private static final Logger LOG = LoggerFactory.getLogger(PodAssignments.class);
 
     private final PodClient pods;
-    private final Map<InetSocketAddress, PodAssignment> expected;
-    private final Map<PodSlot, InetSocketAddress> podBySlot;
+    private final List<InetSocketAddress> stashServers;
+    /** The map's pods by slot, and what each is to be assigned; replaced whole when a pod moves. */
+    private volatile Expected current;
     private final Set<InetSocketAddress> accepted = ConcurrentHashMap.newKeySet();
     /** Pods whose refusal was logged, so that a probe every few seconds does not repeat it. */
     private final Set<InetSocketAddress> refusalLogged = ConcurrentHashMap.newKeySet();
@@ -52,12 +54,45 @@ public final class PodAssignments implements RecoverablePods {
     public PodAssignments(PodClient pods, Map<PodSlot, InetSocketAddress> podBySlot,
                           List<InetSocketAddress> stashServers) {
         this.pods = Objects.requireNonNull(pods, "pods");
-        this.podBySlot = Map.copyOf(podBySlot);
-        Map<InetSocketAddress, List<PodSlot>> slots = new HashMap<>();
-        podBySlot.forEach((slot, pod) -> slots.computeIfAbsent(pod, p -> new ArrayList<>()).add(slot));
-        Map<InetSocketAddress, PodAssignment> byPod = new HashMap<>();
-        slots.forEach((pod, held) -> byPod.put(pod, new PodAssignment(held, stashServers)));
-        this.expected = Map.copyOf(byPod);
+        this.stashServers = List.copyOf(stashServers);
+        this.current = Expected.of(podBySlot, this.stashServers);
+    }
+
+    private record Expected(Map<PodSlot, InetSocketAddress> podBySlot, Map<InetSocketAddress, PodAssignment> byPod) {
+        static Expected of(Map<PodSlot, InetSocketAddress> podBySlot, List<InetSocketAddress> stashServers) {
+            Map<InetSocketAddress, List<PodSlot>> slots = new HashMap<>();
+            podBySlot.forEach((slot, pod) -> slots.computeIfAbsent(pod, p -> new ArrayList<>()).add(slot));
+            Map<InetSocketAddress, PodAssignment> byPod = new HashMap<>();
+            slots.forEach((pod, held) -> byPod.put(pod, new PodAssignment(held, stashServers)));
+            return new Expected(Map.copyOf(podBySlot), Map.copyOf(byPod));
+        }
+    }
+
+    /**
+     * Takes in {@code vault}'s pods as the map has them now (a decommission moved one): a pod that took
+     * over a slot is sent its assignment at once, and is written durably until it accepts it. Completes
+     * when the pods whose assignment changed answered; never fails.
+     */
+    public CompletableFuture<Void> follow(Vault vault) {
+        Expected before;
+        Expected after;
+        synchronized (this) {
+            before = current;
+            Map<PodSlot, InetSocketAddress> bySlot = new HashMap<>(before.podBySlot());
+            for (int i = 0; i < vault.pods().size(); i++) {
+                bySlot.put(new PodSlot(vault.vaultId(), i), vault.pod(i));
+            }
+            after = Expected.of(bySlot, stashServers);
+            current = after;
+        }
+        List<CompletableFuture<Void>> sent = new ArrayList<>();
+        after.byPod().forEach((pod, want) -> {
+            if (!want.equals(before.byPod().get(pod))) {
+                accepted.remove(pod);
+                sent.add(assign(pod));
+            }
+        });
+        return CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new));
     }
 
     /** The assignments of the pods of {@code vaults}: pod i of a vault holds slot {@code vaultId:i}. */
@@ -73,13 +108,13 @@ public final class PodAssignments implements RecoverablePods {
 
     /** What pod {@code pod} is to be assigned, or null if the cluster map has no such pod. */
     public PodAssignment expected(InetSocketAddress pod) {
-        return expected.get(pod);
+        return current.byPod().get(pod);
     }
 
     /** Sends every pod its assignment; completes when each answered (successes and refusals are recorded). */
     public CompletableFuture<Void> assignAll() {
         List<CompletableFuture<Void>> all = new ArrayList<>();
-        for (InetSocketAddress pod : expected.keySet()) {
+        for (InetSocketAddress pod : current.byPod().keySet()) {
             all.add(assign(pod));
         }
         return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
@@ -90,7 +125,7 @@ public final class PodAssignments implements RecoverablePods {
      * is (re)sent its assignment. Completes when that is settled; never fails.
      */
     public CompletableFuture<Void> observe(InetSocketAddress pod, PodStats stats) {
-        PodAssignment want = expected.get(pod);
+        PodAssignment want = expected(pod);
         if (want == null) {
             return CompletableFuture.completedFuture(null);
         }
@@ -103,7 +138,11 @@ public final class PodAssignments implements RecoverablePods {
     }
 
     private CompletableFuture<Void> assign(InetSocketAddress pod) {
-        PodAssignment want = expected.get(pod);
+        PodAssignment want = expected(pod);
+        if (want == null) {
+            // Moved out of the map meanwhile (a decommission ended): it is assigned nothing any more.
+            return CompletableFuture.completedFuture(null);
+        }
         return pods.assign(pod, want).handle((ok, failure) -> {
             if (failure == null) {
                 accepted.add(pod);
@@ -127,13 +166,13 @@ public final class PodAssignments implements RecoverablePods {
 
     @Override
     public boolean canRecoverBuffered(int vaultId, int shardIndex) {
-        InetSocketAddress pod = podBySlot.get(new PodSlot(vaultId, shardIndex));
-        return pod != null && accepted.contains(pod) && !expected.get(pod).stashServers().isEmpty();
+        InetSocketAddress pod = current.podBySlot().get(new PodSlot(vaultId, shardIndex));
+        return pod != null && accepted.contains(pod) && !stashServers.isEmpty();
     }
 
     @Override
     public void refusedBuffered(int vaultId, int shardIndex) {
-        InetSocketAddress pod = podBySlot.get(new PodSlot(vaultId, shardIndex));
+        InetSocketAddress pod = current.podBySlot().get(new PodSlot(vaultId, shardIndex));
         if (pod != null && accepted.remove(pod)) {
             LOG.warn("pod {} refused a buffered write as not recoverable: it is written durably until it reports "
                     + "its assignment again", pod);

@@ -262,7 +262,17 @@ public final class PodRebuildWorker implements AutoCloseable {
 
     private void runJob(Vault vault, PodRebuildJob job) {
         try {
-            rebuild.run(vault, job, () -> !closed && leads.getAsBoolean(), running::set);
+            PodRebuildJob last = rebuild.run(vault, job, () -> !closed && leads.getAsBoolean(), running::set);
+            if (last.state() == State.DONE && last.copies()) {
+                // Its DONE moved the pod in the catalog: new writes here go to the replacement from now on.
+                vaults.refresh().orTimeout(callTimeout.multipliedBy(2).toMillis(), TimeUnit.MILLISECONDS)
+                        .whenComplete((ok, failure) -> {
+                            if (failure != null) {
+                                LOG.info("decommission job {} is DONE; the vault map follows at its next refresh: {}",
+                                        last.jobId(), failure.toString());
+                            }
+                        });
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (IOException | RuntimeException e) {

@@ -4,6 +4,7 @@ import io.shardvault.common.DaemonThreads;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.FileRef;
 import io.shardvault.coordinator.data.Vault;
+import io.shardvault.coordinator.data.VaultDirectory;
 import io.shardvault.pod.api.PodClient;
 import io.shardvault.pod.api.ScrubFinding;
 import java.io.IOException;
@@ -11,7 +12,6 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -19,8 +19,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,19 +46,17 @@ public final class ScrubFindingsCollector implements AutoCloseable {
 
     private final Catalog catalog;
     private final BooleanSupplier leads;
-    private final Map<Integer, Vault> vaults;
-    private final Set<InetSocketAddress> pods = new LinkedHashSet<>();
+    private final VaultDirectory vaults;
     private final PodClient client;
     private final RepairMetrics metrics;
     private final Duration callTimeout;
     private final ScheduledExecutorService rounds;
 
-    private ScrubFindingsCollector(Catalog catalog, BooleanSupplier leads, List<Vault> vaults, PodClient client,
+    private ScrubFindingsCollector(Catalog catalog, BooleanSupplier leads, VaultDirectory vaults, PodClient client,
                                    RepairMetrics metrics, Duration callTimeout) {
         this.catalog = catalog;
         this.leads = leads;
-        this.vaults = vaults.stream().collect(Collectors.toMap(Vault::vaultId, Function.identity()));
-        vaults.forEach(v -> pods.addAll(v.pods()));
+        this.vaults = vaults;
         this.client = client;
         this.metrics = metrics;
         this.callTimeout = callTimeout;
@@ -71,12 +67,12 @@ public final class ScrubFindingsCollector implements AutoCloseable {
      * Starts the rounds.
      *
      * @param leads whether this coordinator's catalog peer leads now (only then does it collect)
-     * @param vaults the vaults whose pods are asked
+     * @param vaults the vaults whose pods are asked, as the map has them at each round
      * @param client a pod client (not owned)
      * @param callTimeout the pods' and catalog's call timeout: a call not answered in twice that has failed
      */
     public static ScrubFindingsCollector start(Duration interval, Catalog catalog, BooleanSupplier leads,
-                                               List<Vault> vaults, PodClient client, RepairMetrics metrics,
+                                               VaultDirectory vaults, PodClient client, RepairMetrics metrics,
                                                Duration callTimeout) {
         ScrubFindingsCollector c = new ScrubFindingsCollector(catalog, leads, vaults, client, metrics, callTimeout);
         c.rounds.scheduleWithFixedDelay(c::round, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
@@ -84,6 +80,8 @@ public final class ScrubFindingsCollector implements AutoCloseable {
     }
 
     private void round() {
+        Set<InetSocketAddress> pods = new LinkedHashSet<>();
+        vaults.all().forEach(v -> pods.addAll(v.pods()));
         for (InetSocketAddress pod : pods) {
             if (!leads.getAsBoolean() || Thread.currentThread().isInterrupted()) {
                 return;
@@ -129,7 +127,7 @@ public final class ScrubFindingsCollector implements AutoCloseable {
         int vaultId = f.id().vaultId();
         long fileId = f.id().fileId();
         int shard = f.id().shardIndex();
-        Vault vault = vaults.get(vaultId);
+        Vault vault = vaults.vault(vaultId).orElse(null);
         Optional<FileRef> file = vault == null ? Optional.empty() : await(catalog.file(vaultId, fileId), "catalog file");
         if (file.isEmpty() || shard >= vault.layout().n()) {
             metrics.scrubFindingsDropped.increment();

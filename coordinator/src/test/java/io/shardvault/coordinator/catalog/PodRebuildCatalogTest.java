@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The catalog side of a pod rebuild through a one-peer Ratis group: the ordered walk of a vault's live
- * files (LIST_FILES), and the job row (start, checkpoint, finish), kept across a restart.
+ * files (LIST_FILES), and the job row (start, checkpoint, finish), kept across a restart; a decommission's
+ * finish moves the pod to its replacement in the vault map.
  */
 @Timeout(120)
 class PodRebuildCatalogTest {
@@ -96,6 +97,43 @@ class PodRebuildCatalogTest {
             assertCode(catalog.checkpointPodRebuild(done), ErrorCode.CONFLICT);
             assertThat(catalog.listPodRebuilds().join()).containsExactly(again);
         }
+    }
+
+    @Test
+    void theCheckpointThatEndsADecommissionMovesThePodToItsReplacementAndTheMapSurvivesASnapshotAndRestart(
+            @TempDir Path dir) throws Exception {
+        List<Integer> ports = CatalogTestPeers.freePorts(1);
+        CatalogConfig config = CatalogTestPeers.config("p1", CatalogTestPeers.peersSpec(ports), dir, 1000);
+        try (CatalogServer server = RatisCatalogServer.start(config, new SimpleMeterRegistry())) {
+            Catalog catalog = server.catalog();
+            catalog.registerVault(new VaultInfo(1, LAYOUT, 1L << 40, List.of(new PodInfo(1, 2, "127.0.0.1", 7002),
+                    new PodInfo(1, 3, "127.0.0.1", 7003)))).join();
+            PodRebuildJob job = catalog.startPodDecommission(1, 3, "127.0.0.1", 7203, "127.0.0.1", 7003, 4).join();
+            catalog.checkpointPodRebuild(job.progressed(PodRebuildJob.State.RUNNING, 2, 2, 2, 100, 0)).join();
+            assertThat(pod(catalog, 3).port()).as("copying: the old pod serves").isEqualTo(7003);
+
+            PodRebuildJob done = catalog.checkpointPodRebuild(
+                    job.progressed(PodRebuildJob.State.DONE, 4, 4, 4, 200, 0)).join();
+            assertThat(done.state()).isEqualTo(PodRebuildJob.State.DONE);
+            assertThat(pod(catalog, 3)).isEqualTo(new PodInfo(1, 3, "127.0.0.1", 7203));
+            assertThat(pod(catalog, 2).port()).as("the other pods stay").isEqualTo(7002);
+            // A rebuild's DONE never moves a pod: it wrote to the map's address.
+            PodRebuildJob rebuild = catalog.startPodRebuild(1, 2, "127.0.0.1", 7002, false, 4).join();
+            catalog.checkpointPodRebuild(rebuild.progressed(PodRebuildJob.State.DONE, 4, 4, 0, 0, 0)).join();
+            assertThat(pod(catalog, 2).port()).isEqualTo(7002);
+            assertThat(server.takeSnapshot().join()).isGreaterThan(0L);
+        }
+        try (CatalogServer server = RatisCatalogServer.start(config, new SimpleMeterRegistry())) {
+            Catalog catalog = server.catalog();
+            awaitJobs(catalog);
+            assertThat(pod(catalog, 3)).isEqualTo(new PodInfo(1, 3, "127.0.0.1", 7203));
+            assertThat(pod(catalog, 2).port()).isEqualTo(7002);
+        }
+    }
+
+    private static PodInfo pod(Catalog catalog, int shardIndex) {
+        return catalog.listVaults().join().get(0).pods().stream().filter(p -> p.shardIndex() == shardIndex)
+                .findFirst().orElseThrow();
     }
 
     private static void put(Catalog catalog, String key, FileRef file) {

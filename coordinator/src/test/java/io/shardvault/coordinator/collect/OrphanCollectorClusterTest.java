@@ -68,7 +68,7 @@ class OrphanCollectorClusterTest {
 
     private OrphanCollector collector(Duration grace) {
         return h.closeLater(OrphanCollector.start(CollectConfig.defaults().withPace(grace, Duration.ofHours(1)),
-                catalog, h::leads, List.of(cluster.vault()), h.pods(), new StashClient(h.rpc()),
+                catalog, h::leads, h.vaults(), h.pods(), new StashClient(h.rpc()),
                 cluster.stashAddresses(), metrics, HealingCluster.CALL_TIMEOUT));
     }
 

@@ -6,8 +6,10 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.ShardId;
 import io.shardvault.coordinator.catalog.PodRebuildJob;
 import io.shardvault.coordinator.data.StoredFile;
+import io.shardvault.coordinator.store.CatalogVaultMap;
 import io.shardvault.coordinator.testing.HealingCluster;
 import io.shardvault.coordinator.testing.MiniCluster;
+import io.shardvault.pod.api.PodClient;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
@@ -18,11 +20,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Pod decommission end to end (issue #20, section 3) over real pods (a 16+4 MiniCluster plus a
- * replacement pod on a new address), a real one-peer Ratis catalog and the rebuild worker: the pod's
- * shards are copied onto its replacement while the pod serves reads and writes, decoding only what it
- * cannot give; then the map is switched, the catch-up rebuild fills in what was written meanwhile, and
- * with the old pod and four others stopped every object reads back exact (only the replacement's
- * shards make that possible). A decommission stopped halfway resumes from its checkpoint.
+ * replacement pod on a new address), a real one-peer Ratis catalog and the rebuild worker, with the
+ * test's coordinator (its data path and workers) following the catalog's vault map as {@code Coordinator}
+ * does: the pod's shards are copied onto its replacement while the pod serves reads and writes, decoding
+ * only what it cannot give; the job's DONE switches the map on the running coordinator (no restart), so
+ * new writes go to the replacement; the catch-up rebuild fills in what was written meanwhile, and with the
+ * old pod and four others stopped every object reads back exact (only the replacement's shards make that
+ * possible). A decommission stopped halfway resumes from its checkpoint.
  */
 @Timeout(300)
 class PodDecommissionClusterTest {
@@ -31,11 +35,13 @@ class PodDecommissionClusterTest {
 
     private HealingCluster h;
     private MiniCluster cluster;
+    private CatalogVaultMap vaults;
 
     @BeforeEach
     void start() throws Exception {
         h = HealingCluster.start(dir, "decommissions");
         cluster = h.cluster();
+        vaults = h.followCatalogMap();
     }
 
     @AfterEach
@@ -46,7 +52,7 @@ class PodDecommissionClusterTest {
     }
 
     @Test
-    void aPodIsCopiedOntoItsReplacementWhileItServesAndAfterTheSwitchAndCatchUpTheReplacementCarriesReads()
+    void aPodIsCopiedOntoItsReplacementWhileItServesAndItsEndSwitchesTheRunningCoordinatorToTheReplacement()
             throws Exception {
         int retiring = 7;
         int before = h.writeMixedLoad();
@@ -69,9 +75,19 @@ class PodDecommissionClusterTest {
         assertThat(metrics.shardsDecoded.count()).isZero();
         assertThat(metrics.shardsCopied.count()).isEqualTo(metrics.shardsMissing.count()).isEqualTo(done.shardsRebuilt());
         assertThat(metrics.bytesRebuilt.count()).isEqualTo(done.bytesRebuilt()).isPositive();
-        // Writes after the switch's map is read have their shard on the old pod only: the catch-up's work.
-        h.write("late", h.bytes(500_000));
-        assertThat(assertReadBackFromOldPodDown(retiring, w).shardsMissing.count()).as("caught up").isPositive();
+        InetSocketAddress old = cluster.podAddress(retiring);
+        awaitSwitch(retiring, onto);
+        // The replacement takes the slot's assignment (so it may take buffered writes, recoverable from the stash).
+        PodClient pods = h.pods();
+        HealingCluster.awaitTrue("the replacement's assignment", () -> cluster.assignments().expected(onto) != null
+                && pods.stats(onto).join().assignment() == cluster.assignments().expected(onto).fingerprint());
+        // No restart: the same data path now writes shard 7 of a new file to the replacement, not the old pod.
+        StoredFile after = h.write("after-switch", h.bytes(700_000));
+        assertThat(after.missingShards()).isEmpty();
+        ShardId shard = new ShardId(after.vaultId(), after.fileId(), retiring);
+        assertThat(cluster.replacementShardFile(retiring, shard)).exists();
+        assertThat(cluster.shardFile(retiring, shard)).as("on the old pod " + old).doesNotExist();
+        assertReadBackFromOldPodDown(retiring, onto, w);
     }
 
     @Test
@@ -91,7 +107,7 @@ class PodDecommissionClusterTest {
         assertThat(done.shardsRebuilt()).isEqualTo(3);
         assertThat(metrics.shardsDecoded.count()).as("decoded").isEqualTo(1.0);
         assertThat(metrics.shardsCopied.count()).as("copied").isEqualTo(2.0);
-        assertReadBackFromOldPodDown(retiring, w);
+        assertReadBackFromOldPodDown(retiring, onto, w);
     }
 
     @Test
@@ -105,29 +121,47 @@ class PodDecommissionClusterTest {
         assertThat(r.metrics().tailChecks.count()).isPositive();
         assertThat(r.metrics().shardsDecoded.count()).isZero();
         assertThat(r.metrics().shardsCopied.count()).isPositive();
-        assertReadBackFromOldPodDown(retiring, r.worker());
+        assertReadBackFromOldPodDown(retiring, onto, r.worker());
+    }
+
+    @Test
+    void aDeadPodIsMovedToANewAddressByADecommissionThatDecodesEveryShard() throws Exception {
+        int dead = 11;
+        int files = h.writeMixedLoad();
+        h.stopPods(dead);
+        InetSocketAddress onto = cluster.startReplacement(dead);
+
+        PodRebuildMetrics metrics = new PodRebuildMetrics(new SimpleMeterRegistry());
+        PodRebuildWorker w = h.rebuildWorker(1L << 30, 100, metrics);
+        PodRebuildJob done = h.awaitDone(w.decommission(MiniCluster.VAULT_ID, dead, onto).join());
+        assertThat(done.failures()).isZero();
+        assertThat(done.filesDone()).isEqualTo(files);
+        assertThat(metrics.shardsCopied.count()).as("copied").isZero();
+        assertThat(metrics.shardsDecoded.count()).as("decoded").isEqualTo(done.shardsRebuilt()).isPositive();
+        assertReadBackFromOldPodDown(dead, onto, w);
+    }
+
+    /** Waits (bounded) until the running coordinator's map gives pod {@code retiring} the replacement's address. */
+    private void awaitSwitch(int retiring, InetSocketAddress onto) throws InterruptedException {
+        HealingCluster.awaitTrue("the map's switch to " + onto, () -> vaults.current().pod(retiring).equals(onto));
     }
 
     /**
-     * What the runbook does once a decommission is DONE: switch the map to the replacement (a coordinator
-     * restarted with it: a new data path and rebuild worker; {@code old}, on the old map, stops), run the
-     * catch-up rebuild; then stop the old pod and four others (pods 0, 2, 16 and 17) and read every object
-     * back. Returns the catch-up's meters.
+     * What the runbook does once a decommission is DONE, on the same running coordinator: the map has
+     * switched to the replacement by itself; the catch-up rebuild (by the worker that ran the decommission)
+     * targets it; then the old pod and four others (pods 0, 2, 16 and 17) stop and every object reads back.
      */
-    private PodRebuildMetrics assertReadBackFromOldPodDown(int retiring, PodRebuildWorker old) throws Exception {
-        old.close();
-        h.switchPod(retiring);
-        PodRebuildMetrics catchUp = new PodRebuildMetrics(new SimpleMeterRegistry());
-        PodRebuildWorker w = h.rebuildWorker(1L << 30, 100, catchUp);
+    private void assertReadBackFromOldPodDown(int retiring, InetSocketAddress onto, PodRebuildWorker w)
+            throws Exception {
+        awaitSwitch(retiring, onto);
         PodRebuildJob done = h.awaitDone(w.start(MiniCluster.VAULT_ID, retiring, false).join());
         assertThat(done.failures()).isZero();
         assertThat(done.copies()).isFalse();
+        assertThat(done.targetPort()).isEqualTo(onto.getPort());
         assertThat(done.filesDone()).isEqualTo(h.objects().size());
 
-        cluster.stopRetiredPod(retiring);
-        h.stopPods(0, 2, 16, 17);
+        h.stopPods(retiring, 0, 2, 16, 17);
         h.stopStash();
         h.assertReadBack();
-        return catchUp;
     }
 }

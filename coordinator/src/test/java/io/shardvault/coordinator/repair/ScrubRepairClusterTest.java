@@ -73,7 +73,7 @@ class ScrubRepairClusterTest {
 
     private ScrubFindingsCollector collector() {
         return h.closeLater(ScrubFindingsCollector.start(Duration.ofMillis(100), catalog, h::leads,
-                List.of(cluster.vault()), h.pods(), metrics, HealingCluster.CALL_TIMEOUT));
+                h.vaults(), h.pods(), metrics, HealingCluster.CALL_TIMEOUT));
     }
 
     @Test

@@ -34,6 +34,7 @@ import io.shardvault.coordinator.repair.PodRebuildWorker;
 import io.shardvault.coordinator.repair.ReadDamageReports;
 import io.shardvault.coordinator.repair.RepairMetrics;
 import io.shardvault.coordinator.store.CatalogFileIdSource;
+import io.shardvault.coordinator.store.CatalogVaultMap;
 import io.shardvault.coordinator.store.StoredFiles;
 import io.shardvault.pod.api.PodClient;
 import io.shardvault.pod.api.WriteMode;
@@ -91,6 +92,8 @@ public final class HealingCluster implements AutoCloseable {
     private CatalogServer catalogServer;
     private RpcClient rpc;
     private ShardDataPath data;
+    /** The catalog's map once {@link #followCatalogMap()} was called; until then the fixed {@link MiniCluster#vault()}. */
+    private CatalogVaultMap vaultMap;
 
     private HealingCluster(Path dir, String bucket, MiniCluster cluster) {
         this.dir = dir;
@@ -165,7 +168,19 @@ public final class HealingCluster implements AutoCloseable {
 
     /** The vault map as the test's coordinator has it. */
     public VaultDirectory vaults() {
-        return VaultDirectory.of(List.of(cluster.vault()));
+        return vaultMap != null ? vaultMap : VaultDirectory.of(List.of(cluster.vault()));
+    }
+
+    /**
+     * From here on the test's coordinator asks the catalog's vault map, as {@code Coordinator} does (re-read
+     * every 200 ms and by a decommission's end): {@link #vaults()}, a new {@link #data()}, the workers made
+     * after this and the pods' assignments follow it while they run. Returns the map.
+     */
+    public CatalogVaultMap followCatalogMap() {
+        vaultMap = closeLater(new CatalogVaultMap(catalog(), cluster.vault(), Duration.ofMillis(200),
+                cluster.assignments()::follow));
+        data = newDataPath();
+        return vaultMap;
     }
 
     /** The registry of the data path's meters (its reads' decodes, say) and of {@link #repairMetrics()}. */
@@ -243,16 +258,6 @@ public final class HealingCluster implements AutoCloseable {
             assertThat(DataPathTesting.read(data, StoredFiles.fromRef(file(o.getKey())))).as(o.getKey())
                     .isEqualTo(o.getValue());
         }
-    }
-
-    /**
-     * Switches pod {@code i} to the replacement {@link MiniCluster#startReplacement} started, as an operator
-     * does in the coordinators' map: from here on {@link #vaults()} and {@link #data()} (a new data path) give
-     * the replacement's address; the old pod keeps running until {@link MiniCluster#stopRetiredPod}.
-     */
-    public void switchPod(int i) {
-        cluster.switchToReplacement(i);
-        data = newDataPath();
     }
 
     /**

@@ -93,11 +93,10 @@ public final class MiniCluster implements AutoCloseable {
     private final List<InetSocketAddress> stashAddresses = new ArrayList<>();
     private final List<PodServer> pods = new ArrayList<>();
     private final List<InetSocketAddress> podAddresses = new ArrayList<>();
-    /** Each slot's directory name under {@code dir}: {@code pod-i}, or a replacement's. */
+    /** Each slot's directory name under {@code dir}: {@code pod-i}. */
     private final List<String> podDirs = new ArrayList<>();
-    /** Replacements started, not yet switched in; then the pods they replaced, still running. */
+    /** Replacements started (decommission targets) by the slot they replace; they run until {@link #close()}. */
     private final Map<Integer, PodServer> replacements = new HashMap<>();
-    private final Map<Integer, PodServer> retired = new HashMap<>();
     private PodAssignments assignments;
     private final AtomicLong nextFileId = new AtomicLong(1000);
 
@@ -248,29 +247,13 @@ public final class MiniCluster implements AutoCloseable {
         return pod.localAddress();
     }
 
-    /**
-     * Puts pod {@code i}'s replacement in its slot, as an operator's map switch does: {@link #vault()} gives
-     * its address from now on, the pods are probed (the replacement takes its assignment), and the pod it
-     * replaced keeps running until {@link #stopRetiredPod}. Data paths made before keep the old map.
-     */
-    public void switchToReplacement(int i) {
-        PodServer replacement = replacements.remove(i);
-        if (replacement == null) {
+    /** Where pod {@code i}'s running replacement keeps shard {@code id}. */
+    public Path replacementShardFile(int i, ShardId id) {
+        PodServer pod = replacements.get(i);
+        if (pod == null) {
             throw new IllegalStateException("pod " + i + " has no replacement");
         }
-        retired.put(i, pods.set(i, replacement));
-        podAddresses.set(i, replacement.localAddress());
-        podDirs.set(i, "pod-" + i + "-replacement");
-        assignments = PodAssignments.forVaults(new PodClient(podStashClient), List.of(vault()), stashAddresses);
-        probePods();
-    }
-
-    /** Stops the pod that pod {@code i}'s replacement took the slot of. */
-    public void stopRetiredPod(int i) {
-        PodServer pod = retired.remove(i);
-        if (pod != null) {
-            pod.close();
-        }
+        return PodFiles.shardFile(pod, id);
     }
 
     public ShardDataPath dataPath() {
@@ -478,7 +461,6 @@ public final class MiniCluster implements AutoCloseable {
         }
         List<PodServer> all = new ArrayList<>(pods);
         all.addAll(replacements.values());
-        all.addAll(retired.values());
         all.parallelStream().filter(p -> p != null).forEach(PodServer::close);
         for (StashServer s : stash) {
             if (s != null) {

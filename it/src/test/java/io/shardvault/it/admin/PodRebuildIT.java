@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
@@ -37,7 +38,11 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
  * loaded over S3 with small (stashed), large and multipart objects; one pod's tome wiped; {@code shardvault
  * admin pod rebuild N --check}, then {@code pod rebuild N}, followed with {@code pod rebuild-status} until
  * done; then four other pods and the stash stopped: every object still reads back bit-exact over S3,
- * which only the rebuilt shards make possible.
+ * which only the rebuilt shards make possible. And a pod moved to a new address, as an operator does it
+ * (docs/OPERATIONS.md, "Decommissioning a pod"): {@code pod decommission N --to HOST:PORT}, whose DONE
+ * switches the running coordinator (no restart), the catch-up rebuild, an object written after; with the
+ * old pod and four others stopped every object reads back, and again from a coordinator restarted with the
+ * old address still in {@code coordinator.vault.pods} (the catalog's map wins).
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class PodRebuildIT {
@@ -58,30 +63,18 @@ class PodRebuildIT {
         LOG.info("seed {}", seed);
         int wiped = 9;
         try (MiniCluster nodes = MiniCluster.start(dir.resolve("nodes"), MiniCluster.Options.defaults())) {
-            jmxPort = freePort();
-            Map<String, Object> s = S3Cluster.coordinatorSettings(nodes, dir.resolve("catalog"), 0);
-            s.put("coordinator.accessKey", S3Cluster.ACCESS_KEY);
-            s.put("coordinator.secretKey", S3Cluster.SECRET_KEY);
-            s.put("jmx.remote.enabled", true);
-            s.put("jmx.remote.bind", "127.0.0.1:" + jmxPort);
-            s.put("jmx.remote.user", USER);
-            s.put("jmx.remote.password", PASSWORD);
-            s.put("repair.rebuild.interval", "200ms");
-            s.put("repair.rebuild.checkpoint.files", "2");
+            Map<String, Object> s = settings(nodes);
             // Slow enough that a second start arrives while the job runs.
             s.put("repair.rebuild.bytesPerSecond", "1MiB");
             try (Coordinator coordinator = Coordinator.start(Settings.of(s), new SimpleMeterRegistry());
-                 S3Client s3 = S3Cluster.syncClient(URI.create("http://127.0.0.1:" + coordinator.s3Address().getPort()),
-                         S3Cluster.ACCESS_KEY, S3Cluster.SECRET_KEY, Duration.ofSeconds(60))) {
+                 S3Client s3 = s3(coordinator)) {
                 s3.createBucket(b -> b.bucket(BUCKET));
                 Map<String, byte[]> objects = new LinkedHashMap<>();
                 for (int i = 0; i < 4; i++) {
                     objects.put("small-" + i, body(30_000 + 70_000 * i));
                 }
                 objects.put("large", body(11 * 1024 * 1024 + 333));
-                for (Map.Entry<String, byte[]> o : objects.entrySet()) {
-                    s3.putObject(p -> p.bucket(BUCKET).key(o.getKey()), RequestBody.fromBytes(o.getValue()));
-                }
+                put(s3, objects);
                 byte[] part1 = body(5 * 1024 * 1024);
                 byte[] part2 = body(1024 * 1024 + 99);
                 String upload = s3.createMultipartUpload(c -> c.bucket(BUCKET).key("multipart")).uploadId();
@@ -128,12 +121,98 @@ class PodRebuildIT {
                 for (int st = 0; st < nodes.stashAddresses().size(); st++) {
                     nodes.stopStash(st);
                 }
-                for (Map.Entry<String, byte[]> o : objects.entrySet()) {
-                    assertThat(s3.getObjectAsBytes(g -> g.bucket(BUCKET).key(o.getKey())).asByteArray())
-                            .as(o.getKey()).isEqualTo(o.getValue());
-                }
+                assertReadBack(s3, objects);
             }
         }
+    }
+
+    @Test
+    void aDecommissionSwitchesTheRunningCoordinatorToTheReplacementAndARestartKeepsTheCatalogsMap() throws Exception {
+        LOG.info("seed {}", seed);
+        int retiring = 6;
+        try (MiniCluster nodes = MiniCluster.start(dir.resolve("nodes"), MiniCluster.Options.defaults())) {
+            Map<String, Object> s = settings(nodes);
+            s.put("coordinator.podStates.refresh", "200ms");
+            Map<String, byte[]> objects = new LinkedHashMap<>();
+            try (Coordinator coordinator = Coordinator.start(Settings.of(s), new SimpleMeterRegistry());
+                 S3Client s3 = s3(coordinator)) {
+                s3.createBucket(b -> b.bucket(BUCKET));
+                objects.put("small", body(60_000));
+                objects.put("large", body(9 * 1024 * 1024 + 77));
+                put(s3, objects);
+                InetSocketAddress onto = nodes.startReplacement(retiring);
+
+                Run start = cli("pod", "decommission", String.valueOf(retiring), "--to", "127.0.0.1:" + onto.getPort());
+                assertThat(start.exit()).as(start.err()).isZero();
+                assertThat(awaitDone()).contains("\"mode\":\"decommission\"", "\"failures\":0");
+                // No restart: the running coordinator's map gives the pod the replacement's address by itself.
+                awaitStatusShows("\"address\":\"127.0.0.1:" + onto.getPort() + "\"");
+                Run catchUp = cli("pod", "rebuild", String.valueOf(retiring));
+                assertThat(catchUp.exit()).as(catchUp.err()).isZero();
+                assertThat(awaitDone()).contains("\"failures\":0");
+                // Written after the switch: its shard goes to the replacement, or it could not read back below.
+                Map<String, byte[]> late = Map.of("after-switch", body(2 * 1024 * 1024 + 5));
+                put(s3, late);
+                objects.putAll(late);
+
+                nodes.stopPod(retiring);
+                for (int pod : new int[] {0, 1, 2, 19}) {
+                    nodes.stopPod(pod);
+                }
+                assertReadBack(s3, objects);
+            }
+            // coordinator.vault.pods still names the old pod, which is stopped: only the catalog's map reads now.
+            s.put("jmx.remote.enabled", false);
+            try (Coordinator restarted = Coordinator.start(Settings.of(s), new SimpleMeterRegistry());
+                 S3Client s3 = s3(restarted)) {
+                assertReadBack(s3, objects);
+            }
+        }
+    }
+
+    /** A coordinator's settings for {@code nodes}: remote JMX for the CLI, rebuilds looked for every 200 ms. */
+    private Map<String, Object> settings(MiniCluster nodes) throws IOException {
+        jmxPort = freePort();
+        Map<String, Object> s = S3Cluster.coordinatorSettings(nodes, dir.resolve("catalog"), 0);
+        s.put("coordinator.accessKey", S3Cluster.ACCESS_KEY);
+        s.put("coordinator.secretKey", S3Cluster.SECRET_KEY);
+        s.put("jmx.remote.enabled", true);
+        s.put("jmx.remote.bind", "127.0.0.1:" + jmxPort);
+        s.put("jmx.remote.user", USER);
+        s.put("jmx.remote.password", PASSWORD);
+        s.put("repair.rebuild.interval", "200ms");
+        s.put("repair.rebuild.checkpoint.files", "2");
+        return s;
+    }
+
+    private static S3Client s3(Coordinator coordinator) {
+        return S3Cluster.syncClient(URI.create("http://127.0.0.1:" + coordinator.s3Address().getPort()),
+                S3Cluster.ACCESS_KEY, S3Cluster.SECRET_KEY, Duration.ofSeconds(60));
+    }
+
+    private static void put(S3Client s3, Map<String, byte[]> objects) {
+        for (Map.Entry<String, byte[]> o : objects.entrySet()) {
+            s3.putObject(p -> p.bucket(BUCKET).key(o.getKey()), RequestBody.fromBytes(o.getValue()));
+        }
+    }
+
+    private static void assertReadBack(S3Client s3, Map<String, byte[]> objects) {
+        for (Map.Entry<String, byte[]> o : objects.entrySet()) {
+            assertThat(s3.getObjectAsBytes(g -> g.bucket(BUCKET).key(o.getKey())).asByteArray())
+                    .as(o.getKey()).isEqualTo(o.getValue());
+        }
+    }
+
+    /** Polls {@code status --json} (bounded) until it holds {@code address}'s field. */
+    private void awaitStatusShows(String address) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (System.nanoTime() < deadline) {
+            if (cli("status", "--json").out().contains(address)) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("the coordinator's map did not switch to " + address);
     }
 
     /** Polls {@code pod rebuild-status --json} until no job runs; the JSON then. */

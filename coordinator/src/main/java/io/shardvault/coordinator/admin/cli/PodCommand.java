@@ -76,8 +76,8 @@ final class PodCommand implements Runnable {
 
     @Command(name = "decommission", mixinStandardHelpOptions = true,
             description = "Copies every shard of the pod onto its replacement at HOST:PORT while the pod still serves"
-                    + " (decoding only what it cannot give): throttled, resumable. When DONE: switch the vault map to"
-                    + " the replacement, restart the coordinators, then run pod rebuild to catch up.")
+                    + " (decoding only what it cannot give): throttled, resumable. Its DONE switches every coordinator's"
+                    + " vault map to the replacement (no restart); then run pod rebuild to catch up.")
     int decommission(@Parameters(paramLabel = "SHARD", description = "The pod's shard index.") int shard,
                      @Option(names = "--to", required = true, paramLabel = "HOST:PORT",
                              description = "The replacement pod's address (started, answering).") String to,

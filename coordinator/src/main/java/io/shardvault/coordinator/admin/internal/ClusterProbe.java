@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Asks the cluster's nodes how they are, for the console: STATS of every pod and stash server in
@@ -39,14 +40,15 @@ public final class ClusterProbe {
     static final int MAX_SLOT_ENTRIES = 200_000;
     private static final int PAGE = 5_000;
 
-    private final Vault vault;
+    /** The vault as the coordinator's map has it now (a decommission's end moves a pod). */
+    private final Supplier<Vault> vault;
     private final int writeQuorum;
     private final List<InetSocketAddress> stashServers;
     private final PodClient pods;
     private final StashClient stash;
     private final CatalogPodStates podStates;
 
-    public ClusterProbe(Vault vault, int writeQuorum, List<InetSocketAddress> stashServers, PodClient pods,
+    public ClusterProbe(Supplier<Vault> vault, int writeQuorum, List<InetSocketAddress> stashServers, PodClient pods,
                         StashClient stash, CatalogPodStates podStates) {
         this.vault = vault;
         this.writeQuorum = writeQuorum;
@@ -57,7 +59,7 @@ public final class ClusterProbe {
     }
 
     public Vault vault() {
-        return vault;
+        return vault.get();
     }
 
     PodClient podClient() {
@@ -83,7 +85,7 @@ public final class ClusterProbe {
     /** Every pod of the vault, in shard order. */
     public List<PodView> pods() {
         List<CompletableFuture<PodView>> all = new ArrayList<>();
-        for (int i = 0; i < vault.layout().n(); i++) {
+        for (int i = 0; i < vault().layout().n(); i++) {
             all.add(pod(i));
         }
         return all.stream().map(CompletableFuture::join).toList();
@@ -91,17 +93,17 @@ public final class ClusterProbe {
 
     /** One pod: catalog state and STATS, never failing (an error makes it unreachable). */
     public CompletableFuture<PodView> pod(int shardIndex) {
-        InetSocketAddress address = vault.pod(shardIndex);
-        PodStatus status = podStates.status(vault.vaultId(), shardIndex);
+        InetSocketAddress address = vault().pod(shardIndex);
+        PodStatus status = podStates.status(vault().vaultId(), shardIndex);
         String since = status.since().equals(Instant.EPOCH) ? "" : status.since().toString();
         return pods.stats(address).orTimeout(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
                 .handle((PodStats s, Throwable failure) -> failure == null
-                        ? new PodView(vault.vaultId(), shardIndex, hostPort(address), status.state().name(), since,
+                        ? new PodView(vault().vaultId(), shardIndex, hostPort(address), status.state().name(), since,
                                 true, s.unflushedBytes(), s.purgeQueueDepth(), s.oldestPurgeAgeMillis(),
                                 s.usableBytes(), s.failedTomes().stream().map(FailedTomeView::of)
                                         .toArray(FailedTomeView[]::new),
                                 s.scrub().map(ScrubView::of).orElse(ScrubView.NONE), "")
-                        : new PodView(vault.vaultId(), shardIndex, hostPort(address), status.state().name(), since,
+                        : new PodView(vault().vaultId(), shardIndex, hostPort(address), status.state().name(), since,
                                 false, -1, -1, -1, -1, new FailedTomeView[0], ScrubView.NONE, describe(failure)));
     }
 
@@ -126,8 +128,8 @@ public final class ClusterProbe {
                 writable++;
             }
         }
-        return new VaultView(vault.vaultId(), vault.layout().k() + "+" + vault.layout().m(),
-                vault.layout().chunkBytes(), podViews.size(), up, draining, down, unreachable, writeQuorum,
+        return new VaultView(vault().vaultId(), vault().layout().k() + "+" + vault().layout().m(),
+                vault().layout().chunkBytes(), podViews.size(), up, draining, down, unreachable, writeQuorum,
                 writable >= writeQuorum);
     }
 
@@ -154,8 +156,8 @@ public final class ClusterProbe {
         StashPlacement placement = new StashPlacement(stashServers);
         List<CompletableFuture<SlotBacklogView>> all = new ArrayList<>();
         long now = System.currentTimeMillis();
-        for (int i = 0; i < vault.layout().n(); i++) {
-            InetSocketAddress server = placement.serverFor(vault.vaultId(), i);
+        for (int i = 0; i < vault().layout().n(); i++) {
+            InetSocketAddress server = placement.serverFor(vault().vaultId(), i);
             all.add(slot(server, i, now));
         }
         return all.stream().map(CompletableFuture::join).toList();
@@ -170,7 +172,7 @@ public final class ClusterProbe {
 
     private void page(InetSocketAddress server, int shardIndex, Optional<io.shardvault.common.ShardId> after,
                       long[] acc, long now, CompletableFuture<SlotBacklogView> result) {
-        stash.list(server, vault.vaultId(), shardIndex, after, PAGE)
+        stash.list(server, vault().vaultId(), shardIndex, after, PAGE)
                 .orTimeout(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
                 .whenComplete((StashPage p, Throwable failure) -> {
                     if (failure != null) {
@@ -196,7 +198,7 @@ public final class ClusterProbe {
     private SlotBacklogView backlog(InetSocketAddress server, int shardIndex, long[] acc, long now, boolean complete,
                                     String error) {
         long oldest = acc[0] == 0 ? 0 : Math.max(0, now - acc[2]);
-        return new SlotBacklogView(vault.vaultId(), shardIndex, hostPort(server), acc[0], acc[1], oldest, complete,
+        return new SlotBacklogView(vault().vaultId(), shardIndex, hostPort(server), acc[0], acc[1], oldest, complete,
                 error);
     }
 }

@@ -2,6 +2,7 @@ package io.shardvault.coordinator.catalog.internal;
 
 import io.shardvault.common.ErrorCode;
 import io.shardvault.coordinator.catalog.CatalogException;
+import io.shardvault.coordinator.catalog.PodInfo;
 import io.shardvault.coordinator.catalog.PodRebuildJob;
 import io.shardvault.coordinator.catalog.PodRebuildJob.State;
 import java.time.Instant;
@@ -27,7 +28,9 @@ import org.rocksdb.RocksIterator;
  * refuse a pod whose job still runs, and otherwise replaces its row
  * with a fresh one whose id is the start's log index. A checkpoint ({@code POD_REBUILD_CHECKPOINT}) names
  * that id and may only move the position forward: a coordinator that lost the lead and checkpoints late,
- * or a job replaced meanwhile, gets {@code CONFLICT} and stops. The table is a column family of its own:
+ * or a job replaced meanwhile, gets {@code CONFLICT} and stops. The checkpoint that marks a decommission
+ * DONE also moves the pod to the job's target in {@link Table#PODS}, in the same entry: the cluster map
+ * switches to the replacement exactly when the copy is complete. The table is a column family of its own:
  * stores and snapshots written before it existed open with it empty.
  *
  * <p>Deterministic and stateless, as every catalog subject.
@@ -112,10 +115,15 @@ final class PodRebuilds {
             throw new CatalogException(ErrorCode.CONFLICT, "pod rebuild job " + next.jobId() + " is already past "
                     + old.position() + " (checkpoint at " + next.position() + " refused)");
         }
-        return put(e, new PodRebuildJob(old.vaultId(), old.shardIndex(), old.jobId(), old.targetHost(),
+        PodRebuildJob row = put(e, new PodRebuildJob(old.vaultId(), old.shardIndex(), old.jobId(), old.targetHost(),
                 old.targetPort(), old.sourceHost(), old.sourcePort(), old.checkOnly(), next.state(), next.position(), next.filesDone(),
                 next.shardsRebuilt(), next.bytesRebuilt(), next.failures(), old.filesTotal(), old.startedAt(),
                 e.time()));
+        if (row.state() == State.DONE && row.copies()) {
+            // The map switches in the entry that ends the copy: no reader sees the job DONE and the old address.
+            ClusterMap.registerPod(e, new PodInfo(row.vaultId(), row.shardIndex(), row.targetHost(), row.targetPort()));
+        }
+        return row;
     }
 
     static List<PodRebuildJob> list(RocksCatalogStore.Reads r) {
