@@ -4,24 +4,12 @@ import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 
 /** {@code admin accounts create|list}: the accounts that own buckets and hold keys. */
 @Command(name = "accounts", mixinStandardHelpOptions = true,
         description = "Creates and lists accounts: they own buckets and hold access keys.")
-final class AccountsCommand implements Runnable {
+final class AccountsCommand extends CommandGroup {
     static final ObjectName ACCOUNTS = io.shardvault.common.jmx.MBeanRegistrations.name("Accounts", "accounts");
-
-    @ParentCommand
-    private AdminCli root;
-
-    @picocli.CommandLine.Spec
-    private picocli.CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name an accounts command: create or list");
-    }
 
     @Command(name = "create", mixinStandardHelpOptions = true,
             description = "Creates an account with a fresh id; then: admin keys create --account NAME.")

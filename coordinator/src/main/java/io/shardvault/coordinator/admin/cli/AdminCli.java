@@ -82,7 +82,7 @@ public final class AdminCli implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: status, accounts, keys, pod or stash");
+        throw CommandGroup.missingSubcommand(spec);
     }
 
     /** What a command does with an open session. */

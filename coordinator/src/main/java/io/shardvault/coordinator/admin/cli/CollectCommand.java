@@ -3,25 +3,13 @@ package io.shardvault.coordinator.admin.cli;
 import java.util.Map;
 import javax.management.ObjectName;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ParentCommand;
 
 /** {@code admin collect status}: the orphan collector's last pass and what it collected (issue #20). */
 @Command(name = "collect", mixinStandardHelpOptions = true, description = "Shows the collection of orphaned files.")
-final class CollectCommand implements Runnable {
+final class CollectCommand extends CommandGroup {
     static final ObjectName COLLECT = io.shardvault.common.jmx.MBeanRegistrations.name("Collect", "collect");
     private static final String[] ATTRIBUTES = {"CollectingHere", "OrphansFound", "OrphansWaiting", "FilesCollected",
         "ShardsDeleted", "StashEntriesPurged", "StashBytesPurged", "CollectFailures", "LastPassMillis"};
-
-    @ParentCommand
-    private AdminCli root;
-
-    @picocli.CommandLine.Spec
-    private picocli.CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name a collect command: status");
-    }
 
     @Command(name = "status", mixinStandardHelpOptions = true,
             description = "Orphans found by the last pass, files, shards and stash entries collected, the last pass.")

@@ -7,23 +7,11 @@ import javax.management.openmbean.CompositeData;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 
 /** {@code admin keys create|list|disable}: S3 access keys. */
 @Command(name = "keys", mixinStandardHelpOptions = true, description = "Creates, lists and disables S3 access keys.")
-final class KeysCommand implements Runnable {
+final class KeysCommand extends CommandGroup {
     static final ObjectName KEYS = io.shardvault.common.jmx.MBeanRegistrations.name("AccessKeys", "accessKeys");
-
-    @ParentCommand
-    private AdminCli root;
-
-    @picocli.CommandLine.Spec
-    private picocli.CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name a keys command: create, list or disable");
-    }
 
     @Command(name = "create", mixinStandardHelpOptions = true,
             description = "Creates an enabled key of an account and prints its id and secret (the secret is shown "

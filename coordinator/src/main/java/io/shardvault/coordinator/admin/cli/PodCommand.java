@@ -11,7 +11,6 @@ import javax.management.openmbean.CompositeData;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code admin pod drain|down|up}: a pod's operator state, kept in the catalog; {@code admin pod rebuild|rebuild-status}:
@@ -20,17 +19,7 @@ import picocli.CommandLine.ParentCommand;
  */
 @Command(name = "pod", mixinStandardHelpOptions = true,
         description = "Drains a pod, marks it down or up again (kept in the catalog; every coordinator honours it).")
-final class PodCommand implements Runnable {
-    @ParentCommand
-    private AdminCli root;
-
-    @picocli.CommandLine.Spec
-    private picocli.CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name a pod command: drain, down or up");
-    }
+final class PodCommand extends CommandGroup {
 
     @Command(name = "drain", mixinStandardHelpOptions = true,
             description = "No new shards go to the pod; its data stays readable.")

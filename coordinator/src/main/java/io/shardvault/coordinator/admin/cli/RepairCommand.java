@@ -5,25 +5,13 @@ import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 /** {@code admin repair status}: the repair queue of degraded files and this coordinator's repairs (issue #20). */
 @Command(name = "repair", mixinStandardHelpOptions = true, description = "Shows the repair of degraded files.")
-final class RepairCommand implements Runnable {
+final class RepairCommand extends CommandGroup {
     static final ObjectName REPAIR = io.shardvault.common.jmx.MBeanRegistrations.name("Repair", "repair");
     private static final String[] ATTRIBUTES = {"RepairingHere", "DegradedFiles", "DegradedBytes",
         "OldestQueuedAgeSeconds", "ShardsRepaired", "BytesRepaired", "RepairFailures", "DroppedFiles"};
-
-    @ParentCommand
-    private AdminCli root;
-
-    @picocli.CommandLine.Spec
-    private picocli.CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name a repair command: status");
-    }
 
     @Command(name = "status", mixinStandardHelpOptions = true,
             description = "Degraded files and bytes, the oldest damage's age, repairs done, and the first queued files.")

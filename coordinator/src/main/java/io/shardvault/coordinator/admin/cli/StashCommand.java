@@ -6,24 +6,11 @@ import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 /** {@code admin stash status|retry-purges}: the stash servers and the backlog per pod slot. */
 @Command(name = "stash", mixinStandardHelpOptions = true, description = "Shows the stash and its backlog per pod slot.")
-final class StashCommand implements Runnable {
+final class StashCommand extends CommandGroup {
     static final ObjectName STASH = io.shardvault.common.jmx.MBeanRegistrations.name("Stash", "stash");
-
-    @ParentCommand
-    private AdminCli root;
-
-    @picocli.CommandLine.Spec
-    private picocli.CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                "name a stash command: status or retry-purges");
-    }
 
     @Command(name = "status", mixinStandardHelpOptions = true,
             description = "Stash servers (entries, bytes, oldest) and per pod slot the chunks its pod has not fsynced.")
