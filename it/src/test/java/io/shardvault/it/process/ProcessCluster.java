@@ -1,5 +1,6 @@
 package io.shardvault.it.process;
 
+import io.shardvault.coordinator.testing.ClusterKeyFile;
 import io.shardvault.it.s3.S3Cluster;
 import java.io.IOException;
 import java.net.URI;
@@ -278,6 +279,7 @@ public final class ProcessCluster implements AutoCloseable {
                 "catalog.peerId = \"c1\"",
                 "catalog.peers = \"c1=127.0.0.1:" + catalogPort + "\"",
                 "catalog.dataDir = \"" + dir.resolve("catalog") + "\"",
+                "catalog.secrets.keyFile = \"" + ClusterKeyFile.in(dir) + "\"",
                 "s3.bindHost = \"127.0.0.1\"",
                 "s3.port = " + s3Port,
                 "admin.bind = \"127.0.0.1:0\""));
