@@ -315,8 +315,17 @@ public final class ProcessCluster implements AutoCloseable {
 
     /** An AWS SDK v2 client of the S3 endpoint (the same port across coordinator restarts); the caller closes it. */
     public S3Client s3Client() {
-        return S3Cluster.syncClient(URI.create("http://127.0.0.1:" + s3Port), ACCESS_KEY, secretKey,
-                Duration.ofSeconds(60));
+        return s3Client(ACCESS_KEY, secretKey);
+    }
+
+    /** The same with another access key (one made with {@code admin keys create}); the caller closes it. */
+    public S3Client s3Client(String accessKey, String secret) {
+        return S3Cluster.syncClient(URI.create("http://127.0.0.1:" + s3Port), accessKey, secret, Duration.ofSeconds(60));
+    }
+
+    /** The cluster key file the coordinator reads ({@code catalog.secrets.keyFile}), for rotation tests. */
+    public Path clusterKeyFile() {
+        return ClusterKeyFile.in(dir);
     }
 
     /** The secrets this cluster's processes hold (the S3 secret key, the JMX password), to look for where none may be. */

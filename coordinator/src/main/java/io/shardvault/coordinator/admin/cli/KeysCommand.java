@@ -9,8 +9,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-/** {@code admin keys create|list|disable}: S3 access keys. */
-@Command(name = "keys", mixinStandardHelpOptions = true, description = "Creates, lists and disables S3 access keys.")
+/** {@code admin keys create|list|disable|rotate-encryption}: S3 access keys. */
+@Command(name = "keys", mixinStandardHelpOptions = true,
+        description = "Creates, lists and disables S3 access keys; re-encrypts their secrets after a cluster key change.")
 final class KeysCommand implements Runnable {
     static final ObjectName KEYS = io.shardvault.common.jmx.MBeanRegistrations.name("AccessKeys", "accessKeys");
 
@@ -22,7 +23,7 @@ final class KeysCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name a keys command: create, list or disable");
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "name a keys command: create, list, disable or rotate-encryption");
     }
 
     @Command(name = "create", mixinStandardHelpOptions = true,
@@ -100,6 +101,20 @@ final class KeysCommand implements Runnable {
                 out.println(Json.object(r));
             } else {
                 out.println("access key " + k.get("accessKeyId") + " disabled");
+            }
+        });
+    }
+
+    @Command(name = "rotate-encryption", mixinStandardHelpOptions = true,
+            description = "Re-encrypts every stored secret under the newest key of catalog.secrets.keyFile; then the "
+                    + "older keys can leave the file (docs/SECURITY.md). Idempotent.")
+    int rotateEncryption() throws AdminException {
+        return root.execute((session, out) -> {
+            Object resealed = session.invoke(KEYS, "rotateEncryption", new Object[0], new String[0]);
+            if (root.json) {
+                out.println(Json.object(Map.of("reencrypted", resealed)));
+            } else {
+                out.println(resealed + " secrets re-encrypted under the newest cluster key");
             }
         });
     }

@@ -53,7 +53,9 @@ import org.apache.ratis.client.RaftClient;
  * {@link Catalog} over Ratis: each method sends the {@link Call} of the subject that owns the command
  * ({@link Buckets}, {@link ObjectVersions}, {@link Uploads}, ...) through {@link RatisCalls}, which
  * carries writes through the Raft log and reads as linearizable queries, in-process to a local leader
- * when it can. Nothing else lives here: a command's fields and reply are its subject's.
+ * when it can. Nothing else lives here: a command's fields and reply are its subject's. The one exception
+ * is sealing access key secrets ({@link SecretCipher}): it must happen on this side of the Raft log, so
+ * that no entry, table or snapshot holds a secret in the clear.
  *
  * <p>Thread-safe.
  */
