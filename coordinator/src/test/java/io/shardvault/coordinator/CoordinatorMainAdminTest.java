@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.shardvault.common.admin.PrometheusText;
 import io.shardvault.common.testing.AdminScrape;
 import io.shardvault.common.testing.ChildJvm;
+import io.shardvault.coordinator.testing.ClusterKeyFile;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.http.HttpResponse;
@@ -25,19 +26,23 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class CoordinatorMainAdminTest {
+    /** Twenty pods nobody listens on: the coordinator starts, but its vault is not writable. */
+    private static final String PODS = IntStream.range(0, 20).mapToObj(i -> "127.0.0.1:" + (i + 1))
+            .collect(Collectors.joining(","));
+
     @TempDir
     Path dir;
 
     @Test
     void printsTheAdminAddressServesMetricsAndReportsAnUnwritableVault() throws Exception {
         Path shippedLogback = Path.of("../common/src/main/resources/logback.xml").toAbsolutePath();
-        // Twenty pods nobody listens on: the coordinator starts, but its vault is not writable.
-        String pods = IntStream.range(0, 20).mapToObj(i -> "127.0.0.1:" + (i + 1)).collect(Collectors.joining(","));
         ChildJvm child = ChildJvm.builder(CoordinatorMain.class).name("coordinator")
                 .jvmArgs("-Xmx384m", "-Dlogback.configurationFile=" + shippedLogback)
                 .args("--set", "admin.bind=127.0.0.1:0", "--set", "s3.bindHost=127.0.0.1", "--set", "s3.port=0",
                         "--set", "catalog.peerId=c1", "--set", "catalog.peers=c1=127.0.0.1:" + freePort(),
-                        "--set", "catalog.dataDir=" + dir.resolve("catalog"), "--set", "coordinator.vault.pods=" + pods)
+                        "--set", "catalog.dataDir=" + dir.resolve("catalog"),
+                        "--set", "catalog.secrets.keyFile=" + ClusterKeyFile.in(dir),
+                        "--set", "coordinator.vault.pods=" + PODS)
                 .start();
         try (child) {
             AdminScrape admin = new AdminScrape(child.awaitLine("admin listening on ", Duration.ofSeconds(90)));
@@ -69,6 +74,21 @@ class CoordinatorMainAdminTest {
         assertThat(output).noneMatch(line -> line.startsWith("\tat ") || line.contains("|-WARN")
                 || line.contains("|-ERROR"));
         assertThat(output).noneMatch(line -> line.contains("logger=Raft") && line.contains("level=INFO"));
+    }
+
+    @Test
+    void refusesToStartWithoutAClusterKeyFile() throws Exception {
+        ChildJvm child = ChildJvm.builder(CoordinatorMain.class).name("coordinator-without-keys").jvmArgs("-Xmx256m")
+                .args("--set", "admin.bind=127.0.0.1:0", "--set", "s3.bindHost=127.0.0.1", "--set", "s3.port=0",
+                        "--set", "catalog.peerId=c1", "--set", "catalog.peers=c1=127.0.0.1:" + freePort(),
+                        "--set", "catalog.dataDir=" + dir.resolve("catalog"), "--set", "coordinator.vault.pods=" + PODS)
+                .start();
+        try (child) {
+            assertThat(child.awaitExit(Duration.ofSeconds(90))).isEqualTo(2);
+        }
+        assertThat(child.output()).anySatisfy(line -> assertThat(line)
+                .contains("catalog.secrets.keyFile is not set").contains("security.insecure = true"));
+        assertThat(dir.resolve("catalog")).doesNotExist();
     }
 
     private static int freePort() throws IOException {

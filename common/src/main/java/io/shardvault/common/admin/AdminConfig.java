@@ -3,19 +3,12 @@ package io.shardvault.common.admin;
 import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.HostPort;
 import io.shardvault.common.config.ListenerGuard;
+import io.shardvault.common.config.OwnerOnlyFile;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.config.TlsSettings;
-import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.PosixFileAttributeView;
-import java.nio.file.attribute.PosixFilePermission;
-import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The options of an admin HTTP server.
@@ -33,9 +26,6 @@ public record AdminConfig(InetSocketAddress bind, int threads, Optional<TlsSetti
     private static final String PROTECTION = "TLS and a bearer token (" + AdminConfigKeys.TLS.name() + " = true with "
             + "the tls.* settings, and " + AdminConfigKeys.TOKEN_FILE.name() + " or " + AdminConfigKeys.TOKEN.name()
             + ")";
-    private static final Set<PosixFilePermission> OTHERS = EnumSet.of(PosixFilePermission.GROUP_READ,
-            PosixFilePermission.GROUP_WRITE, PosixFilePermission.GROUP_EXECUTE, PosixFilePermission.OTHERS_READ,
-            PosixFilePermission.OTHERS_WRITE, PosixFilePermission.OTHERS_EXECUTE);
 
     public AdminConfig {
         Objects.requireNonNull(bind, "bind");
@@ -97,33 +87,11 @@ public record AdminConfig(InetSocketAddress bind, int threads, Optional<TlsSetti
                 return Optional.of(BearerToken.of(settings.get(AdminConfigKeys.TOKEN)));
             }
             if (settings.isSet(file)) {
-                return Optional.of(BearerToken.of(readOwnerOnly(settings.get(AdminConfigKeys.TOKEN_FILE))));
+                return Optional.of(BearerToken.of(OwnerOnlyFile.read(file, settings.get(AdminConfigKeys.TOKEN_FILE))));
             }
         } catch (IllegalArgumentException e) {
             throw new ConfigException((settings.isSet(inline) ? inline : file) + ": " + e.getMessage());
         }
         return Optional.empty();
-    }
-
-    private static String readOwnerOnly(Path path) {
-        String key = AdminConfigKeys.TOKEN_FILE.name();
-        if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
-            throw new ConfigException(key + " = " + path + " is not a readable file");
-        }
-        try {
-            PosixFileAttributeView posix = Files.getFileAttributeView(path, PosixFileAttributeView.class);
-            if (posix != null) {
-                Set<PosixFilePermission> open = EnumSet.noneOf(PosixFilePermission.class);
-                open.addAll(posix.readAttributes().permissions());
-                open.retainAll(OTHERS);
-                if (!open.isEmpty()) {
-                    throw new ConfigException(key + " = " + path + " is open to its group or others (" + open
-                            + "): chmod 600 it, readable by the service's user only");
-                }
-            }
-            return Files.readString(path, StandardCharsets.UTF_8).strip();
-        } catch (IOException e) {
-            throw new ConfigException(key + " = " + path + " cannot be read: " + e.getMessage(), e);
-        }
     }
 }

@@ -3,8 +3,8 @@ package io.shardvault.coordinator.admin;
 import io.shardvault.common.jmx.Description;
 
 /** {@code io.shardvault:type=AccessKeys,name=accessKeys}: the S3 access keys in the catalog. */
-@Description("S3 access keys kept in the catalog, each of an account: create, list, disable. Secrets are shown "
-        + "only at creation.")
+@Description("S3 access keys kept in the catalog, each of an account: create, list, disable, and re-encrypt their "
+        + "secrets under the newest cluster key. Secrets are shown only at creation.")
 public interface AccessKeysMXBean {
     /** The account parameter's description. */
     String ACCOUNT = "The account: its id, or its display name when no other account has it.";
@@ -34,6 +34,11 @@ public interface AccessKeysMXBean {
                                     name = "bucket") String bucket,
                             @Description(value = "Refuse every operation that writes.", name = "readOnly")
                             boolean readOnly);
+
+    @Description("Re-encrypts every stored secret not under the newest key of catalog.secrets.keyFile (older keys' and "
+            + "plaintext ones from before encryption) under it; idempotent. Afterwards the older keys can leave the "
+            + "file (docs/SECURITY.md). Returns how many secrets were re-encrypted.")
+    int rotateEncryption();
 
     @Description("Disables an access key: requests signed with it are refused from now on.")
     AccessKeyView disable(@Description(value = "The access key id.", name = "accessKeyId") String accessKeyId);

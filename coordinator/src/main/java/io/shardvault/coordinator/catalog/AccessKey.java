@@ -5,10 +5,11 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * An S3 access key. The secret is kept as is: SigV4 needs it to recompute signatures.
+ * An S3 access key. SigV4 needs the secret itself to recompute signatures: the catalog stores it sealed
+ * under the cluster key ({@link SecretCipher}), and {@link Catalog} hands it out opened.
  *
  * @param accessKeyId the public id
- * @param secretKey the secret
+ * @param secretKey the secret (inside the catalog's state machine: as stored, sealed or, before encryption, plain)
  * @param accountId the id of the {@link Account} it belongs to: its buckets are the key's. A key created
  *     before accounts holds the free-text owner it was created with, which is its legacy account's id
  * @param enabled whether requests signed with it are accepted
@@ -31,6 +32,12 @@ public record AccessKey(String accessKeyId, String secretKey, String accountId, 
     /** This key, disabled. */
     public AccessKey disabled() {
         return new AccessKey(accessKeyId, secretKey, accountId, false, bypassGovernanceAllowed, createdAt, bucket,
+                readOnly);
+    }
+
+    /** This key with its secret as given: sealed to store, opened to use. */
+    public AccessKey withSecret(String secret) {
+        return new AccessKey(accessKeyId, secret, accountId, enabled, bypassGovernanceAllowed, createdAt, bucket,
                 readOnly);
     }
 

@@ -267,6 +267,15 @@ public interface Catalog extends AutoCloseable {
     /** Every access key, by id. */
     CompletableFuture<List<AccessKey>> listAccessKeys();
 
+    /**
+     * Seals every stored secret not sealed under the newest cluster key (older keys' and plaintext ones from
+     * before encryption) under it, one Raft command per key; idempotent. Afterwards the older keys can leave the
+     * key file. {@code INVALID_ARGUMENT} when this coordinator has no key file.
+     *
+     * @return how many secrets were sealed anew
+     */
+    CompletableFuture<Integer> resealSecrets();
+
     // ---- file lifetimes ----
 
     /** The oldest queued file deletions, at most {@code limit}. */

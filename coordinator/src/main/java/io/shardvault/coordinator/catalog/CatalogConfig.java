@@ -14,6 +14,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The resolved options of one catalog peer.
@@ -28,6 +30,8 @@ import java.util.UUID;
  *   <tr><td>requestTimeout</td><td>15 s</td><td>a call's whole budget, retries included</td></tr>
  *   <tr><td>dedupWindow</td><td>10 min</td><td>how long a write's result is kept for its retries</td></tr>
  *   <tr><td>leaderLease</td><td>true</td><td>reads under the leader's lease (docs/CATALOG.md)</td></tr>
+ *   <tr><td>secrets.keyFile</td><td>required</td><td>the cluster keys sealing S3 secrets ({@link SecretCipher});
+ *       none only with security.insecure = true</td></tr>
  *   <tr><td>store</td><td>64 MiB memtables, 32 MiB block cache</td><td>the RocksDB memory ({@link CatalogStoreOptions})</td></tr>
  * </table>
  */
@@ -35,7 +39,9 @@ public record CatalogConfig(String peerId, List<Peer> peers, UUID groupId, Path 
                             int snapshotsRetained, long logSegmentBytes, Duration electionTimeoutMin,
                             Duration electionTimeoutMax, Duration requestTimeout, int maxOutstanding,
                             int readThreads, Duration dedupWindow, boolean leaderLease, CatalogStoreOptions store,
-                            Optional<TlsSettings> tls) {
+                            Optional<TlsSettings> tls, Optional<SecretCipher> secrets) {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CatalogConfig.class);
 
     /** One peer of the group. */
     public record Peer(String id, String host, int port) {
@@ -61,6 +67,7 @@ public record CatalogConfig(String peerId, List<Peer> peers, UUID groupId, Path 
         Objects.requireNonNull(dataDir, "dataDir");
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(tls, "tls");
+        Objects.requireNonNull(secrets, "secrets");
         Set<String> ids = new HashSet<>();
         for (Peer p : peers) {
             if (!ids.add(p.id())) {
@@ -94,7 +101,7 @@ public record CatalogConfig(String peerId, List<Peer> peers, UUID groupId, Path 
                     settings.get(CatalogConfigKeys.REQUEST_TIMEOUT), settings.get(CatalogConfigKeys.MAX_OUTSTANDING),
                     settings.get(CatalogConfigKeys.READ_THREADS), settings.get(CatalogConfigKeys.DEDUP_WINDOW),
                     settings.get(CatalogConfigKeys.LEADER_LEASE), CatalogStoreOptions.from(settings),
-                    TlsSettings.from(settings));
+                    TlsSettings.from(settings), Optional.empty());
         } catch (IllegalArgumentException e) {
             throw new ConfigException("catalog: " + e.getMessage());
         }
@@ -102,11 +109,32 @@ public record CatalogConfig(String peerId, List<Peer> peers, UUID groupId, Path 
         Peer self = config.self();
         ListenerGuard.from(settings).admit(CatalogConfigKeys.PEERS.name() + " (this peer, " + self.id() + ")",
                 new InetSocketAddress(self.host(), self.port()), config.tls().isPresent());
-        return config;
+        // Last, so that a misnamed peer or port is reported before a missing key file.
+        return new CatalogConfig(config.peerId, config.peers, config.groupId, config.dataDir,
+                config.snapshotEveryEntries, config.snapshotsRetained, config.logSegmentBytes,
+                config.electionTimeoutMin, config.electionTimeoutMax, config.requestTimeout, config.maxOutstanding,
+                config.readThreads, config.dedupWindow, config.leaderLease, config.store, config.tls,
+                secrets(settings));
     }
 
-    public static CatalogConfig defaults() {
-        return from(Settings.empty());
+    /**
+     * The cluster keys, or none when {@code security.insecure = true} accepts plaintext secrets (said at WARN
+     * at every start, as {@link ListenerGuard} says of an unprotected port).
+     */
+    private static Optional<SecretCipher> secrets(Settings settings) {
+        String key = CatalogConfigKeys.SECRETS_KEY_FILE.name();
+        if (settings.isSet(key)) {
+            return Optional.of(SecretCipher.fromFile(settings.get(CatalogConfigKeys.SECRETS_KEY_FILE)));
+        }
+        if (!settings.get(ListenerGuard.INSECURE)) {
+            throw new ConfigException(key + " is not set: S3 secret keys would be stored in the catalog (its Raft log,"
+                    + " RocksDB and snapshots) as they are. Create a file of one line id:base64 of 32 random bytes,"
+                    + " mode 0600, name it in " + key + " (docs/SECURITY.md), or set " + ListenerGuard.INSECURE.name()
+                    + " = true to store them unencrypted");
+        }
+        LOG.warn("{} is not set ({} = true): S3 secret keys are stored in the catalog unencrypted", key,
+                ListenerGuard.INSECURE.name());
+        return Optional.empty();
     }
 
     /** Parses {@code id=host:port[,id=host:port...]}. */

@@ -56,10 +56,18 @@ public final class CatalogConfigKeys {
             "Block cache shared by the catalog's tables (uncompressed blocks); beyond it reads come from the page"
                     + " cache. Raise it for a catalog whose hot keys (recent versions, open uploads) outgrow it.");
 
+    public static final ConfigKey<Path> SECRETS_KEY_FILE = ConfigKey.ofPath("catalog.secrets.keyFile",
+            Path.of("catalog-secrets.key"),
+            "File of the cluster keys that seal S3 secret keys in the catalog: one id:base64 (32 random bytes) a"
+                    + " line, the last one sealing, every one opening; the same file on every coordinator, readable by"
+                    + " the service's user only (mode 0600 or 0400). Required unless security.insecure = true (then"
+                    + " secrets are stored as they are, with a WARN at every start). The default is never used: it"
+                    + " counts only when set.");
+
     /** Every key above, for {@link io.shardvault.common.config.Settings#rejectUnknown}. */
     public static List<ConfigKey<?>> all() {
         return List.of(PEER_ID, PEERS, GROUP_ID, DATA_DIR, SNAPSHOT_EVERY, SNAPSHOTS_RETAINED, LOG_SEGMENT_BYTES,
                 ELECTION_TIMEOUT_MIN, ELECTION_TIMEOUT_MAX, REQUEST_TIMEOUT, MAX_OUTSTANDING, READ_THREADS,
-                DEDUP_WINDOW, LEADER_LEASE, MEMTABLE_BYTES, BLOCK_CACHE_BYTES);
+                DEDUP_WINDOW, LEADER_LEASE, MEMTABLE_BYTES, BLOCK_CACHE_BYTES, SECRETS_KEY_FILE);
     }
 }

@@ -6,12 +6,36 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.testing.ConfigKeysConventions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 @Timeout(30)
 class CatalogConfigTest {
+    private static final Settings INSECURE = Settings.of(Map.of("security.insecure", true));
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aCatalogWithoutAClusterKeyFileIsRefusedUnlessInsecure() throws Exception {
+        assertThatThrownBy(() -> CatalogConfig.from(Settings.empty())).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("catalog.secrets.keyFile is not set").hasMessageContaining("security.insecure");
+        assertThat(CatalogConfig.from(INSECURE).secrets()).isEmpty();
+
+        Path keys = SecretCipher.createKeyFile(dir.resolve("keys"), "k1");
+        CatalogConfig sealed = CatalogConfig.from(Settings.of(Map.of("catalog.secrets.keyFile", keys.toString())));
+        assertThat(sealed.secrets()).hasValueSatisfying(c -> assertThat(c.newestKeyId()).isEqualTo("k1"));
+
+        Files.setPosixFilePermissions(keys, PosixFilePermissions.fromString("rw-r-----"));
+        assertThatThrownBy(() -> CatalogConfig.from(Settings.of(Map.of("catalog.secrets.keyFile", keys.toString()))))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("catalog.secrets.keyFile")
+                .hasMessageContaining("chmod 600");
+    }
     @Test
     void keysFollowTheConventions() throws Exception {
         ConfigKeysConventions.assertWellFormed(CatalogConfigKeys.class);
@@ -28,7 +52,7 @@ class CatalogConfigTest {
         CatalogConfig c = CatalogConfig.from(Settings.of(threeHosts).with(Map.of("security.insecure", true)));
         assertThat(c.peers()).hasSize(3);
         assertThat(c.self().host()).isEqualTo("10.0.0.2");
-        assertThat(CatalogConfig.defaults().peers()).singleElement().extracting(CatalogConfig.Peer::port).isEqualTo(9860);
+        assertThat(CatalogConfig.from(INSECURE).peers()).singleElement().extracting(CatalogConfig.Peer::port).isEqualTo(9860);
         assertThatThrownBy(() -> CatalogConfig.from(Settings.of(Map.of("catalog.peerId", "z"))))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("z");
         assertThatThrownBy(() -> CatalogConfig.from(Settings.of(Map.of("catalog.peers", "c1=host"))))
@@ -39,12 +63,12 @@ class CatalogConfigTest {
 
     @Test
     void storeMemoryDefaultsAndOverrides() {
-        CatalogStoreOptions defaults = CatalogConfig.defaults().store();
+        CatalogStoreOptions defaults = CatalogConfig.from(INSECURE).store();
         assertThat(defaults.memtableBytes()).isEqualTo(64L << 20);
         assertThat(defaults.blockCacheBytes()).isEqualTo(32L << 20);
         assertThat(defaults.tableMemtableBytes()).isEqualTo(16L << 20);
         CatalogStoreOptions set = CatalogConfig.from(Settings.of(Map.of("catalog.rocksdb.memtableBytes", "8MiB",
-                "catalog.rocksdb.blockCacheBytes", "4MiB"))).store();
+                "catalog.rocksdb.blockCacheBytes", "4MiB")).with(Map.of("security.insecure", true))).store();
         assertThat(set).isEqualTo(new CatalogStoreOptions(8L << 20, 4L << 20));
         assertThatThrownBy(() -> CatalogConfig.from(Settings.of(Map.of("catalog.rocksdb.memtableBytes", "1KiB"))))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("catalog.rocksdb.memtableBytes");

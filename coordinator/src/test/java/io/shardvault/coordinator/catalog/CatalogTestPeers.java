@@ -3,6 +3,7 @@ package io.shardvault.coordinator.catalog;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.shardvault.common.config.Settings;
+import io.shardvault.coordinator.testing.ClusterKeyFile;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -46,6 +47,7 @@ final class CatalogTestPeers {
         m.put(CatalogConfigKeys.PEER_ID.name(), peerId);
         m.put(CatalogConfigKeys.PEERS.name(), peers);
         m.put(CatalogConfigKeys.DATA_DIR.name(), dataDir.toString());
+        m.put(CatalogConfigKeys.SECRETS_KEY_FILE.name(), ClusterKeyFile.in(dataDir.toAbsolutePath().getParent()).toString());
         m.put(CatalogConfigKeys.SNAPSHOT_EVERY.name(), snapshotEvery);
         m.put(CatalogConfigKeys.ELECTION_TIMEOUT_MIN.name(), "300ms");
         m.put(CatalogConfigKeys.ELECTION_TIMEOUT_MAX.name(), "600ms");

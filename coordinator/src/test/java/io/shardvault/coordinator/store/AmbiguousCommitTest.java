@@ -10,6 +10,7 @@ import io.shardvault.coordinator.catalog.CatalogConfig;
 import io.shardvault.coordinator.catalog.CatalogConfigKeys;
 import io.shardvault.coordinator.catalog.CatalogServer;
 import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
+import io.shardvault.coordinator.testing.ClusterKeyFile;
 import io.shardvault.coordinator.data.DataPath;
 import io.shardvault.coordinator.testing.MiniCluster;
 import io.shardvault.s3.CannedAcl;
@@ -137,6 +138,7 @@ class AmbiguousCommitTest {
             settings.add(Map.of(CatalogConfigKeys.PEER_ID.name(), "p" + (i + 1),
                     CatalogConfigKeys.PEERS.name(), spec.toString(),
                     CatalogConfigKeys.DATA_DIR.name(), dir.resolve("catalog-p" + (i + 1)).toString(),
+                    CatalogConfigKeys.SECRETS_KEY_FILE.name(), ClusterKeyFile.in(dir).toString(),
                     CatalogConfigKeys.ELECTION_TIMEOUT_MIN.name(), "300ms",
                     CatalogConfigKeys.ELECTION_TIMEOUT_MAX.name(), "600ms",
                     // Short, so that the commit without a majority gives up soon.

@@ -24,6 +24,7 @@ public final class SinglePeerCatalog {
         return RatisCatalogServer.start(CatalogConfig.from(Settings.of(Map.of(
                 "catalog.peerId", "c1", "catalog.peers", "c1=127.0.0.1:" + port,
                 "catalog.dataDir", dataDir.toString(),
+                "catalog.secrets.keyFile", ClusterKeyFile.in(dataDir.toAbsolutePath().getParent()).toString(),
                 "catalog.election.timeoutMin", "300ms", "catalog.election.timeoutMax", "600ms"))),
                 new SimpleMeterRegistry());
     }

@@ -1,5 +1,6 @@
 package io.shardvault.it.process;
 
+import io.shardvault.coordinator.testing.ClusterKeyFile;
 import io.shardvault.it.s3.S3Cluster;
 import java.io.IOException;
 import java.net.URI;
@@ -278,6 +279,7 @@ public final class ProcessCluster implements AutoCloseable {
                 "catalog.peerId = \"c1\"",
                 "catalog.peers = \"c1=127.0.0.1:" + catalogPort + "\"",
                 "catalog.dataDir = \"" + dir.resolve("catalog") + "\"",
+                "catalog.secrets.keyFile = \"" + ClusterKeyFile.in(dir) + "\"",
                 "s3.bindHost = \"127.0.0.1\"",
                 "s3.port = " + s3Port,
                 "admin.bind = \"127.0.0.1:0\""));
@@ -313,8 +315,17 @@ public final class ProcessCluster implements AutoCloseable {
 
     /** An AWS SDK v2 client of the S3 endpoint (the same port across coordinator restarts); the caller closes it. */
     public S3Client s3Client() {
-        return S3Cluster.syncClient(URI.create("http://127.0.0.1:" + s3Port), ACCESS_KEY, secretKey,
-                Duration.ofSeconds(60));
+        return s3Client(ACCESS_KEY, secretKey);
+    }
+
+    /** The same with another access key (one made with {@code admin keys create}); the caller closes it. */
+    public S3Client s3Client(String accessKey, String secret) {
+        return S3Cluster.syncClient(URI.create("http://127.0.0.1:" + s3Port), accessKey, secret, Duration.ofSeconds(60));
+    }
+
+    /** The cluster key file the coordinator reads ({@code catalog.secrets.keyFile}), for rotation tests. */
+    public Path clusterKeyFile() {
+        return ClusterKeyFile.in(dir);
     }
 
     /** The secrets this cluster's processes hold (the S3 secret key, the JMX password), to look for where none may be. */

@@ -8,6 +8,7 @@ import io.shardvault.coordinator.catalog.AccessKey;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CatalogConfig;
 import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
+import io.shardvault.coordinator.testing.ClusterKeyFile;
 import io.shardvault.s3.testing.S3Target;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -183,6 +184,7 @@ public final class S3Cluster implements S3Target {
         s.put("catalog.peerId", "c1");
         s.put("catalog.peers", "c1=127.0.0.1:" + freePort());
         s.put("catalog.dataDir", catalogDir.toString());
+        s.put("catalog.secrets.keyFile", ClusterKeyFile.in(catalogDir.toAbsolutePath().getParent()).toString());
         s.put("s3.bindHost", "127.0.0.1");
         s.put("s3.port", s3Port);
         return s;

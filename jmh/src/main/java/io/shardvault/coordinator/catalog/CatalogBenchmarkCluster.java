@@ -35,12 +35,14 @@ final class CatalogBenchmarkCluster implements AutoCloseable {
         for (int i = 0; i < peers; i++) {
             spec.append(i == 0 ? "" : ",").append("b").append(i + 1).append("=127.0.0.1:").append(ports.get(i));
         }
+        Path keys = SecretCipher.createKeyFile(dir.resolve("catalog-secrets.key"), "k1");
         for (int i = 0; i < peers; i++) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put(CatalogConfigKeys.PEER_ID.name(), "b" + (i + 1));
             m.put(CatalogConfigKeys.PEERS.name(), spec.toString());
             m.put(CatalogConfigKeys.DATA_DIR.name(), dir.resolve("b" + (i + 1)).toString());
             m.put(CatalogConfigKeys.MAX_OUTSTANDING.name(), 4096);
+            m.put(CatalogConfigKeys.SECRETS_KEY_FILE.name(), keys.toString());
             servers.add(RatisCatalogServer.start(CatalogConfig.from(Settings.of(m)), new SimpleMeterRegistry()));
         }
     }

@@ -8,8 +8,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code admin keys create|list|disable}: S3 access keys. */
-@Command(name = "keys", mixinStandardHelpOptions = true, description = "Creates, lists and disables S3 access keys.")
+/** {@code admin keys create|list|disable|rotate-encryption}: S3 access keys. */
+@Command(name = "keys", mixinStandardHelpOptions = true,
+        description = "Creates, lists and disables S3 access keys; re-encrypts their secrets after a cluster key change.")
 final class KeysCommand extends CommandGroup {
     static final ObjectName KEYS = io.shardvault.common.jmx.MBeanRegistrations.name("AccessKeys", "accessKeys");
 
@@ -88,6 +89,20 @@ final class KeysCommand extends CommandGroup {
                 out.println(Json.object(r));
             } else {
                 out.println("access key " + k.get("accessKeyId") + " disabled");
+            }
+        });
+    }
+
+    @Command(name = "rotate-encryption", mixinStandardHelpOptions = true,
+            description = "Re-encrypts every stored secret under the newest key of catalog.secrets.keyFile; then the "
+                    + "older keys can leave the file (docs/SECURITY.md). Idempotent.")
+    int rotateEncryption() throws AdminException {
+        return root.execute((session, out) -> {
+            Object resealed = session.invoke(KEYS, "rotateEncryption", new Object[0], new String[0]);
+            if (root.json) {
+                out.println(Json.object(Map.of("reencrypted", resealed)));
+            } else {
+                out.println(resealed + " secrets re-encrypted under the newest cluster key");
             }
         });
     }

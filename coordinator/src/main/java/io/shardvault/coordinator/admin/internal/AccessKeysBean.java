@@ -74,6 +74,13 @@ public final class AccessKeysBean implements AccessKeysMXBean {
     }
 
     @Override
+    public int rotateEncryption() {
+        int resealed = Await.call(catalog::resealSecrets, "re-encrypting access key secrets");
+        LOG.info("operator re-encrypted {} access key secrets under the newest cluster key", resealed);
+        return resealed;
+    }
+
+    @Override
     public AccessKeyView disable(String accessKeyId) {
         AccessKey k = Await.call(() -> catalog.disableAccessKey(accessKeyId), "disabling access key " + accessKeyId);
         LOG.info("operator disabled access key={}", k.accessKeyId());

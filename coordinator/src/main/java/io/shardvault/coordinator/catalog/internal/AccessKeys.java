@@ -10,12 +10,14 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BinaryOperator;
 import org.rocksdb.RocksIterator;
 
 /**
- * Access keys in {@link Table#ACCESS_KEYS} (secrets kept as is: SigV4 needs them), each of an account
- * ({@link Accounts}) and possibly limited to one bucket or to reads. Ids and secrets are drawn by the client
- * and travel in the entry, so apply stays deterministic.
+ * Access keys in {@link Table#ACCESS_KEYS}, each of an account ({@link Accounts}) and possibly limited to one
+ * bucket or to reads. Ids and secrets are drawn by the client and travel in the entry, so apply stays
+ * deterministic; the secret travels and is stored as the client sealed it ({@link
+ * io.shardvault.coordinator.catalog.SecretCipher}), so neither the Raft log nor RocksDB holds it in the clear.
  *
  * <p>Stateless, as every catalog subject.
  */
@@ -109,14 +111,14 @@ final class AccessKeys {
      * id at apply ({@link Accounts#resolve}). An entry of an older build ends after
      * {@code bypassGovernance}, and its {@code account} is the free-text owner it named, kept as is (that
      * owner is then a legacy {@link io.shardvault.coordinator.catalog.Account}). The id and secret are drawn
-     * here, on the client: apply must be deterministic.
+     * here, on the client: apply must be deterministic; {@code seal} turns (id, secret) into what is stored.
      */
     static Call<AccessKey> createAccessKey(String account, boolean bypassGovernanceAllowed,
-                                           Optional<String> bucket, boolean readOnly) {
+                                           Optional<String> bucket, boolean readOnly, BinaryOperator<String> seal) {
         Objects.requireNonNull(account, "account");
         Objects.requireNonNull(bucket, "bucket");
         String id = randomId("SV", 18);
-        String secretKey = newSecret();
+        String secretKey = seal.apply(id, newSecret());
         return new Call<>(Op.CREATE_ACCESS_KEY, w -> w.str(id).str(secretKey).str(account)
                 .bool(bypassGovernanceAllowed).str(bucket.orElse("")).bool(readOnly), AccessKeys::accessKey);
     }
@@ -170,6 +172,28 @@ final class AccessKeys {
 
     static void applyDisableAccessKey(Entry e, Wire.Reader in, Wire.Writer out) throws CatalogException {
         accessKey(out, disableAccessKey(e, in.str()));
+    }
+
+    /**
+     * RESEAL_ACCESS_KEY: {@code str id | str expected | str replacement} → bool: stores {@code replacement} as
+     * the key's secret if its stored secret is still {@code expected}, so a rotation that races another, or is
+     * retried, changes nothing it did not read. The replacement is the same secret sealed under the newest
+     * cluster key, sealed on the client like a new key's.
+     */
+    static Call<Boolean> resealAccessKey(String accessKeyId, String expected, String replacement) {
+        return new Call<>(Op.RESEAL_ACCESS_KEY, w -> w.str(accessKeyId).str(expected).str(replacement),
+                Wire.Reader::bool);
+    }
+
+    static void applyResealAccessKey(Entry e, Wire.Reader in, Wire.Writer out) throws CatalogException {
+        AccessKey k = lookupAccessKey(e.txn(), in.str());
+        String expected = in.str();
+        String replacement = in.str();
+        boolean swap = k.secretKey().equals(expected);
+        if (swap) {
+            putAccessKey(e, k.withSecret(replacement));
+        }
+        out.bool(swap);
     }
 
     /** LOOKUP_ACCESS_KEY: {@code str id} → AccessKey. */

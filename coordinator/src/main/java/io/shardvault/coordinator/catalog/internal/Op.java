@@ -41,6 +41,7 @@ enum Op {
     POD_REBUILD_CHECKPOINT(30, PodRebuilds::applyCheckpoint),
     POD_DECOMMISSION_START(31, PodRebuilds::applyDecommissionStart),
     CREATE_ACCOUNT(32, Accounts::applyCreateAccount),
+    RESEAL_ACCESS_KEY(33, AccessKeys::applyResealAccessKey),
 
     GET_BUCKET(64, Buckets::answerGetBucket),
     LIST_BUCKETS(65, Buckets::answerListBuckets),

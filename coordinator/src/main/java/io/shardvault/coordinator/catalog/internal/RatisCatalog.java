@@ -1,11 +1,14 @@
 package io.shardvault.coordinator.catalog.internal;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.shardvault.common.ErrorCode;
 import io.shardvault.coordinator.catalog.AccessKey;
 import io.shardvault.coordinator.catalog.Account;
 import io.shardvault.coordinator.catalog.AccountListing;
 import io.shardvault.coordinator.catalog.Bucket;
 import io.shardvault.coordinator.catalog.Catalog;
+import io.shardvault.coordinator.catalog.CatalogConfigKeys;
+import io.shardvault.coordinator.catalog.CatalogException;
 import io.shardvault.coordinator.catalog.CompletedPart;
 import io.shardvault.coordinator.catalog.DeleteObjectVersion;
 import io.shardvault.coordinator.catalog.DeleteOutcome;
@@ -31,6 +34,7 @@ import io.shardvault.coordinator.catalog.PutResult;
 import io.shardvault.coordinator.catalog.RepairTask;
 import io.shardvault.coordinator.catalog.Retention;
 import io.shardvault.coordinator.catalog.RetentionMode;
+import io.shardvault.coordinator.catalog.SecretCipher;
 import io.shardvault.coordinator.catalog.StashInfo;
 import io.shardvault.coordinator.catalog.UploadListing;
 import io.shardvault.coordinator.catalog.Usage;
@@ -49,15 +53,21 @@ import org.apache.ratis.client.RaftClient;
  * {@link Catalog} over Ratis: each method sends the {@link Call} of the subject that owns the command
  * ({@link Buckets}, {@link ObjectVersions}, {@link Uploads}, ...) through {@link RatisCalls}, which
  * carries writes through the Raft log and reads as linearizable queries, in-process to a local leader
- * when it can. Nothing else lives here: a command's fields and reply are its subject's.
+ * when it can. Nothing else lives here: a command's fields and reply are its subject's. The one exception
+ * is sealing access key secrets ({@link SecretCipher}): it must happen on this side of the Raft log, so
+ * that no entry, table or snapshot holds a secret in the clear.
  *
  * <p>Thread-safe.
  */
 final class RatisCatalog implements Catalog {
     private final RatisCalls calls;
+    private final Optional<SecretCipher> secrets;
 
-    RatisCatalog(RaftClient client, Optional<RatisCalls.LocalPeer> local, Duration timeout, MeterRegistry registry) {
+    /** {@code secrets}: the cluster keys, or none to store secrets in the clear (security.insecure). */
+    RatisCatalog(RaftClient client, Optional<RatisCalls.LocalPeer> local, Duration timeout, MeterRegistry registry,
+                 Optional<SecretCipher> secrets) {
         this.calls = new RatisCalls(client, local, timeout, registry);
+        this.secrets = secrets;
     }
 
     private <T> CompletableFuture<T> call(Call<T> call) {
@@ -259,7 +269,8 @@ final class RatisCatalog implements Catalog {
     @Override
     public CompletableFuture<AccessKey> createAccessKey(String account, boolean bypassGovernanceAllowed,
                                                         Optional<String> bucket, boolean readOnly) {
-        return call(AccessKeys.createAccessKey(account, bypassGovernanceAllowed, bucket, readOnly));
+        return call(AccessKeys.createAccessKey(account, bypassGovernanceAllowed, bucket, readOnly, this::seal))
+                .thenApply(this::open);
     }
 
     /** A key as builds before accounts created it (free-text owner): for tests of the upgrade rule. */
@@ -269,17 +280,55 @@ final class RatisCatalog implements Catalog {
 
     @Override
     public CompletableFuture<AccessKey> disableAccessKey(String accessKeyId) {
-        return call(AccessKeys.disableAccessKey(accessKeyId));
+        return call(AccessKeys.disableAccessKey(accessKeyId)).thenApply(this::open);
     }
 
     @Override
     public CompletableFuture<AccessKey> lookupAccessKey(String accessKeyId) {
-        return call(AccessKeys.lookupAccessKey(accessKeyId));
+        return call(AccessKeys.lookupAccessKey(accessKeyId)).thenApply(this::open);
     }
 
     @Override
     public CompletableFuture<List<AccessKey>> listAccessKeys() {
-        return call(AccessKeys.listAccessKeys());
+        return call(AccessKeys.listAccessKeys()).thenApply(keys -> keys.stream().map(this::open).toList());
+    }
+
+    @Override
+    public CompletableFuture<Integer> resealSecrets() {
+        if (secrets.isEmpty()) {
+            return CompletableFuture.failedFuture(new CatalogException(ErrorCode.INVALID_ARGUMENT,
+                    CatalogConfigKeys.SECRETS_KEY_FILE.name() + " is not set: there is no cluster key to seal under"));
+        }
+        SecretCipher cipher = secrets.get();
+        return call(AccessKeys.listAccessKeys()).thenCompose(keys -> {
+            CompletableFuture<Integer> done = CompletableFuture.completedFuture(0);
+            for (AccessKey k : keys) {
+                if (cipher.isCurrent(k.secretKey())) {
+                    continue;
+                }
+                // Opened and sealed here, in the coordinator: the command carries only the sealed form.
+                String sealed = cipher.seal(k.accessKeyId(), cipher.open(k.accessKeyId(), k.secretKey()));
+                done = done.thenCompose(n -> call(AccessKeys.resealAccessKey(k.accessKeyId(), k.secretKey(), sealed))
+                        .thenApply(swapped -> swapped ? n + 1 : n));
+            }
+            return done;
+        });
+    }
+
+    private String seal(String accessKeyId, String secret) {
+        return secrets.map(c -> c.seal(accessKeyId, secret)).orElse(secret);
+    }
+
+    /** {@code k} with its secret opened; a sealed one without the key file fails, naming the setting. */
+    private AccessKey open(AccessKey k) {
+        if (secrets.isPresent()) {
+            return k.withSecret(secrets.get().open(k.accessKeyId(), k.secretKey()));
+        }
+        if (SecretCipher.isSealed(k.secretKey())) {
+            throw new IllegalStateException("the secret of access key " + k.accessKeyId() + " is sealed, and "
+                    + CatalogConfigKeys.SECRETS_KEY_FILE.name() + " is not set");
+        }
+        return k;
     }
 
     @Override

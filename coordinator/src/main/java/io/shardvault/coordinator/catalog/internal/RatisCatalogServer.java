@@ -113,7 +113,8 @@ public final class RatisCatalogServer implements CatalogServer {
         ExecutorService replyExecutor = Executors.newCachedThreadPool(DaemonThreads.numbered("catalog-reply"));
         RaftClient client = newClient(props, parameters(config), group);
         RatisCatalog catalog = new RatisCatalog(client,
-                Optional.of(new RatisCalls.LocalPeer(division, replyExecutor)), config.requestTimeout(), registry);
+                Optional.of(new RatisCalls.LocalPeer(division, replyExecutor)), config.requestTimeout(), registry,
+                config.secrets());
         RatisCatalogServer started = new RatisCatalogServer(config, server, client, groupId, catalog, readExecutor,
                 replyExecutor);
         // This peer's current Raft term (NaN once closed): it only grows, by one per election.
@@ -143,7 +144,7 @@ public final class RatisCatalogServer implements CatalogServer {
                 .map(p -> RaftPeer.newBuilder().setId(p.id()).setAddress(p.address()).build()).toList();
         RaftGroup group = RaftGroup.valueOf(RaftGroupId.valueOf(config.groupId()), peers);
         return new RatisCatalog(newClient(props, parameters(config), group), Optional.empty(), config.requestTimeout(),
-                registry);
+                registry, config.secrets());
     }
 
     /**

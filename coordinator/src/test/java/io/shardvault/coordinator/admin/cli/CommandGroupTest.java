@@ -12,7 +12,8 @@ class CommandGroupTest {
     void aGroupAloneListsEveryCommandItHas() {
         assertThat(usage("pod")).contains("name one of the pod commands: ").contains("drain", "down", "up",
                 "rebuild", "rebuild-status", "decommission", "scrub-status");
-        assertThat(usage("keys")).contains("name one of the keys commands: ").contains("create", "list", "disable");
+        assertThat(usage("keys")).contains("name one of the keys commands: ").contains("create", "list", "disable",
+                "rotate-encryption");
         assertThat(usage("accounts")).contains("name one of the accounts commands: ").contains("create", "list");
         assertThat(usage()).contains("name a command: ").contains("status", "accounts", "keys", "pod", "stash",
                 "repair", "collect");

@@ -11,6 +11,7 @@ import io.shardvault.coordinator.catalog.AccountListing;
 import io.shardvault.coordinator.catalog.CatalogConfig;
 import io.shardvault.coordinator.catalog.CatalogException;
 import io.shardvault.coordinator.catalog.CatalogServer;
+import io.shardvault.coordinator.testing.ClusterKeyFile;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -39,6 +40,7 @@ class AccountsCatalogTest {
         return CatalogConfig.from(Settings.of(Map.of(
                 "catalog.peerId", "c1", "catalog.peers", "c1=127.0.0.1:" + port,
                 "catalog.dataDir", dir.toString(),
+                "catalog.secrets.keyFile", ClusterKeyFile.in(dir.toAbsolutePath().getParent()).toString(),
                 "catalog.election.timeoutMin", "300ms", "catalog.election.timeoutMax", "600ms")));
     }
 

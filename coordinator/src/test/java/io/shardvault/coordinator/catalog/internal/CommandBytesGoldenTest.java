@@ -287,7 +287,7 @@ class CommandBytesGoldenTest {
         List<String> expected = golden();
         try (RocksCatalogStore s = RocksCatalogStore.open(dir.resolve("db"));
              RatisCatalog catalog = new RatisCatalog(fakeClient(), Optional.empty(), Duration.ofSeconds(10),
-                     new SimpleMeterRegistry())) {
+                     new SimpleMeterRegistry(), Optional.empty())) {
             store = s;
             List<String> actual = new ArrayList<>(run(catalog));
             try (RocksCatalogStore.View view = s.view()) {

@@ -14,12 +14,13 @@ import org.junit.jupiter.api.Timeout;
 class RatisCatalogServerPropertiesTest {
     @Test
     void leaderLeaseIsOnByDefaultAndCanBeTurnedOff() {
-        RaftProperties on = RatisCatalogServer.properties(CatalogConfig.defaults());
+        RaftProperties on = RatisCatalogServer.properties(CatalogConfig.from(Settings.of(Map.of(
+                "security.insecure", "true"))));
         assertThat(RaftServerConfigKeys.Read.leaderLeaseEnabled(on)).isTrue();
         assertThat(RaftServerConfigKeys.Read.leaderLeaseTimeoutRatio(on)).isEqualTo(RatisCatalogServer.LEASE_RATIO);
 
         RaftProperties off = RatisCatalogServer.properties(CatalogConfig.from(Settings.of(Map.of(
-                "catalog.read.leaderLease", "false"))));
+                "catalog.read.leaderLease", "false", "security.insecure", "true"))));
         assertThat(RaftServerConfigKeys.Read.leaderLeaseEnabled(off)).isFalse();
         assertThat(RaftServerConfigKeys.Read.option(off)).isEqualTo(RaftServerConfigKeys.Read.Option.LINEARIZABLE);
     }
