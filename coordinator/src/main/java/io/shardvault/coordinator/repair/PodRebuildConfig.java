@@ -12,9 +12,10 @@ import java.util.Map;
  * @param checkpointFiles files between two checkpoints at most
  * @param checkpointInterval time between two checkpoints at most
  * @param concurrency shards rebuilt at once
+ * @param catchUpDelay time from a decommission's DONE to the start of its catch-up rebuild
  */
 public record PodRebuildConfig(long bytesPerSecond, Duration interval, int checkpointFiles,
-                               Duration checkpointInterval, int concurrency) {
+                               Duration checkpointInterval, int concurrency, Duration catchUpDelay) {
     public PodRebuildConfig {
         if (bytesPerSecond < 1 || checkpointFiles < 1 || concurrency < 1) {
             throw new IllegalArgumentException("rate, checkpoint files and concurrency must be >= 1");
@@ -24,7 +25,8 @@ public record PodRebuildConfig(long bytesPerSecond, Duration interval, int check
     public static PodRebuildConfig from(Settings settings) {
         return new PodRebuildConfig(settings.get(PodRebuildConfigKeys.RATE), settings.get(PodRebuildConfigKeys.INTERVAL),
                 settings.get(PodRebuildConfigKeys.CHECKPOINT_FILES),
-                settings.get(PodRebuildConfigKeys.CHECKPOINT_INTERVAL), settings.get(PodRebuildConfigKeys.CONCURRENCY));
+                settings.get(PodRebuildConfigKeys.CHECKPOINT_INTERVAL), settings.get(PodRebuildConfigKeys.CONCURRENCY),
+                settings.get(PodRebuildConfigKeys.CATCH_UP_DELAY));
     }
 
     public static PodRebuildConfig defaults() {

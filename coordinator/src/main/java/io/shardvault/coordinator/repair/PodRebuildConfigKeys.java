@@ -29,8 +29,15 @@ public final class PodRebuildConfigKeys {
             "Shards a pod rebuild rebuilds at once: each waits on reads from the other pods and on a durable write,"
                     + " so one at a time leaves the rebuild far below its throttle.");
 
+    public static final ConfigKey<Duration> CATCH_UP_DELAY = ConfigKey.ofDuration("repair.rebuild.catchUpDelay",
+            Duration.ofMinutes(1), Duration.ZERO, Duration.ofDays(1),
+            "How long after a decommission's DONE (the map's switch to the replacement) the leading coordinator"
+                    + " starts the catch-up rebuild onto the replacement, for the shards written to the old pod"
+                    + " meanwhile: long enough for every coordinator to follow the switch"
+                    + " (coordinator.podStates.refresh) and finish the writes it had under way.");
+
     /** Every key above. */
     public static List<ConfigKey<?>> all() {
-        return List.of(RATE, INTERVAL, CHECKPOINT_FILES, CHECKPOINT_INTERVAL, CONCURRENCY);
+        return List.of(RATE, INTERVAL, CHECKPOINT_FILES, CHECKPOINT_INTERVAL, CONCURRENCY, CATCH_UP_DELAY);
     }
 }

@@ -46,7 +46,8 @@ import org.slf4j.LoggerFactory;
  * <p>A rebuild runs on the pod at the address this coordinator's vault map gives it; when that is not
  * the job's target (the map changed since the start) it is not run here, and says so in the log. A
  * decommission ({@link #decommission}) copies from the pod the map gives and runs only while the map
- * still gives the job's source. Thread-safe;
+ * still gives the job's source. A decommission's DONE is followed, {@code repair.rebuild.catchUpDelay} later,
+ * by the catch-up rebuild of its replacement, which the leading coordinator starts by itself. Thread-safe;
  * {@link #close()} stops the job thread (the job resumes from its checkpoint elsewhere or after a restart).
  */
 public final class PodRebuildWorker implements AutoCloseable {
@@ -229,8 +230,15 @@ public final class PodRebuildWorker implements AutoCloseable {
             return;
         }
         try {
-            for (PodRebuildJob job : Bounded.await(catalog.listPodRebuilds(), callTimeout.multipliedBy(2),
-                    "list of pod rebuilds")) {
+            List<PodRebuildJob> rows = Bounded.await(catalog.listPodRebuilds(), callTimeout.multipliedBy(2),
+                    "list of pod rebuilds");
+            for (PodRebuildJob job : rows) {
+                if (dueForCatchUp(job)) {
+                    startCatchUp(job);
+                    return;
+                }
+            }
+            for (PodRebuildJob job : rows) {
                 if (job.state() != State.RUNNING) {
                     continue;
                 }
@@ -258,6 +266,44 @@ public final class PodRebuildWorker implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             LOG.warn("looking for pod rebuilds failed (next in {}): {}", config.interval(), e.toString());
         }
+    }
+
+    /**
+     * Whether {@code job} is a decommission whose catch-up rebuild should start now: it is DONE (its row
+     * is replaced by the catch-up's once that starts, so this holds once per decommission, on whichever
+     * coordinator leads), {@code catchUpDelay} has passed since, and this coordinator's map already gives
+     * the pod the replacement's address.
+     */
+    private boolean dueForCatchUp(PodRebuildJob job) {
+        if (job.state() != State.DONE || !job.copies()
+                || clock.instant().isBefore(job.updatedAt().plus(config.catchUpDelay()))) {
+            return false;
+        }
+        Optional<Vault> vault = vaults.vault(job.vaultId());
+        return vault.isPresent() && job.shardIndex() < vault.get().layout().n()
+                && targets(vault.get().pod(job.shardIndex()), job);
+    }
+
+    private static boolean targets(InetSocketAddress at, PodRebuildJob job) {
+        return at.getHostString().equals(job.targetHost()) && at.getPort() == job.targetPort();
+    }
+
+    /**
+     * Starts the rebuild of a decommissioned pod's replacement that recreates the shards written to the old
+     * pod after the copy had passed their files, or under way at the switch: without it the replacement
+     * lacks them, and retiring the old pod would leave those files one shard short.
+     */
+    private void startCatchUp(PodRebuildJob decommission) throws IOException, InterruptedException {
+        long files = Bounded.await(catalog.usage(Optional.empty()), callTimeout.multipliedBy(2), "usage")
+                .objectVersions();
+        PodRebuildJob job = Bounded.await(catalog.startPodRebuild(decommission.vaultId(), decommission.shardIndex(),
+                decommission.targetHost(), decommission.targetPort(), false, files), callTimeout.multipliedBy(2),
+                "start of a catch-up rebuild");
+        LOG.info("decommission job {} of pod {} in vault {} is DONE since {}: its catch-up rebuild, job {}, recreates"
+                        + " on {}:{} what was written to the old pod meanwhile; retire the old pod when it is DONE",
+                decommission.jobId(), decommission.shardIndex(), decommission.vaultId(), decommission.updatedAt(),
+                job.jobId(), job.targetHost(), job.targetPort());
+        polls.execute(this::poll);
     }
 
     private void runJob(Vault vault, PodRebuildJob job) {

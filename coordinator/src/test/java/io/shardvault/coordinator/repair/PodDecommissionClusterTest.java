@@ -87,7 +87,7 @@ class PodDecommissionClusterTest {
         ShardId shard = new ShardId(after.vaultId(), after.fileId(), retiring);
         assertThat(cluster.replacementShardFile(retiring, shard)).exists();
         assertThat(cluster.shardFile(retiring, shard)).as("on the old pod " + old).doesNotExist();
-        assertReadBackFromOldPodDown(retiring, onto, w);
+        assertReadBackFromOldPodDown(retiring, onto);
     }
 
     @Test
@@ -107,7 +107,7 @@ class PodDecommissionClusterTest {
         assertThat(done.shardsRebuilt()).isEqualTo(3);
         assertThat(metrics.shardsDecoded.count()).as("decoded").isEqualTo(1.0);
         assertThat(metrics.shardsCopied.count()).as("copied").isEqualTo(2.0);
-        assertReadBackFromOldPodDown(retiring, onto, w);
+        assertReadBackFromOldPodDown(retiring, onto);
     }
 
     @Test
@@ -121,7 +121,7 @@ class PodDecommissionClusterTest {
         assertThat(r.metrics().tailChecks.count()).isPositive();
         assertThat(r.metrics().shardsDecoded.count()).isZero();
         assertThat(r.metrics().shardsCopied.count()).isPositive();
-        assertReadBackFromOldPodDown(retiring, onto, r.worker());
+        assertReadBackFromOldPodDown(retiring, onto);
     }
 
     @Test
@@ -138,7 +138,14 @@ class PodDecommissionClusterTest {
         assertThat(done.filesDone()).isEqualTo(files);
         assertThat(metrics.shardsCopied.count()).as("copied").isZero();
         assertThat(metrics.shardsDecoded.count()).as("decoded").isEqualTo(done.shardsRebuilt()).isPositive();
-        assertReadBackFromOldPodDown(dead, onto, w);
+        assertReadBackFromOldPodDown(dead, onto);
+    }
+
+    /** The catalog's row of pod {@code shardIndex}'s rebuild jobs, or null. */
+    private PodRebuildJob catchUpRow(int shardIndex) {
+        return h.catalog().listPodRebuilds().join().stream()
+                .filter(j -> j.vaultId() == MiniCluster.VAULT_ID && j.shardIndex() == shardIndex)
+                .findFirst().orElse(null);
     }
 
     /** Waits (bounded) until the running coordinator's map gives pod {@code retiring} the replacement's address. */
@@ -147,14 +154,18 @@ class PodDecommissionClusterTest {
     }
 
     /**
-     * What the runbook does once a decommission is DONE, on the same running coordinator: the map has
-     * switched to the replacement by itself; the catch-up rebuild (by the worker that ran the decommission)
-     * targets it; then the old pod and four others (pods 0, 2, 16 and 17) stop and every object reads back.
+     * What follows a decommission's DONE by itself, on the same running coordinator: the map switches to the
+     * replacement; after the catch-up delay the worker starts the catch-up rebuild onto it (no admin call);
+     * once that is DONE the old pod and four others (pods 0, 2, 16 and 17) stop and every object reads back.
      */
-    private void assertReadBackFromOldPodDown(int retiring, InetSocketAddress onto, PodRebuildWorker w)
+    private void assertReadBackFromOldPodDown(int retiring, InetSocketAddress onto)
             throws Exception {
         awaitSwitch(retiring, onto);
-        PodRebuildJob done = h.awaitDone(w.start(MiniCluster.VAULT_ID, retiring, false).join());
+        HealingCluster.awaitTrue("the catch-up rebuild of pod " + retiring + ", DONE", () -> {
+            PodRebuildJob row = catchUpRow(retiring);
+            return row != null && !row.copies() && row.state() == PodRebuildJob.State.DONE;
+        });
+        PodRebuildJob done = catchUpRow(retiring);
         assertThat(done.failures()).isZero();
         assertThat(done.copies()).isFalse();
         assertThat(done.targetPort()).isEqualTo(onto.getPort());

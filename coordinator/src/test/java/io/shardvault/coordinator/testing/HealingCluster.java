@@ -74,6 +74,12 @@ import org.slf4j.LoggerFactory;
  * thread-safe: drive it from the test thread.
  */
 public final class HealingCluster implements AutoCloseable {
+    /**
+     * A decommission's catch-up delay in these clusters: long enough for a test to see the decommission's
+     * DONE row (polled every 50 ms) before the catch-up's row replaces it.
+     */
+    public static final Duration CATCH_UP_DELAY = Duration.ofSeconds(2);
+
     private static final Logger LOG = LoggerFactory.getLogger(HealingCluster.class);
     /** How long a write, a read or an {@link #awaitTrue} waits. */
     public static final Duration WAIT = Duration.ofSeconds(120);
@@ -262,12 +268,12 @@ public final class HealingCluster implements AutoCloseable {
 
     /**
      * A pod rebuild worker over the vault map as it is now (throttled to {@code bytesPerSecond}, checkpointing
-     * every {@code checkpointFiles} files, 4 shards at once, looking for jobs every 100 ms), closed by {@link
-     * #close()}.
+     * every {@code checkpointFiles} files, 4 shards at once, looking for jobs every 100 ms, starting a
+     * decommission's catch-up {@link #CATCH_UP_DELAY} after its DONE), closed by {@link #close()}.
      */
     public PodRebuildWorker rebuildWorker(long bytesPerSecond, int checkpointFiles, PodRebuildMetrics metrics) {
         PodRebuildConfig config = new PodRebuildConfig(bytesPerSecond, Duration.ofMillis(100), checkpointFiles,
-                Duration.ofMinutes(1), 4);
+                Duration.ofMinutes(1), 4, CATCH_UP_DELAY);
         return closeLater(PodRebuildWorker.start(config, catalog(), this::leads, vaults(), data, pods(), codecs,
                 metrics, CALL_TIMEOUT));
     }
