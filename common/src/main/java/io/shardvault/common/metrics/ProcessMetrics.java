@@ -3,6 +3,14 @@ package io.shardvault.common.metrics;
 import io.micrometer.core.instrument.Clock;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
@@ -31,6 +39,10 @@ import java.util.Objects;
  * processes (issue #18) for numbers nobody read over JMX. Counters, gauges and function meters
  * stay on both sides; the admin CLI and JConsole read only those.
  *
+ * <p>The JVM's own meters (heap and other memory pools, GC pauses, threads, classes, the process's CPU,
+ * file descriptors, uptime: Micrometer's binders, {@code jvm_*}, {@code process_*}, {@code system_*}) go
+ * to Prometheus only, with the same tags: JConsole reads the platform MBeans for those already.
+ *
  * <p>Thread-safe. Meters are in memory only: nothing survives the process. After {@link #close()}
  * the MBeans are unregistered and the registry no longer records.
  */
@@ -43,11 +55,15 @@ public final class ProcessMetrics implements AutoCloseable {
     private final CompositeMeterRegistry composite;
     private final JmxMeterRegistry jmx;
     private final PrometheusMeterRegistry prometheus;
+    /** Owns GC notification listeners, released at {@link #close()}. */
+    private final JvmGcMetrics gc;
 
-    private ProcessMetrics(CompositeMeterRegistry composite, JmxMeterRegistry jmx, PrometheusMeterRegistry prometheus) {
+    private ProcessMetrics(CompositeMeterRegistry composite, JmxMeterRegistry jmx, PrometheusMeterRegistry prometheus,
+                           JvmGcMetrics gc) {
         this.composite = composite;
         this.jmx = jmx;
         this.prometheus = prometheus;
+        this.gc = gc;
     }
 
     /**
@@ -78,7 +94,16 @@ public final class ProcessMetrics implements AutoCloseable {
         composite.config().commonTags("service", service, "node", node).meterFilter(histogramsForShardvaultTimers());
         composite.add(jmx);
         composite.add(prometheus);
-        return new ProcessMetrics(composite, jmx, prometheus);
+        Tags tags = Tags.of("service", service, "node", node);
+        new JvmMemoryMetrics(tags).bindTo(prometheus);
+        new JvmThreadMetrics(tags).bindTo(prometheus);
+        new ClassLoaderMetrics(tags).bindTo(prometheus);
+        new ProcessorMetrics(tags).bindTo(prometheus);
+        new FileDescriptorMetrics(tags).bindTo(prometheus);
+        new UptimeMetrics(tags).bindTo(prometheus);
+        JvmGcMetrics gc = new JvmGcMetrics(tags);
+        gc.bindTo(prometheus);
+        return new ProcessMetrics(composite, jmx, prometheus, gc);
     }
 
     /** The registry to register meters with; publishes to JMX and Prometheus. */
@@ -98,6 +123,7 @@ public final class ProcessMetrics implements AutoCloseable {
 
     @Override
     public void close() {
+        gc.close();
         composite.close();
         jmx.close();
         prometheus.close();

@@ -88,4 +88,23 @@ class ProcessMetricsTest {
             assertThat(text.sum("shardvault_jmxless_things_total", "node", "node-c")).contains(2.0);
         }
     }
+
+    @Test
+    void theJvmsOwnMetersArePrometheusOnlyWithTheCommonTags() throws Exception {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        ObjectName query = new ObjectName(ProcessMetrics.JMX_DOMAIN + ":*");
+        try (ProcessMetrics metrics = ProcessMetrics.create("pod", "node-j")) {
+            System.gc();
+            PrometheusText text = PrometheusText.parse(metrics.scrape());
+            for (String name : new String[] {"jvm_memory_used_bytes", "jvm_memory_max_bytes", "jvm_threads_live_threads",
+                    "process_cpu_usage", "process_cpu_time_ns_total", "process_uptime_seconds",
+                    "process_files_open_files", "jvm_classes_loaded_classes"}) {
+                assertThat(text.find(name)).as(name).isNotEmpty();
+                assertThat(text.sum(name, "service", "pod")).as(name + " tagged").isPresent();
+            }
+            assertThat(text.sum("jvm_memory_used_bytes", "area", "heap")).hasValueSatisfying(
+                    v -> assertThat(v).isPositive());
+            assertThat(server.queryNames(query, null)).noneMatch(n -> n.toString().toLowerCase().contains("jvm"));
+        }
+    }
 }

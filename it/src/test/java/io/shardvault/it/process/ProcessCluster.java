@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -341,10 +342,32 @@ public final class ProcessCluster implements AutoCloseable {
 
     /** The coordinator's Prometheus scrape ({@code /metrics} on its admin port). */
     public String coordinatorMetrics() throws IOException, InterruptedException {
-        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(coordinatorAdmin.resolve(
+        return scrape("the coordinator", coordinatorAdmin);
+    }
+
+    /**
+     * The Prometheus scrape of every running process (stash servers, pod processes, coordinator), by process
+     * name, each from the admin port its first run line names.
+     */
+    public Map<String, String> allMetrics() throws IOException, InterruptedException, TimeoutException {
+        Map<String, String> out = new LinkedHashMap<>();
+        List<ServiceProcess> running = new ArrayList<>(stash);
+        running.addAll(podProcesses);
+        running.add(coordinator);
+        for (ServiceProcess p : running) {
+            if (p != null && p.isAlive()) {
+                URI admin = URI.create("http://" + p.awaitLine("admin listening on", START_TIMEOUT));
+                out.put(p.name(), scrape(p.name(), admin));
+            }
+        }
+        return out;
+    }
+
+    private static String scrape(String who, URI admin) throws IOException, InterruptedException {
+        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(admin.resolve(
                 "/metrics")).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) {
-            throw new IOException("GET /metrics of the coordinator: " + r.statusCode());
+            throw new IOException("GET /metrics of " + who + ": " + r.statusCode());
         }
         return r.body();
     }
