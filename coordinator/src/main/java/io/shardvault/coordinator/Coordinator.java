@@ -28,11 +28,13 @@ import io.shardvault.coordinator.data.internal.ShardDataPath;
 import io.shardvault.coordinator.collect.CollectConfig;
 import io.shardvault.coordinator.collect.CollectMetrics;
 import io.shardvault.coordinator.collect.OrphanCollector;
+import io.shardvault.coordinator.repair.LeaderTenure;
 import io.shardvault.coordinator.repair.PodRebuildConfig;
 import io.shardvault.coordinator.repair.PodRebuildMetrics;
 import io.shardvault.coordinator.repair.PodRebuildWorker;
 import io.shardvault.coordinator.repair.ReadDamageReports;
 import io.shardvault.coordinator.repair.RepairConfig;
+import io.shardvault.coordinator.repair.RepairConfigKeys;
 import io.shardvault.coordinator.repair.RepairMetrics;
 import io.shardvault.coordinator.repair.RepairWorker;
 import io.shardvault.coordinator.repair.ScrubFindingsCollector;
@@ -104,7 +106,8 @@ public final class Coordinator implements AutoCloseable {
         Coordinator c = new Coordinator();
         List<AutoCloseable> started = new ArrayList<>();
         try {
-            CatalogServer catalogServer = RatisCatalogServer.start(CatalogConfig.from(settings), registry);
+            CatalogConfig catalogConfig = CatalogConfig.from(settings);
+            CatalogServer catalogServer = RatisCatalogServer.start(catalogConfig, registry);
             started.add(catalogServer);
             Catalog catalog = catalogServer.catalog();
             awaitCatalog(catalogServer, config.startupTimeout().toMillis());
@@ -139,7 +142,12 @@ public final class Coordinator implements AutoCloseable {
             started.add(data);
             RpcClient repairRpc = RpcClient.create(transport, RpcClientConfig.from(settings));
             started.add(repairRpc);
-            RepairWorker repair = RepairWorker.start(repairConfig, catalog, catalogServer::isLeader, vaults, data,
+            // Repairs and rebuilds rewrite shards: only after a takeover delay in the lead (LeaderTenure says why).
+            // A one-peer catalog has no other leader to wait for.
+            LeaderTenure tenure = new LeaderTenure(catalogServer::isLeader, catalogServer::term,
+                    catalogConfig.peers().size() == 1 ? Duration.ZERO : settings.get(RepairConfigKeys.TAKEOVER_DELAY),
+                    System::nanoTime);
+            RepairWorker repair = RepairWorker.start(repairConfig, catalog, tenure, vaults, data,
                     new PodClient(repairRpc), codecs, repairMetrics, dataConfig.rpcTimeout());
             started.add(repair);
             // Scrub (issue #20 section 4): the pods' scrub findings go to the repair queue, taken by the leader.
@@ -149,7 +157,7 @@ public final class Coordinator implements AutoCloseable {
             started.add(scrubFindings);
             // Pod rebuild (issue #20): jobs are catalog rows; the leader runs them, resuming from their checkpoint.
             PodRebuildWorker rebuilds = PodRebuildWorker.start(PodRebuildConfig.from(settings), catalog,
-                    catalogServer::isLeader, vaults, data, new PodClient(repairRpc), codecs,
+                    tenure, vaults, data, new PodClient(repairRpc), codecs,
                     new PodRebuildMetrics(registry), dataConfig.rpcTimeout());
             started.add(rebuilds);
             FileReaper reaper = new FileReaper(catalog, data, config.reaperInterval());

@@ -33,6 +33,9 @@ public interface CatalogServer extends AutoCloseable {
     /** Whether this peer is the leader now. */
     boolean isLeader();
 
+    /** This peer's current Raft term; -1 when it cannot tell (closed). */
+    long term();
+
     /** This peer's role, term, applied index and view of the group. */
     CatalogStatus status();
 

@@ -111,7 +111,7 @@ public final class PodRebuildWorker implements AutoCloseable {
                                          VaultDirectory vaults, DataPath data, PodClient pods, ErasureCodecs codecs,
                                          PodRebuildMetrics metrics, Duration callTimeout) {
         ShardRebuild shards = new ShardRebuild(data, pods, codecs, new RateLimiter(config.bytesPerSecond(),
-                System::nanoTime), callTimeout);
+                System::nanoTime), callTimeout, leads);
         ExecutorService shardWorkers = Executors.newFixedThreadPool(config.concurrency(),
                 DaemonThreads.numbered("pod-rebuild-shard"));
         PodRebuild rebuild = new PodRebuild(catalog, pods, shards, config, metrics, callTimeout, System::nanoTime,

@@ -36,8 +36,14 @@ public final class RepairConfigKeys {
             "Shards found damaged by reads whose enqueue to the catalog may be in flight at once; beyond it reports"
                     + " are dropped and counted (a scrub or a later read finds them again).");
 
+    public static final ConfigKey<Duration> TAKEOVER_DELAY = ConfigKey.ofDuration("repair.takeoverDelay",
+            Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(1),
+            "How long a coordinator must have led the catalog (in one Raft term) before it repairs shards or runs a"
+                    + " pod rebuild: longer than a deposed leader takes to notice it lost the lead, plus one pod"
+                    + " call, so the old and the new leader never rewrite the same shard at once.");
+
     /** Every key above. */
     public static List<ConfigKey<?>> all() {
-        return List.of(ENABLED, INTERVAL, RATE, CONCURRENCY, BACKOFF_MIN, BACKOFF_MAX, REPORTS_MAX);
+        return List.of(ENABLED, INTERVAL, RATE, CONCURRENCY, BACKOFF_MIN, BACKOFF_MAX, REPORTS_MAX, TAKEOVER_DELAY);
     }
 }

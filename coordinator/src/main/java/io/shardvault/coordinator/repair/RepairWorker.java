@@ -101,7 +101,8 @@ public final class RepairWorker implements AutoCloseable {
     /**
      * Starts the passes.
      *
-     * @param leads whether this coordinator's catalog peer leads now (only then does it repair)
+     * @param leads whether this coordinator's catalog peer leads now, and long enough (only then does it repair;
+     *     a {@link LeaderTenure} in a coordinator)
      * @param data the data paths the repairs read files through (not owned)
      * @param pods a pod client for the shard deletes and writes (not owned)
      * @param callTimeout the pods' and catalog's call timeout: a call not answered in twice that has failed
@@ -110,7 +111,7 @@ public final class RepairWorker implements AutoCloseable {
                                      DataPath data, PodClient pods, ErasureCodecs codecs, RepairMetrics metrics,
                                      Duration callTimeout) {
         ShardRebuild rebuild = new ShardRebuild(data, pods, codecs, new RateLimiter(config.bytesPerSecond(), System::nanoTime),
-                callTimeout);
+                callTimeout, () -> config.enabled() && leads.getAsBoolean());
         RepairWorker w = new RepairWorker(config, catalog, leads, vaults, rebuild, metrics, Clock.systemUTC(),
                 callTimeout);
         w.passes.scheduleWithFixedDelay(w::pass, config.interval().toMillis(), config.interval().toMillis(),

@@ -26,6 +26,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 
 /**
  * Rebuilds whole shards of one file, stripe by stripe: reads the stripe's bytes through the
@@ -44,6 +45,10 @@ import java.util.concurrent.CompletableFuture;
  * for the straggler grace) never buffered that chunk, so its flusher never purges the copy, which until
  * this repair kept the chunk durable and readable.
  *
+ * <p>Every delete and write is sent only while {@code leads} holds (a {@link LeaderTenure} in a coordinator):
+ * a coordinator that lost the catalog's lead stops before its next pod call, so it cannot delete a shard the
+ * new leader has just rewritten.
+ *
  * <p>Blocking: runs on the repair worker's threads. Thread-safe (no state between calls).
  */
 final class ShardRebuild {
@@ -52,13 +57,23 @@ final class ShardRebuild {
     private final ErasureCodecs codecs;
     private final RateLimiter limiter;
     private final Duration callTimeout;
+    private final BooleanSupplier leads;
 
-    ShardRebuild(DataPath data, PodClient pods, ErasureCodecs codecs, RateLimiter limiter, Duration callTimeout) {
+    ShardRebuild(DataPath data, PodClient pods, ErasureCodecs codecs, RateLimiter limiter, Duration callTimeout,
+                 BooleanSupplier leads) {
         this.data = data;
         this.pods = pods;
         this.codecs = codecs;
         this.limiter = limiter;
         this.callTimeout = callTimeout;
+        this.leads = leads;
+    }
+
+    /** Fails unless this coordinator may still change shards on pods; called before each delete or write. */
+    private void stillLeading(String before) throws IOException {
+        if (!leads.getAsBoolean()) {
+            throw new IOException("this coordinator no longer leads the catalog: stopped before the " + before);
+        }
     }
 
     /** Rebuilds shards {@code targets} of {@code ref} on their pods in {@code vault}; the bytes written. */
@@ -78,6 +93,7 @@ final class ShardRebuild {
         if (stripes == 0 || targets.isEmpty()) {
             return 0;
         }
+        stillLeading("deletes of shards " + targets + " of file " + vault.vaultId() + "/" + file.fileId());
         List<CompletableFuture<?>> deletes = new ArrayList<>();
         for (int t : targets) {
             deletes.add(pods.delete(vault.pod(t), new ShardId(vault.vaultId(), file.fileId(), t)));
@@ -116,6 +132,7 @@ final class ShardRebuild {
         }
         ShardId id = new ShardId(vault.vaultId(), ref.fileId(), shard);
         InetSocketAddress to = vault.pod(shard);
+        stillLeading("delete of shard " + id + " before its copy");
         await(pods.delete(to, id), "delete of shard " + shard + " before its copy");
         long written = 0;
         for (long s = 0; s < stripes; s++) {
@@ -129,6 +146,12 @@ final class ShardRebuild {
                 chunk.release();
                 throw new IOException("read of shard " + shard + " stripe " + s + " from " + from + " gave " + got
                         + " bytes, not " + length);
+            }
+            try {
+                stillLeading("write of shard " + id + " stripe " + s);
+            } catch (IOException e) {
+                chunk.release();
+                throw e;
             }
             await(pods.write(to, id, offset, Crc32c.of(chunk), WriteMode.DURABLE, chunk),
                     "durable write of shard " + shard + " stripe " + s);
@@ -159,6 +182,8 @@ final class ShardRebuild {
         codec.encode(Arrays.copyOfRange(chunks, 0, k), Arrays.copyOfRange(chunks, k, n), chunk);
         limiter.acquire((long) chunk * targets.size());
         long offset = layout.shardOffset(stripe);
+        stillLeading("writes of shards " + targets + " of file " + vault.vaultId() + "/" + file.fileId() + " stripe "
+                + stripe);
         List<CompletableFuture<Void>> writes = new ArrayList<>();
         for (int t : targets) {
             writes.add(pods.write(vault.pod(t), new ShardId(vault.vaultId(), file.fileId(), t), offset,

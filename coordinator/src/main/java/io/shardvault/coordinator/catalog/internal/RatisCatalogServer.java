@@ -248,10 +248,16 @@ public final class RatisCatalogServer implements CatalogServer {
     }
 
     private double currentTerm() {
+        long term = term();
+        return term < 0 ? Double.NaN : term;
+    }
+
+    @Override
+    public long term() {
         try {
             return server.getDivision(groupId).getInfo().getCurrentTerm();
         } catch (IOException | RuntimeException e) {
-            return Double.NaN;
+            return -1;
         }
     }
 
