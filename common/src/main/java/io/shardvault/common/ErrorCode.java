@@ -77,7 +77,9 @@ public enum ErrorCode {
      * assignment, the shard's slot is not assigned to it, or it has no stash): write the chunk
      * durably instead.
      */
-    NOT_RECOVERABLE(32);
+    NOT_RECOVERABLE(32),
+    /** The write would take its bucket past the bucket's quota (issue #24). */
+    QUOTA_EXCEEDED(33);
 
     private static final ErrorCode[] BY_WIRE = new ErrorCode[64];
 

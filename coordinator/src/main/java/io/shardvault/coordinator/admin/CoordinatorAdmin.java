@@ -137,7 +137,8 @@ public final class CoordinatorAdmin implements AutoCloseable {
                     new AccessKeysBean(catalogServer.catalog()), AccessKeysMXBean.class);
             regs.register(MBeanRegistrations.name("Accounts", "accounts"),
                     new AccountsBean(catalogServer.catalog()), AccountsMXBean.class);
-            regs.register(bucketsName(), new BucketsBean(catalogServer.catalog()), BucketsMXBean.class);
+            regs.register(bucketsName(), new BucketsBean(catalogServer.catalog(), vault.layout().n(),
+                    vault.layout().k()), BucketsMXBean.class);
             regs.register(repairName(), new RepairBean(healing.repair()), RepairMXBean.class);
             regs.register(collectName(), new CollectBean(healing.collector()), CollectMXBean.class);
             regs.register(podRebuildName(), new PodRebuildBean(healing.rebuilds()), PodRebuildMXBean.class);

@@ -114,8 +114,9 @@ public final class CatalogObjectStore implements ObjectStore {
         BucketAccess access = new BucketAccess(catalog, rootAccessKeyId);
         FileCommits commits = new FileCommits(data, reaper, registry);
         this.buckets = new CatalogBuckets(catalog, access, region, freeSpace);
-        this.objects = new CatalogObjects(catalog, data, access, commits);
-        this.uploads = new CatalogUploads(catalog, data, access, commits, minPartBytes);
+        BucketQuotas quotas = new BucketQuotas(catalog);
+        this.objects = new CatalogObjects(catalog, data, access, quotas, commits);
+        this.uploads = new CatalogUploads(catalog, data, access, quotas, commits, minPartBytes);
         this.locks = new CatalogLocks(catalog, access);
     }
 

@@ -45,7 +45,7 @@ import java.util.function.Function;
  *
  * <p>Thread-safe; never blocks the caller.
  */
-record CatalogObjects(Catalog catalog, DataPath data, BucketAccess access, FileCommits commits) {
+record CatalogObjects(Catalog catalog, DataPath data, BucketAccess access, BucketQuotas quotas, FileCommits commits) {
 
     CompletableFuture<WriteResult> put(Caller caller, PutObjectRequest request) {
         BodySource body = request.body();
@@ -54,7 +54,8 @@ record CatalogObjects(Catalog catalog, DataPath data, BucketAccess access, FileC
         // that once made it run beside the write (issue #11). The commit re-reads the bucket inside the state
         // machine, so a bucket deleted while the bytes arrive still refuses the version.
         return access.permitted(caller, request.bucket(), CannedAcl::grantsWrite)
-                .thenCompose(b -> data.write(new BodyByteSource(body)))
+                .thenCompose(b -> quotas.admit(request.bucket(), body.contentLength()))
+                .thenCompose(admitted -> data.write(new BodyByteSource(body)))
                 .whenComplete((f, failure) -> {
                     if (failure != null) {
                         body.discard();
@@ -178,7 +179,8 @@ record CatalogObjects(Catalog catalog, DataPath data, BucketAccess access, FileC
                     }
                     ObjectMetadata metadata = request.directive() == MetadataDirective.REPLACE ? request.metadata()
                             : info.metadata();
-                    return CopiedFile.copy(data, source, 0, source.size(), null).thenCompose(copied ->
+                    return quotas.admit(request.bucket(), source.size()).thenCompose(admitted ->
+                            CopiedFile.copy(data, source, 0, source.size(), null)).thenCompose(copied ->
                             commit(CatalogMapper.putVersion(request.bucket(), request.key(), copied.file(),
                                     copied.md5(), metadata, info.checksum(), request.acl(), request.condition(),
                                     request.lock()), copied.file(), info.checksum())

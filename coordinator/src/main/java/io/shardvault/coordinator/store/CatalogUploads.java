@@ -46,7 +46,8 @@ import java.util.concurrent.CompletionException;
  *
  * @param minPartBytes the smallest part but the last
  */
-record CatalogUploads(Catalog catalog, DataPath data, BucketAccess access, FileCommits commits, long minPartBytes) {
+record CatalogUploads(Catalog catalog, DataPath data, BucketAccess access, BucketQuotas quotas, FileCommits commits,
+                      long minPartBytes) {
     /** The catalog's page of parts and of uploads read when this store walks them all. */
     private static final int PAGE = 1000;
 
@@ -66,6 +67,7 @@ record CatalogUploads(Catalog catalog, DataPath data, BucketAccess access, FileC
         BodySource body = request.body();
         return access.owned(caller, request.bucket())
                 .thenCompose(b -> upload(caller, request.bucket(), request.key(), request.uploadId()))
+                .thenCompose(u -> quotas.admit(request.bucket(), body.contentLength()).thenApply(admitted -> u))
                 .thenCompose(u -> data.write(new BodyByteSource(body)).thenApply(file -> Map.entry(u, file)))
                 .whenComplete((f, failure) -> {
                     if (failure != null) {
@@ -110,7 +112,8 @@ record CatalogUploads(Catalog catalog, DataPath data, BucketAccess access, FileC
                             }
                             ChecksumCalculator calculator = upload.checksumAlgorithm() == null ? null
                                     : ChecksumCalculator.of(upload.checksumAlgorithm());
-                            return CopiedFile.copy(data, source, from, to - from + 1, calculator).thenCompose(copied -> {
+                            return quotas.admit(request.bucket(), to - from + 1).thenCompose(admitted ->
+                                    CopiedFile.copy(data, source, from, to - from + 1, calculator)).thenCompose(copied -> {
                                 Checksum checksum = calculator == null ? null : calculator.finish();
                                 return commitPart(request.bucket(), request.key(), request.uploadId(),
                                         request.partNumber(), copied.file(), copied.md5(), checksum, checksum);
@@ -150,6 +153,10 @@ record CatalogUploads(Catalog catalog, DataPath data, BucketAccess access, FileC
     CompletableFuture<WriteResult> complete(Caller caller, CompleteMultipartUploadRequest request) {
         return access.owned(caller, request.bucket())
                 .thenCompose(b -> upload(caller, request.bucket(), request.key(), request.uploadId()))
+                // Completing stores no new byte, but the version's size joins the bucket's usage: the parts' sum.
+                .thenCompose(upload -> quotas.admit(request.bucket(), () -> allParts(request.bucket(), request.key(),
+                        request.uploadId(), 0, new HashMap<>()).thenApply(parts -> listedBytes(request, parts)))
+                        .thenApply(admitted -> upload))
                 .thenCompose(upload -> {
                     if (upload.checksumAlgorithm() == null) {
                         return CompletableFuture.completedFuture((Checksum) null);
@@ -179,6 +186,16 @@ record CatalogUploads(Catalog catalog, DataPath data, BucketAccess access, FileC
             return page.truncated() ? allParts(bucket, key, uploadId, page.nextPartNumberMarker(), into)
                     : CompletableFuture.completedFuture(into);
         });
+    }
+
+    /** The bytes of the listed parts that were uploaded (a missing one the commit refuses anyway). */
+    private static long listedBytes(CompleteMultipartUploadRequest request, Map<Integer, UploadedPart> uploaded) {
+        long bytes = 0;
+        for (CompletedPart cp : request.parts()) {
+            UploadedPart p = uploaded.get(cp.partNumber());
+            bytes += p == null ? 0 : p.file().size();
+        }
+        return bytes;
     }
 
     /** The completed object's checksum from its listed parts' checksums (see {@link #complete}). */

@@ -170,7 +170,7 @@ class BucketCapacityTest {
     @Test
     void quotaIsSettableOverJmx() throws Exception {
         store.createBucket(ALICE, "jmx", "us-east-1", false, CannedAcl.PRIVATE).join();
-        BucketsBean bean = new BucketsBean(catalogServer.catalog());
+        BucketsBean bean = new BucketsBean(catalogServer.catalog(), 20, 16);
         try (MBeanRegistrations regs = new MBeanRegistrations(MBeanServerFactory.newMBeanServer())) {
             regs.register(CoordinatorAdmin.bucketsName(), bean, BucketsMXBean.class);
             MBeanServer server = regs.server();

@@ -56,6 +56,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
@@ -501,5 +502,64 @@ class AdminJmxIT {
         Path f = dir.resolve("cli.password");
         java.nio.file.Files.writeString(f, "# the CLI's credentials\n" + USER + " " + PASSWORD + "\n");
         return f;
+    }
+
+    /**
+     * Issue #24: {@code admin buckets list|show|quota set}, and a quota enforced on every kind of write before any
+     * byte is stored (a refused PUT leaves no shard on a pod), counted from the catalog's exact usage.
+     */
+    @Test
+    void cliBucketsShowUsageAndAQuotaRefusesWritesBeforeAnyByteIsStored() throws Exception {
+        String bucket = "quota-" + seed % 1000;
+        try (S3Client s3 = s3(S3Cluster.ACCESS_KEY, S3Cluster.SECRET_KEY)) {
+            s3.createBucket(b -> b.bucket(bucket));
+            s3.putObject(b -> b.bucket(bucket).key("a"), RequestBody.fromBytes(body(300_000)));
+
+            Run set = cli(withCredentials("buckets", "quota", "set", bucket, "1MiB"));
+            assertThat(set.exit()).as(set.err()).isZero();
+            assertThat(set.out()).contains("quota set to 1.0 MiB (1048576 bytes)");
+            assertThat(cli(withCredentials("buckets", "quota", "set", bucket, "lots")).exit()).isEqualTo(2);
+            Run list = cli(withCredentials("buckets", "list"));
+            assertThat(list.exit()).as(list.err()).isZero();
+            assertThat(list.out().lines().filter(l -> l.startsWith(bucket + " "))).singleElement().satisfies(
+                    l -> assertThat(l).contains("UNVERSIONED", " 1 ", "293.0 KiB", "366.2 KiB", "1.0 MiB", "28.6%"));
+
+            Set<Long> before = fileIds(shardsOn(0));
+            assertQuotaExceeded(() -> s3.putObject(b -> b.bucket(bucket).key("b"), RequestBody.fromBytes(body(800_000))));
+            assertThat(fileIds(shardsOn(0))).as("file ids on pod 0 after the refused PUT").isEqualTo(before);
+
+            s3.putObject(b -> b.bucket(bucket).key("c"), RequestBody.fromBytes(body(600_000)));
+            assertQuotaExceeded(() -> s3.copyObject(b -> b.sourceBucket(bucket).sourceKey("a")
+                    .destinationBucket(bucket).destinationKey("a-copy")));
+            String upload = s3.createMultipartUpload(b -> b.bucket(bucket).key("mp")).uploadId();
+            assertQuotaExceeded(() -> s3.uploadPart(b -> b.bucket(bucket).key("mp").uploadId(upload).partNumber(1),
+                    RequestBody.fromBytes(body(200_000))));
+
+            // Parts that fit one by one, whose sum does not: the completion is refused.
+            assertThat(cli(withCredentials("buckets", "quota", "set", bucket, "2000000")).exit()).isZero();
+            String etag1 = s3.uploadPart(b -> b.bucket(bucket).key("mp").uploadId(upload).partNumber(1),
+                    RequestBody.fromBytes(body(600_000))).eTag();
+            String etag2 = s3.uploadPart(b -> b.bucket(bucket).key("mp").uploadId(upload).partNumber(2),
+                    RequestBody.fromBytes(body(600_000))).eTag();
+            assertQuotaExceeded(() -> s3.completeMultipartUpload(b -> b.bucket(bucket).key("mp").uploadId(upload)
+                    .multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(1).eTag(etag1).build(),
+                            CompletedPart.builder().partNumber(2).eTag(etag2).build()))));
+
+            Run show = cli(withCredentials("buckets", "show", bucket, "--json"));
+            assertThat(show.exit()).as(show.err()).isZero();
+            assertThat(show.out()).contains("\"storedBytes\":900000", "\"objects\":2", "\"quotaBytes\":2000000");
+
+            assertThat(cli(withCredentials("buckets", "quota", "set", bucket, "none")).exit()).isZero();
+            s3.putObject(b -> b.bucket(bucket).key("b"), RequestBody.fromBytes(body(800_000)));
+            assertThat(cli(withCredentials("buckets", "show", bucket)).out()).contains("quota:       none",
+                    "objects:     3");
+        }
+    }
+
+    private static void assertQuotaExceeded(Runnable write) {
+        assertThatThrownBy(write::run).isInstanceOfSatisfying(S3Exception.class, e -> {
+            assertThat(e.statusCode()).isEqualTo(403);
+            assertThat(e.awsErrorDetails().errorCode()).isEqualTo("QuotaExceeded");
+        });
     }
 }

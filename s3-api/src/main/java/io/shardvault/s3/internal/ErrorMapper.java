@@ -76,6 +76,10 @@ public final class ErrorMapper {
                 return S3Error.badDigest(m.isEmpty() ? "The checksum you specified did not match what we received." : m);
             case ACCESS_DENIED:
                 return S3Error.accessDenied(m.isEmpty() ? "Access Denied" : m);
+            case QUOTA_EXCEEDED:
+                // MinIO's name for it; AWS has no bucket quotas. 403: retrying does not help, freeing space does.
+                return new S3Error("QuotaExceeded", HttpResponseStatus.FORBIDDEN,
+                        m.isEmpty() ? "Bucket quota exceeded" : m);
             case INVALID_ACCESS_KEY:
                 return new S3Error("InvalidAccessKeyId", HttpResponseStatus.FORBIDDEN,
                         "The AWS Access Key Id you provided does not exist in our records.");

@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "admin", mixinStandardHelpOptions = true,
         description = "Administers a running shardvault cluster over JMX.",
-        subcommands = {StatusCommand.class, AccountsCommand.class, KeysCommand.class, PodCommand.class,
+        subcommands = {StatusCommand.class, AccountsCommand.class, BucketsCommand.class, KeysCommand.class, PodCommand.class,
             StashCommand.class, RepairCommand.class, CollectCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok", "1:the operation failed or the credentials were refused", "2:usage",

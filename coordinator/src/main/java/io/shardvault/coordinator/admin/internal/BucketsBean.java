@@ -1,16 +1,44 @@
 package io.shardvault.coordinator.admin.internal;
 
+import io.shardvault.coordinator.admin.BucketView;
 import io.shardvault.coordinator.admin.BucketsMXBean;
+import io.shardvault.coordinator.catalog.Bucket;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.Usage;
 import java.util.Optional;
 
-/** The Buckets MXBean over the catalog: each call is one catalog operation. Thread-safe. */
+/** The Buckets MXBean over the catalog: each call is one catalog operation per bucket. Thread-safe. */
 public final class BucketsBean implements BucketsMXBean {
     private final Catalog catalog;
+    private final int n;
+    private final int k;
 
-    public BucketsBean(Catalog catalog) {
+    /**
+     * @param n the vault's shards per stripe
+     * @param k its data shards: on-disk bytes are stored bytes x n / k
+     */
+    public BucketsBean(Catalog catalog, int n, int k) {
         this.catalog = catalog;
+        this.n = n;
+        this.k = k;
+    }
+
+    @Override
+    public BucketView[] getBuckets() {
+        return Await.call(catalog::listBuckets, "listing the buckets").stream().map(this::view)
+                .toArray(BucketView[]::new);
+    }
+
+    @Override
+    public BucketView bucket(String bucket) {
+        return view(Await.call(() -> catalog.getBucket(bucket), "reading bucket " + bucket));
+    }
+
+    private BucketView view(Bucket b) {
+        Usage u = usage(b.name());
+        return new BucketView(b.name(), b.ownerAccessKeyId(), b.createdAt().toString(), b.versioning().name(),
+                b.objectLockEnabled(), u.objectVersions(), u.storedBytes(),
+                (long) Math.ceil((double) u.storedBytes() * n / k), u.quotaBytes());
     }
 
     @Override
