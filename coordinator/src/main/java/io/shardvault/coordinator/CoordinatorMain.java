@@ -1,5 +1,6 @@
 package io.shardvault.coordinator;
 
+import io.shardvault.common.ReleaseVersion;
 import io.shardvault.common.admin.AdminConfig;
 import io.shardvault.common.admin.AdminConfigKeys;
 import io.shardvault.common.config.ConfigException;
@@ -39,7 +40,7 @@ import java.util.concurrent.CountDownLatch;
  * {@code coordinator S3 endpoint ready on http://HOST:PORT} once the catalog answers and the
  * endpoint listens, then runs until terminated; SIGTERM closes everything in order.
  */
-@Command(name = "coordinator", mixinStandardHelpOptions = true,
+@Command(name = "coordinator", mixinStandardHelpOptions = true, versionProvider = ReleaseVersion.class,
         description = "Runs a shardvault coordinator: the S3 endpoint, a catalog peer, and the write and read paths.")
 public final class CoordinatorMain implements Callable<Integer> {
 
@@ -56,7 +57,7 @@ public final class CoordinatorMain implements Callable<Integer> {
     }
 
     /** Every key the coordinator reads, with its default and description. */
-    static List<ConfigKey<?>> allKeys() {
+    public static List<ConfigKey<?>> allKeys() {
         List<ConfigKey<?>> keys = new ArrayList<>();
         keys.addAll(CoordinatorConfigKeys.all());
         keys.addAll(CoordinatorAdminConfigKeys.all());

@@ -1,5 +1,6 @@
 package io.shardvault.pod;
 
+import io.shardvault.common.ReleaseVersion;
 import io.shardvault.common.admin.AdminConfig;
 import io.shardvault.common.admin.AdminConfigKeys;
 import io.shardvault.common.admin.AdminServer;
@@ -37,7 +38,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * once all have recovered from the stash and listen (from then on {@code /health/ready} answers
  * 200, with a failed tome named in its body: {@link PodHost#readiness}), then runs until terminated.
  */
-@Command(name = "pod", mixinStandardHelpOptions = true,
+@Command(name = "pod", mixinStandardHelpOptions = true, versionProvider = ReleaseVersion.class,
         description = "Runs one or more shardvault storage pod instances.")
 public final class PodMain implements Callable<Integer> {
 

@@ -1,5 +1,6 @@
 package io.shardvault.stash;
 
+import io.shardvault.common.ReleaseVersion;
 import io.shardvault.common.admin.AdminConfig;
 import io.shardvault.common.admin.AdminConfigKeys;
 import io.shardvault.common.admin.AdminServer;
@@ -41,7 +42,7 @@ import picocli.CommandLine.Option;
  * Unknown settings are rejected. Exit status: 0 after a clean stop, 2 on bad arguments or
  * settings, 1 when the server cannot start.
  */
-@Command(name = "stash", mixinStandardHelpOptions = true,
+@Command(name = "stash", mixinStandardHelpOptions = true, versionProvider = ReleaseVersion.class,
         description = "Runs a shardvault stash server: synced shard copies in RocksDB.")
 public final class StashMain implements Callable<Integer> {
 

@@ -55,8 +55,8 @@ public final class ProcessCluster implements AutoCloseable {
     public static final String JMX_USER = "admin";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
     /** Set by it/pom.xml (failsafe): where the reactor's modules are, and their version. */
-    static final String ROOT_PROPERTY = "shardvault.root";
-    static final String VERSION_PROPERTY = "shardvault.version";
+    public static final String ROOT_PROPERTY = "shardvault.root";
+    public static final String VERSION_PROPERTY = "shardvault.version";
 
     /**
      * What a test may choose. {@code podConf} and {@code coordinatorConf} are HOCON lines added to every pod's

@@ -49,6 +49,15 @@ public final class ServiceProcess {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmArgs);
         command.addAll(mainAndArgs);
+        return exec(name, command, env, log);
+    }
+
+    /**
+     * Starts {@code command} as it is (a script that execs the JVM, say: {@code bin/shardvault run stash ...}),
+     * otherwise as {@link #start}.
+     */
+    public static ServiceProcess exec(String name, List<String> command, Map<String, String> env, Path log)
+            throws IOException {
         Files.createDirectories(log.getParent());
         Files.writeString(log, "---- " + name + ": " + String.join(" ", command) + System.lineSeparator(),
                 StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
@@ -71,6 +80,11 @@ public final class ServiceProcess {
 
     public boolean isAlive() {
         return process.isAlive();
+    }
+
+    /** The process's id: the JVM's, when a script exec'd it. */
+    public long pid() {
+        return process.pid();
     }
 
     /**

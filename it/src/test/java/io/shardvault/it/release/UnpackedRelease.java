@@ -1,0 +1,138 @@
+package io.shardvault.it.release;
+
+import io.shardvault.it.process.ProcessCluster;
+import io.shardvault.it.process.ServiceProcess;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+
+/**
+ * The release tarball the reactor's dist module packed, unpacked into a directory of its own (outside the
+ * checkout, so nothing of the checkout can be found from it), and what it ships: {@code bin/shardvault},
+ * {@code lib/}, {@code conf/}. Commands run with this JVM's {@code JAVA_HOME}; their output goes to a log under
+ * {@code logs}. Not thread-safe.
+ */
+final class UnpackedRelease {
+    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
+
+    private final Path home;
+    private final Path logs;
+    private final String version;
+
+    private UnpackedRelease(Path home, Path logs, String version) {
+        this.home = home;
+        this.logs = logs;
+        this.version = version;
+    }
+
+    /**
+     * Unpacks {@code dist/target/shardvault-VERSION.tar.gz} into {@code dir} with tar, as an operator would.
+     *
+     * @throws IllegalStateException when the tarball is missing: the reactor must package dist before it/
+     */
+    static UnpackedRelease unpack(Path dir) throws IOException, InterruptedException, TimeoutException {
+        String root = System.getProperty(ProcessCluster.ROOT_PROPERTY);
+        String version = System.getProperty(ProcessCluster.VERSION_PROPERTY);
+        if (root == null || version == null) {
+            throw new IllegalStateException("run this test through Maven (it/pom.xml sets " + ProcessCluster.ROOT_PROPERTY
+                    + " and " + ProcessCluster.VERSION_PROPERTY + ")");
+        }
+        Path tarball = Path.of(root, "dist", "target", "shardvault-" + version + ".tar.gz");
+        if (!Files.isRegularFile(tarball)) {
+            throw new IllegalStateException("the release tarball " + tarball + " is missing: build it with the reactor,"
+                    + " e.g. ./mvnw -pl it -am verify (dist's package phase makes it)");
+        }
+        Path logs = dir.resolve("test-logs");
+        ServiceProcess tar = ServiceProcess.exec("tar", List.of("tar", "-xzf", tarball.toString(), "-C", dir.toString()),
+                Map.of(), logs.resolve("tar.log"));
+        int exit = tar.awaitExit(COMMAND_TIMEOUT);
+        if (exit != 0) {
+            throw new IllegalStateException("tar -xzf " + tarball + " exited " + exit + ": " + tar.output());
+        }
+        return new UnpackedRelease(dir.resolve("shardvault-" + version), logs, version);
+    }
+
+    Path home() {
+        return home;
+    }
+
+    String version() {
+        return version;
+    }
+
+    /** The fat JAR of {@code service} in {@code lib/}. */
+    Path jar(String service) {
+        return home.resolve("lib").resolve("shardvault-" + service + "-" + version + "-all.jar");
+    }
+
+    /** Every file under {@code lib/}. */
+    List<Path> libFiles() throws IOException {
+        try (Stream<Path> files = Files.list(home.resolve("lib"))) {
+            return files.sorted(Comparator.naturalOrder()).toList();
+        }
+    }
+
+    /** A sample of {@code conf/}. */
+    Path sampleConf(String name) {
+        return home.resolve("conf").resolve(name);
+    }
+
+    /**
+     * Starts {@code bin/shardvault ARGS} in the background, {@code env} added to this JVM's environment; its output
+     * goes to {@code test-logs/NAME.log} (runs of one name share it, each after the last).
+     */
+    ServiceProcess start(String name, Map<String, String> env, String... args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(home.resolve("bin").resolve("shardvault").toString());
+        command.addAll(List.of(args));
+        return ServiceProcess.exec(name, command, withJavaHome(env), log(name));
+    }
+
+    /** Runs {@code bin/shardvault ARGS} to its end; returns what it printed after its status was checked. */
+    String script(String... args) throws IOException, InterruptedException, TimeoutException {
+        return finish(start("shardvault " + args[0], Map.of(), args));
+    }
+
+    /** Runs {@code java -jar lib/JAR ARGS} to its end; returns what it printed after its status was checked. */
+    String javaJar(String service, String... args) throws IOException, InterruptedException, TimeoutException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", jar(service).toString()));
+        command.addAll(List.of(args));
+        String name = "java -jar " + service;
+        return finish(ServiceProcess.exec(name, command, Map.of(), log(name)));
+    }
+
+    private Path log(String name) {
+        return logs.resolve(name.replaceAll("[^A-Za-z0-9.]+", "-") + ".log");
+    }
+
+    private static String finish(ServiceProcess p) throws IOException, InterruptedException, TimeoutException {
+        int exit;
+        try {
+            exit = p.awaitExit(COMMAND_TIMEOUT);
+        } catch (TimeoutException e) {
+            p.kill();
+            throw e;
+        }
+        if (exit != 0) {
+            throw new IllegalStateException(p.name() + " exited " + exit + "; " + p.tail());
+        }
+        // The first line is ServiceProcess's header (the command line).
+        String out = p.output();
+        int header = out.indexOf('\n');
+        return header < 0 ? "" : out.substring(header + 1);
+    }
+
+    private static Map<String, String> withJavaHome(Map<String, String> env) {
+        Map<String, String> all = new java.util.HashMap<>(env);
+        all.put("JAVA_HOME", System.getProperty("java.home"));
+        return all;
+    }
+}
