@@ -85,6 +85,10 @@ class ReleaseTarballIT {
             assertThat(release.javaJar(service, "--version").lines()).as(service).contains(version);
         }
         assertSlimJars(release);
+        for (String file : List.of("conf/coordinator.conf", "systemd/shardvault-pod.service", "docs/DEPLOYMENT.md",
+                "ops/grafana/shardvault-dashboard.json", "ops/prometheus/shardvault-rules.yml")) {
+            assertThat(release.home().resolve(file)).as("in the release").isRegularFile();
+        }
 
         // The operator's steps of docs/DEPLOYMENT.md, on one host.
         LoopbackConfs confs = new LoopbackConfs(dir);
