@@ -4,6 +4,7 @@ import io.shardvault.common.admin.AdminConfig;
 import io.shardvault.common.admin.AdminConfigKeys;
 import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.ConfigKey;
+import io.shardvault.common.config.ConfigReference;
 import io.shardvault.common.config.ListenerGuard;
 import io.shardvault.common.config.TlsConfigKeys;
 import io.shardvault.common.config.Settings;
@@ -38,6 +39,7 @@ import java.util.concurrent.CountDownLatch;
  * {@code /health/live}, {@code /health/ready}; setting {@code admin.bind}) serves, then
  * {@code coordinator S3 endpoint ready on http://HOST:PORT} once the catalog answers and the
  * endpoint listens, then runs until terminated; SIGTERM closes everything in order.
+ * {@code --help} lists every setting it reads.
  */
 @Command(name = "coordinator", mixinStandardHelpOptions = true,
         description = "Runs a shardvault coordinator: the S3 endpoint, a catalog peer, and the write and read paths.")
@@ -50,9 +52,14 @@ public final class CoordinatorMain implements Callable<Integer> {
     private List<String> overrides = new ArrayList<>();
 
     public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command line, its usage message ending with every key the coordinator reads. */
+    static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new CoordinatorMain());
-        cli.getCommandSpec().usageMessage().footer("", "Settings (HOCON file or --set key=value):", keysHelp());
-        System.exit(cli.execute(args));
+        cli.getCommandSpec().usageMessage().footer(ConfigReference.helpFooter(allKeys()));
+        return cli;
     }
 
     /** Every key the coordinator reads, with its default and description. */
@@ -75,15 +82,6 @@ public final class CoordinatorMain implements Callable<Integer> {
         keys.addAll(ListenerGuard.keys());
         keys.addAll(TlsConfigKeys.all());
         return keys;
-    }
-
-    private static String keysHelp() {
-        StringBuilder out = new StringBuilder();
-        for (ConfigKey<?> k : allKeys()) {
-            out.append(String.format("  %-34s default %s%n      %s%n", k.name(), k.defaultValue(), k.description()));
-        }
-        // Picocli formats footers: a literal percent sign must be doubled.
-        return out.toString().replace("%", "%%");
     }
 
     @Override
