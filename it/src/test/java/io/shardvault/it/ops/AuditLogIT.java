@@ -14,6 +14,8 @@ import io.shardvault.s3.testing.S3ServerFixture;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.HttpURLConnection;
+import java.net.InetAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,8 +54,8 @@ import software.amazon.awssdk.services.s3.presigner.model.PresignedGetObjectRequ
  * The S3 audit log as the coordinator service writes it ({@link AuditLogFile}: Logback's rolling file and
  * JsonEncoder, configured from the audit.* settings), over a real S3 endpoint driven by the AWS SDK v2: one
  * strictly parsable JSON line per request, with its fields, written once the answer is complete (a streamed
- * GET's bytes out exact), requests refused at the signature included; never a secret, a signature or a
- * presigned URL's query. A tiny size limit rolls the file.
+ * GET's bytes out exact), requests refused at the signature or before routing included; never a secret, a
+ * signature or a presigned URL's query. A tiny size limit rolls the file.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class AuditLogIT {
@@ -124,6 +126,7 @@ class AuditLogIT {
                             CompletedPart.builder().partNumber(1).eTag(p1.eTag()).build(),
                             CompletedPart.builder().partNumber(2).eTag(p2.eTag()).build())))
                     .responseMetadata().requestId());
+            ids.put("malformed", sendMalformed(s3.port()));
             // A record is written once its answer is out: it may land just after the client has the answer.
             awaitRecords(file, ids.size());
         }
@@ -145,7 +148,7 @@ class AuditLogIT {
             assertThat(r.get("time")).matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z");
             assertThat(time).isBetween(before.minusMillis(1), after);
             assertThat(r).containsEntry("remoteAddress", "127.0.0.1").containsKeys("durationMs", "bytesIn",
-                    "bytesOut", "status", "operation", "userAgent");
+                    "bytesOut", "status", "operation");
         }
         assertThat(byName.get("create bucket")).containsEntry("operation", "CreateBucket")
                 .containsEntry("bucket", BUCKET).containsEntry("status", "200").doesNotContainKey("key");
@@ -172,10 +175,12 @@ class AuditLogIT {
         assertThat(byName.get("part 2")).containsEntry("operation", "UploadPart");
         assertThat(byName.get("complete")).containsEntry("operation", "CompleteMultipartUpload")
                 .containsEntry("status", "200");
+        assertThat(byName.get("malformed")).containsEntry("operation", "Unknown").containsEntry("status", "400")
+                .containsEntry("errorCode", "BadRequest").doesNotContainKeys("bucket", "accessKeyId", "accountId");
 
         // What the clients sent that must never be written: the secrets, each signature, the presigned query;
         // searched in the file as written and as read (the encoder writes "/" as "\/").
-        assertThat(authorizations).hasSizeGreaterThanOrEqualTo(ids.size() - 1);
+        assertThat(authorizations).hasSizeGreaterThanOrEqualTo(ids.size() - 2);
         for (String written : List.of(text, text.replace("\\/", "/"))) {
             assertThat(written).doesNotContain(S3ServerFixture.SECRET_KEY).doesNotContain(WRONG_SECRET)
                     .doesNotContain("AWS4-HMAC-SHA256").doesNotContain("Signature=").doesNotContain("X-Amz-")
@@ -238,6 +243,23 @@ class AuditLogIT {
     /** The presigned URL's query decoded, as a log line might carry it. */
     private static String decoded(String query) {
         return java.net.URLDecoder.decode(query, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * A request whose head no HTTP parser takes (a version with a word after it): refused before routing, with
+     * a 400 BadRequest. Returns the answer's request id.
+     */
+    private static String sendMalformed(int port) throws IOException {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            socket.setSoTimeout((int) WAIT.toMillis());
+            socket.getOutputStream().write("GET /audited/x HTTP/1.1 extra\r\nHost: 127.0.0.1\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            assertThat(answer).startsWith("HTTP/1.1 400");
+            Matcher id = Pattern.compile("(?im)^x-amz-request-id: *(\\S+)").matcher(answer);
+            assertThat(id.find()).as(answer).isTrue();
+            return id.group(1);
+        }
     }
 
     private static void awaitRecords(Path file, int count) throws IOException, InterruptedException {
