@@ -5,6 +5,7 @@ import io.shardvault.common.admin.AdminConfig;
 import io.shardvault.common.admin.AdminConfigKeys;
 import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.ConfigKey;
+import io.shardvault.common.config.ConfigReference;
 import io.shardvault.common.config.ListenerGuard;
 import io.shardvault.common.config.TlsConfigKeys;
 import io.shardvault.common.config.Settings;
@@ -13,6 +14,9 @@ import io.shardvault.common.jmx.JmxRemoteConfigKeys;
 import io.shardvault.common.metrics.ProcessMetrics;
 import io.shardvault.common.rpc.RpcConfigKeys;
 import io.shardvault.coordinator.admin.CoordinatorAdminConfigKeys;
+import io.shardvault.coordinator.audit.AuditLogConfig;
+import io.shardvault.coordinator.audit.AuditLogConfigKeys;
+import io.shardvault.coordinator.audit.AuditLogFile;
 import io.shardvault.coordinator.catalog.CatalogConfigKeys;
 import io.shardvault.coordinator.data.DataPathConfigKeys;
 import io.shardvault.coordinator.collect.CollectConfigKeys;
@@ -38,7 +42,9 @@ import java.util.concurrent.CountDownLatch;
  * {@code admin listening on HOST:PORT} as soon as its admin HTTP port ({@code /metrics},
  * {@code /health/live}, {@code /health/ready}; setting {@code admin.bind}) serves, then
  * {@code coordinator S3 endpoint ready on http://HOST:PORT} once the catalog answers and the
- * endpoint listens, then runs until terminated; SIGTERM closes everything in order.
+ * endpoint listens, then runs until terminated; SIGTERM closes everything in order. Writes the S3 audit
+ * log ({@link AuditLogFile}, settings {@code audit.*}) from before the endpoint listens until after it closed.
+ * {@code --help} lists every setting it reads.
  */
 @Command(name = "coordinator", mixinStandardHelpOptions = true, versionProvider = ReleaseVersion.class,
         description = "Runs a shardvault coordinator: the S3 endpoint, a catalog peer, and the write and read paths.")
@@ -51,9 +57,14 @@ public final class CoordinatorMain implements Callable<Integer> {
     private List<String> overrides = new ArrayList<>();
 
     public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command line, its usage message ending with every key the coordinator reads. */
+    static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new CoordinatorMain());
-        cli.getCommandSpec().usageMessage().footer("", "Settings (HOCON file or --set key=value):", keysHelp());
-        System.exit(cli.execute(args));
+        cli.getCommandSpec().usageMessage().footer(ConfigReference.helpFooter(allKeys()));
+        return cli;
     }
 
     /** Every key the coordinator reads, with its default and description. */
@@ -75,34 +86,37 @@ public final class CoordinatorMain implements Callable<Integer> {
         keys.addAll(SosapiConfigKeys.all());
         keys.addAll(ListenerGuard.keys());
         keys.addAll(TlsConfigKeys.all());
+        keys.addAll(AuditLogConfigKeys.all());
         return keys;
-    }
-
-    private static String keysHelp() {
-        StringBuilder out = new StringBuilder();
-        for (ConfigKey<?> k : allKeys()) {
-            out.append(String.format("  %-34s default %s%n      %s%n", k.name(), k.defaultValue(), k.description()));
-        }
-        // Picocli formats footers: a literal percent sign must be doubled.
-        return out.toString().replace("%", "%%");
     }
 
     @Override
     public Integer call() throws Exception {
         Settings settings;
+        AuditLogConfig auditConfig;
         try {
             settings = Settings.load(Optional.ofNullable(config), overrides);
             settings.rejectUnknown(allKeys());
             AdminConfig.from(settings);
+            auditConfig = AuditLogConfig.from(settings);
         } catch (ConfigException e) {
             System.err.println("coordinator: " + e.getMessage());
             return 2;
         }
+        AuditLogFile audit;
         CoordinatorProcess process;
         Coordinator coordinator;
         try {
+            // Before the S3 endpoint exists: no request goes unrecorded.
+            audit = AuditLogFile.start(auditConfig);
+        } catch (java.io.IOException e) {
+            System.err.println("coordinator: " + e.getMessage());
+            return 1;
+        }
+        try {
             process = CoordinatorProcess.openAdmin(settings, ProcessMetrics.hostName());
         } catch (java.io.IOException e) {
+            audit.close();
             System.err.println("coordinator: " + e.getMessage());
             return 1;
         }
@@ -113,16 +127,20 @@ public final class CoordinatorMain implements Callable<Integer> {
             coordinator = process.startCoordinator();
         } catch (ConfigException e) {
             process.close();
+            audit.close();
             System.err.println("coordinator: " + e.getMessage());
             return 2;
         } catch (java.io.IOException | RuntimeException e) {
             process.close();
+            audit.close();
             System.err.println("coordinator: cannot start: " + e.getMessage());
             return 1;
         }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             process.close();
+            // After the S3 endpoint: the last requests' records are written before the file closes.
+            audit.close();
             stopped.countDown();
         }, "coordinator-shutdown"));
         InetSocketAddress s3 = coordinator.s3Address();

@@ -7,6 +7,7 @@ import io.shardvault.common.admin.AdminServer;
 import io.shardvault.common.admin.Readiness;
 import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.ConfigKey;
+import io.shardvault.common.config.ConfigReference;
 import io.shardvault.common.config.ListenerGuard;
 import io.shardvault.common.config.TlsConfigKeys;
 import io.shardvault.common.config.TlsSettings;
@@ -49,7 +50,24 @@ public final class PodMain implements Callable<Integer> {
     private List<String> overrides = new ArrayList<>();
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new PodMain()).execute(args));
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command line, its usage message ending with every key a pod reads. */
+    public static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new PodMain());
+        cli.getCommandSpec().usageMessage().footer(ConfigReference.helpFooter(keys()));
+        return cli;
+    }
+
+    /** Every key a pod process reads (any other setting is refused). */
+    public static List<ConfigKey<?>> keys() {
+        List<ConfigKey<?>> known = new ArrayList<>(PodConfigKeys.all());
+        known.addAll(AdminConfigKeys.all());
+        known.addAll(JmxRemoteConfigKeys.all());
+        known.addAll(ListenerGuard.keys());
+        known.addAll(TlsConfigKeys.all());
+        return List.copyOf(known);
     }
 
     @Override
@@ -64,11 +82,7 @@ public final class PodMain implements Callable<Integer> {
             for (Path file : configs) {
                 perInstance.add(Settings.load(Optional.of(file), overrides));
             }
-            List<ConfigKey<?>> known = new ArrayList<>(PodConfigKeys.all());
-            known.addAll(AdminConfigKeys.all());
-            known.addAll(JmxRemoteConfigKeys.all());
-            known.addAll(ListenerGuard.keys());
-            known.addAll(TlsConfigKeys.all());
+            List<ConfigKey<?>> known = keys();
             for (Settings s : perInstance) {
                 // PodConfig first: it explains a removed setting better than "unknown setting" would.
                 PodConfig config = PodConfig.from(s);

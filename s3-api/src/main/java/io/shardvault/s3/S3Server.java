@@ -36,8 +36,15 @@ import org.slf4j.LoggerFactory;
  * <p>Metrics (Micrometer, in the registry passed in): {@code s3.requests} timer tagged by
  * {@code operation} and {@code status}; {@code s3.bytes.in} and {@code s3.bytes.out} counters of
  * object bytes; {@code s3.connections} gauge of open connections.
+ *
+ * <p>Audit: once each request's answer is complete, one event of the {@link #AUDIT_LOGGER} logger
+ * whose key/value pairs are the request's audit record (time, request id, access key and account,
+ * operation, bucket, key, version id, status, error code, bytes in and out, duration, client address
+ * and User-Agent; never a secret, a signature or a query string). Written only where that logger is on.
  */
 public final class S3Server implements AutoCloseable {
+    /** The SLF4J logger of the audit records. */
+    public static final String AUDIT_LOGGER = "shardvault.audit";
     private static final Logger LOG = LoggerFactory.getLogger(S3Server.class);
 
     private final EventLoopGroup bossGroup;

@@ -7,6 +7,7 @@ import io.shardvault.common.admin.AdminServer;
 import io.shardvault.common.admin.Readiness;
 import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.ConfigKey;
+import io.shardvault.common.config.ConfigReference;
 import io.shardvault.common.config.HostPort;
 import io.shardvault.common.config.ListenerGuard;
 import io.shardvault.common.config.TlsConfigKeys;
@@ -60,7 +61,23 @@ public final class StashMain implements Callable<Integer> {
     private Path dataDir;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new StashMain()).execute(args));
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command line, its usage message ending with every key a stash server reads. */
+    public static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new StashMain());
+        cli.getCommandSpec().usageMessage().footer(ConfigReference.helpFooter(keys()));
+        return cli;
+    }
+
+    /** Every key a stash server reads (any other setting is refused). */
+    public static List<ConfigKey<?>> keys() {
+        List<ConfigKey<?>> known = new ArrayList<>(StashConfigKeys.all());
+        known.addAll(AdminConfigKeys.all());
+        known.addAll(ListenerGuard.keys());
+        known.addAll(TlsConfigKeys.all());
+        return List.copyOf(known);
     }
 
     @Override
@@ -71,11 +88,7 @@ public final class StashMain implements Callable<Integer> {
         InetSocketAddress bindAddress;
         try {
             settings = Settings.load(Optional.ofNullable(configFile), overrides);
-            List<ConfigKey<?>> known = new ArrayList<>(StashConfigKeys.all());
-            known.addAll(AdminConfigKeys.all());
-            known.addAll(ListenerGuard.keys());
-            known.addAll(TlsConfigKeys.all());
-            settings.rejectUnknown(known);
+            settings.rejectUnknown(keys());
             config = StashConfig.from(settings);
             adminConfig = AdminConfig.from(settings);
             if (dataDir != null) {

@@ -283,7 +283,8 @@ public final class ProcessCluster implements AutoCloseable {
                 "catalog.secrets.keyFile = \"" + ClusterKeyFile.in(dir) + "\"",
                 "s3.bindHost = \"127.0.0.1\"",
                 "s3.port = " + s3Port,
-                "admin.bind = \"127.0.0.1:0\""));
+                "admin.bind = \"127.0.0.1:0\"",
+                "audit.file = \"" + dir.resolve("logs").resolve("audit.json") + "\""));
         lines.addAll(options.coordinatorConf());
         // As bin/shardvault: the file names the variables, the config loader substitutes them; last, so they win.
         lines.add("coordinator.secretKey = ${SHARDVAULT_IT_COORDINATOR_SECRET_KEY}");

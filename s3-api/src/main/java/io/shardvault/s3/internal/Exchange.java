@@ -19,6 +19,7 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.shardvault.common.ShardvaultException;
+import io.shardvault.s3.Caller;
 import io.shardvault.s3.ObjectContent;
 import io.shardvault.s3.internal.xml.XmlWriter;
 import java.time.Instant;
@@ -44,6 +45,7 @@ public final class Exchange {
     private final Consumer<Exchange> onKeptAlive;
     private final S3Metrics metrics;
     private final long startNanos = System.nanoTime();
+    private final RequestAudit audit;
     private final AtomicBoolean answered = new AtomicBoolean();
     private volatile String operation = "Unknown";
     private volatile S3Request parsed;
@@ -62,6 +64,7 @@ public final class Exchange {
         this.onKeptAlive = onKeptAlive;
         this.metrics = metrics;
         this.body = new RequestBody(ctx.channel(), this::sendContinue);
+        this.audit = new RequestAudit(requestId, request, ctx.channel().remoteAddress(), startNanos);
     }
 
     public HttpRequest request() {
@@ -86,6 +89,11 @@ public final class Exchange {
 
     public void parsed(S3Request request) {
         this.parsed = request;
+    }
+
+    /** The signature checked out: the request runs as {@code caller} (for the audit log). */
+    public void caller(Caller caller) {
+        audit.caller(caller);
     }
 
     private void sendContinue() {
@@ -124,7 +132,8 @@ public final class Exchange {
                 response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/xml");
             }
             decorate(response);
-            metrics.recordRequest(operation, status.code(), System.nanoTime() - startNanos);
+            headSent(response);
+            bytesOut = buf.readableBytes();
             ctx.writeAndFlush(response).addListener(f -> finish());
         });
     }
@@ -138,6 +147,7 @@ public final class Exchange {
     }
 
     private void sendError(S3Error error) {
+        audit.failed(error);
         XmlWriter xml = XmlWriter.plainDocument("Error").element("Code", error.code())
                 .element("Message", error.getMessage());
         S3Request p = parsed;
@@ -193,12 +203,13 @@ public final class Exchange {
                 first.release();
             }
             content.close();
+            ended();
             return;
         }
         HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, status);
         response.headers().set(headers);
         decorate(response);
-        metrics.recordRequest(operation, status.code(), System.nanoTime() - startNanos);
+        headSent(response);
         streaming = content;
         ctx.write(response);
         deliver(content, first, null);
@@ -223,7 +234,10 @@ public final class Exchange {
         if (err != null) {
             streamDone = true;
             content.close();
-            logStreamFailure(ErrorMapper.toS3Error(err), err, "after " + bytesOut + " bytes");
+            S3Error error = ErrorMapper.toS3Error(err);
+            logStreamFailure(error, err, "after " + bytesOut + " bytes");
+            audit.failed(error);
+            ended();
             // The head is out: a short body and a closed connection is all the client can be told.
             ctx.flush();
             ctx.close();
@@ -271,7 +285,22 @@ public final class Exchange {
         if (streaming != null && !streamDone) {
             streamDone = true;
             streaming.close();
+            ended();
         }
+    }
+
+    /**
+     * On the event loop: the answer's head is going out. The one place a request's outcome is known:
+     * its latency is measured to here (head to head), its audit record takes the status and version id.
+     */
+    private void headSent(HttpResponse response) {
+        metrics.recordRequest(operation, response.status().code(), System.nanoTime() - startNanos);
+        audit.answered(response.status().code(), response.headers());
+    }
+
+    /** On the event loop: the answer is complete, or abandoned (its connection gone mid-body). */
+    private void ended() {
+        audit.write(operation, parsed, body.bytesReceived(), bytesOut);
     }
 
     private void decorate(HttpResponse response) {
@@ -289,6 +318,7 @@ public final class Exchange {
     }
 
     private void finish() {
+        ended();
         body.close();
         if (keepAlive && ctx.channel().isActive()) {
             onKeptAlive.accept(this);

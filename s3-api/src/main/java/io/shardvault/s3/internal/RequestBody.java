@@ -25,6 +25,7 @@ public final class RequestBody implements RawBody {
     private boolean ended;
     private boolean discarded;
     private Throwable failure;
+    private long bytesReceived;
 
     RequestBody(Channel channel, Runnable onFirstDemand) {
         this.channel = channel;
@@ -71,6 +72,7 @@ public final class RequestBody implements RawBody {
         ByteBuf data = content.content();
         boolean last = content instanceof LastHttpContent;
         synchronized (this) {
+            bytesReceived += data.readableBytes();
             if (discarded || failure != null) {
                 data.release();
             } else if (data.isReadable()) {
@@ -144,6 +146,11 @@ public final class RequestBody implements RawBody {
     /** Whether the whole body has arrived (so the connection is positioned at the next request). */
     synchronized boolean ended() {
         return ended;
+    }
+
+    /** The body bytes that arrived, as sent (aws-chunked framing included), whether read or discarded. */
+    synchronized long bytesReceived() {
+        return bytesReceived;
     }
 
     /** Whether anyone asked for body bytes. */

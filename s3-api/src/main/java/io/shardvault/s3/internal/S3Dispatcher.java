@@ -71,6 +71,7 @@ final class S3Dispatcher {
                     Caller caller = signing.anonymous() ? Caller.ANONYMOUS
                             : new Caller(signing.credential().accessKeyId(), signing.credential().owner(),
                                     signing.credential().scope());
+                    ex.caller(caller);
                     Op op = new Op(ex, req, signing, caller, store, config, clock, workers, metrics);
                     return route.handlerFor(caller).handle(op);
                 }
