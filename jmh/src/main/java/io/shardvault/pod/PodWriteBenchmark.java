@@ -112,7 +112,7 @@ public class PodWriteBenchmark {
         deleteTree(dir);
     }
 
-    static void deleteTree(Path dir) throws IOException {
+    public static void deleteTree(Path dir) throws IOException {
         try (Stream<Path> paths = Files.walk(dir)) {
             for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
                 Files.deleteIfExists(p);

@@ -201,7 +201,7 @@ public final class StashPutLoad {
                     }
                     Files.deleteIfExists(ceilingFile);
                 }
-                // Disk bytes the process wrote during stash phases (WAL, blob and SST files, their
+                // Disk bytes the process wrote during stash phases (chunk log, WAL and SST files, their
                 // flushes and compactions; a flush may spill into a neighbouring raw phase) per
                 // chunk byte acknowledged: the stash's write amplification under this workload.
                 System.out.printf(Locale.ROOT, "stash phases: %d MiB acknowledged, %d MiB written to disk by the"

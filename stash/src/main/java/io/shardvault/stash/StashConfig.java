@@ -12,7 +12,7 @@ import java.util.Objects;
  * <table>
  *   <caption>Options</caption>
  *   <tr><th>option</th><th>default</th><th>meaning</th></tr>
- *   <tr><td>dataDir</td><td>data/stash</td><td>the data directory: {@code stash.layout} and one RocksDB per partition</td></tr>
+ *   <tr><td>dataDir</td><td>data/stash</td><td>the data directory: {@code stash.layout}; per partition a RocksDB index and a chunk log</td></tr>
  *   <tr><td>capacityBytes</td><td>16 GiB</td><td>byte budget of stored chunks; beyond it, STASH_FULL</td></tr>
  *   <tr><td>slotAgeWarning</td><td>10 min</td><td>a slot with an older entry is named in a WARN</td></tr>
  *   <tr><td>slotAgeCheckInterval</td><td>1 min</td><td>how often slot ages are checked</td></tr>

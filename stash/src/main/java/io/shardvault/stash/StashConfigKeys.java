@@ -8,15 +8,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The settings of a stash server. The RocksDB options and the reasons for their defaults are
- * described in {@code docs/STASH.md}.
+ * The settings of a stash server. The storage options (RocksDB index, chunk log) and the reasons for
+ * their defaults are described in {@code docs/STASH.md}.
  */
 public final class StashConfigKeys {
     private StashConfigKeys() {
     }
 
     public static final ConfigKey<Path> DATA_DIR = ConfigKey.ofPath("stash.dataDir", Path.of("data", "stash"),
-            "Directory of the stash's RocksDB database (on SSD); created when absent.");
+            "Directory of the stash's data (on SSD): per partition, a RocksDB index and a chunk log; created when"
+                    + " absent.");
     public static final ConfigKey<Long> CAPACITY_BYTES = ConfigKey.ofBytes("stash.capacityBytes", 16L << 30,
             1L << 10, 1L << 50,
             "Byte budget: the sum of stored chunk lengths. A PUT that would exceed it is answered STASH_FULL.");
@@ -39,35 +40,40 @@ public final class StashConfigKeys {
                     + " stash.layout). The memtable and block cache sizes below are totals, shared out evenly.");
     public static final ConfigKey<Long> WRITE_BUFFER_BYTES = ConfigKey.ofBytes("stash.rocksdb.writeBufferBytes",
             512L << 20, 1L << 20, 1L << 34,
-            "Memtable size of the chunk column family, over all partitions (each gets its share). Entries purged"
-                    + " before their memtable flushes never reach a blob file. Memory: up to maxWriteBuffers x this,"
-                    + " plus a quarter of that for metadata.");
+            "Memtable size of the index (the meta column family), over all partitions (each gets its share)."
+                    + " Index entries purged before their memtable flushes never reach an SST file. Memory: up to"
+                    + " maxWriteBuffers x this, filled only as fast as entries arrive.");
     public static final ConfigKey<Integer> MAX_WRITE_BUFFERS = ConfigKey.ofInt("stash.rocksdb.maxWriteBuffers", 4, 2,
-            64, "Memtables of the chunk column family, so writes continue while one flushes.");
+            64, "Memtables of the index, so writes continue while one flushes.");
     public static final ConfigKey<Integer> MERGE_WRITE_BUFFERS = ConfigKey.ofInt("stash.rocksdb.mergeWriteBuffers", 2,
-            1, 63, "Full memtables of the chunk column family merged into one flush. With 2, an entry written in one"
-                    + " memtable and purged in the next never reaches a blob file either. Must be below"
+            1, 63, "Full memtables of the index merged into one flush. With 2, an entry written in one"
+                    + " memtable and purged in the next never reaches an SST file either. Must be below"
                     + " maxWriteBuffers.");
     public static final ConfigKey<Boolean> DIRECT_FLUSH_WRITES = ConfigKey.ofBoolean(
-            "stash.rocksdb.directFlushWrites", true, "Write flushes and compactions (blob and SST files) with O_DIRECT,"
-                    + " past the page cache: saves copying every flushed byte into page cache pages that are never"
-                    + " read again unless a pod asks for its shards back.");
-    public static final ConfigKey<Long> MIN_BLOB_BYTES = ConfigKey.ofBytes("stash.rocksdb.minBlobBytes", 4L << 10,
-            0, 1L << 30, "Values at least this large go to blob files instead of SST files.");
-    public static final ConfigKey<Long> BLOB_FILE_BYTES = ConfigKey.ofBytes("stash.rocksdb.blobFileBytes", 64L << 20,
-            1L << 20, 1L << 34, "Target size of one blob file; smaller files become wholly garbage, and are deleted,"
-                    + " sooner.");
+            "stash.rocksdb.directFlushWrites", true, "Write RocksDB flushes and compactions (SST files) with O_DIRECT,"
+                    + " past the page cache.");
     public static final ConfigKey<Long> BLOCK_CACHE_BYTES = ConfigKey.ofBytes("stash.rocksdb.blockCacheBytes",
             64L << 20, 1L << 20, 1L << 40, "Block cache of both column families, over all partitions (each gets its share).");
     public static final ConfigKey<Integer> BACKGROUND_JOBS = ConfigKey.ofInt("stash.rocksdb.backgroundJobs", 4, 2,
             64, "RocksDB flush and compaction threads.");
+    public static final ConfigKey<Long> SEGMENT_BYTES = ConfigKey.ofBytes("stash.chunkLog.segmentBytes", 256L << 20,
+            64L << 10, 1L << 40, "A chunk log segment (the file chunk bytes are appended to, one per partition at a"
+                    + " time) is sealed and the next one started at this size. A segment is deleted once nothing in"
+                    + " it is alive: smaller segments give space back sooner; larger ones mean fewer files.");
+    public static final ConfigKey<Duration> COMPACT_AFTER = ConfigKey.ofDuration("stash.chunkLog.compactAfter",
+            Duration.ofMinutes(10), Duration.ZERO, Duration.ofDays(30), "A sealed chunk log segment at least this"
+                    + " old with less than a quarter of its bytes alive has its live entries copied to the active"
+                    + " segment, and is deleted: a few entries a pod does not purge cannot pin whole segments.");
+    public static final ConfigKey<Long> COMPACT_BYTES_PER_SECOND = ConfigKey.ofBytes(
+            "stash.chunkLog.compactBytesPerSecond", 32L << 20, 1L << 10, 1L << 40,
+            "Most chunk bytes per second chunk log compaction copies, per partition.");
 
     /** Every stash key, plus the RPC keys a stash process reads. */
     public static List<ConfigKey<?>> all() {
         List<ConfigKey<?>> all = new ArrayList<>(List.of(DATA_DIR, CAPACITY_BYTES, SLOT_AGE_WARNING,
                 SLOT_AGE_CHECK_INTERVAL, MAX_LIST_ENTRIES, MAX_BATCH_BYTES, MAX_QUEUED_BYTES, PARTITIONS, WRITE_BUFFER_BYTES,
-                MAX_WRITE_BUFFERS, MERGE_WRITE_BUFFERS, DIRECT_FLUSH_WRITES,
-                MIN_BLOB_BYTES, BLOB_FILE_BYTES, BLOCK_CACHE_BYTES, BACKGROUND_JOBS));
+                MAX_WRITE_BUFFERS, MERGE_WRITE_BUFFERS, DIRECT_FLUSH_WRITES, BLOCK_CACHE_BYTES, BACKGROUND_JOBS,
+                SEGMENT_BYTES, COMPACT_AFTER, COMPACT_BYTES_PER_SECOND));
         all.addAll(RpcConfigKeys.all());
         return List.copyOf(all);
     }

@@ -6,6 +6,7 @@ import io.shardvault.common.rpc.RpcServer;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.stash.api.StashOps;
 import io.shardvault.stash.internal.ByteBudget;
+import io.shardvault.stash.internal.ChunkLogCompactor;
 import io.shardvault.stash.internal.GroupCommitter;
 import io.shardvault.stash.internal.Occupancy;
 import io.shardvault.stash.internal.RocksShardStore;
@@ -28,8 +29,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A running stash server: its partitions' RocksDB databases under {@link StashConfig#dataDir()}
- * (laid out as {@code StashLayout} says), served over the internal protocol ({@link StashOps}).
+ * A running stash server: its partitions' stores (a RocksDB index and a chunk log each) under
+ * {@link StashConfig#dataDir()} (laid out as {@code StashLayout} says), served over the internal
+ * protocol ({@link StashOps}).
  *
  * <pre>
  *  start() ──▶ SERVING ──close()──▶ CLOSED
@@ -38,8 +40,9 @@ import org.slf4j.LoggerFactory;
  * metadata before it answers any request. {@code close} stops taking requests, lets those in
  * flight finish (up to the RPC drain timeout), commits what is queued, and closes the database.
  *
- * <p>Durability: a PUT is answered only after its WAL record is fdatasynced; acknowledged entries
- * survive a crash of the process or the host. Concurrent PUTs share syncs (group commit).
+ * <p>Durability: a PUT is answered only after its chunk log record, and then its index entry's WAL
+ * record, are fdatasynced; acknowledged entries survive a crash of the process or the host.
+ * Concurrent PUTs share syncs (group commit).
  *
  * <p>Thread-safe. Not usable after {@link #close()}; a new server may open the same directory.
  */
@@ -49,13 +52,16 @@ public final class StashServer implements AutoCloseable {
     private final RpcServer rpcServer;
     private final StashPartitions partitions;
     private final SlotAgeMonitor monitor;
+    private final ChunkLogCompactor compactor;
     private final StashMetrics metrics;
     private boolean closed;
 
-    private StashServer(RpcServer rpcServer, StashPartitions partitions, SlotAgeMonitor monitor, StashMetrics metrics) {
+    private StashServer(RpcServer rpcServer, StashPartitions partitions, SlotAgeMonitor monitor,
+                        ChunkLogCompactor compactor, StashMetrics metrics) {
         this.rpcServer = rpcServer;
         this.partitions = partitions;
         this.monitor = monitor;
+        this.compactor = compactor;
         this.metrics = metrics;
     }
 
@@ -79,11 +85,12 @@ public final class StashServer implements AutoCloseable {
         Objects.requireNonNull(bind, "bind");
         Objects.requireNonNull(registry, "registry");
         Objects.requireNonNull(clock, "clock");
-        List<ShardStore> stores = new ArrayList<>();
+        List<RocksShardStore> stores = new ArrayList<>();
         List<GroupCommitter> committers = new ArrayList<>();
         RpcServer rpcServer = null;
         StashMetrics metrics = null;
         SlotAgeMonitor monitor = null;
+        ChunkLogCompactor compactor = null;
         try {
             StashLayout layout = StashLayout.open(config.dataDir(), config.partitions());
             StashStoreOptions storeOptions = config.store().perPartition(layout.partitions());
@@ -97,6 +104,7 @@ public final class StashServer implements AutoCloseable {
             InetSocketAddress local = rpcServer.localAddress();
             metrics = new StashMetrics(registry, local.getHostString() + ":" + local.getPort(), occupancy,
                     config.capacityBytes(), clock);
+            metrics.chunkLogs(stores);
             ByteBudget budget = new ByteBudget(config.capacityBytes(), occupancy.bytes());
             List<StashPartitions.Partition> partitions = new ArrayList<>();
             for (int i = 0; i < stores.size(); i++) {
@@ -110,16 +118,21 @@ public final class StashServer implements AutoCloseable {
                     config.capacityBytes(), config.maxListEntries());
             monitor = new SlotAgeMonitor(occupancy, metrics, clock, config.slotAgeWarning());
             monitor.start(config.slotAgeCheckInterval());
+            // Segments are sealed at wall-clock times, whatever clock stamps the entries.
+            compactor = new ChunkLogCompactor(stores, storeOptions.compactAfter(), storeOptions.compactBytesPerSecond(),
+                    Clock.systemUTC());
+            compactor.start();
             gate.open(new StashRequestHandler(service, metrics));
             LOG.info("stash serving address={} partitions={} entries={} bytes={} capacityBytes={}", local,
                     stores.stream().map(ShardStore::describe).toList(), occupancy.entries(), occupancy.bytes(),
                     config.capacityBytes());
-            return new StashServer(rpcServer, stash, monitor, metrics);
+            return new StashServer(rpcServer, stash, monitor, compactor, metrics);
         } catch (IOException | RuntimeException e) {
             // The same order as close(): stop answering, stop writing, then close the databases.
             List<AutoCloseable> opened = new ArrayList<>();
             opened.add(rpcServer);
             opened.add(monitor);
+            opened.add(compactor);
             opened.addAll(committers);
             opened.addAll(stores);
             opened.add(metrics);
@@ -155,6 +168,7 @@ public final class StashServer implements AutoCloseable {
         closed = true;
         rpcServer.close();
         monitor.close();
+        compactor.close();
         partitions.close();
         metrics.close();
         LOG.info("stash closed");

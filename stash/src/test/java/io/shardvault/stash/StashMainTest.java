@@ -52,14 +52,14 @@ class StashMainTest {
     void configResolvesEveryKey() {
         Settings settings = Settings.load(Optional.empty(), List.of("stash.dataDir=/ssd/stash",
                 "stash.capacityBytes=2GiB", "stash.slotAgeWarning=90s", "rpc.server.workerThreads=3",
-                "stash.rocksdb.minBlobBytes=8KiB"));
+                "stash.chunkLog.segmentBytes=8MiB"));
         settings.rejectUnknown(StashConfigKeys.all());
         StashConfig config = StashConfig.from(settings);
         assertThat(config.dataDir()).isEqualTo(Path.of("/ssd/stash"));
         assertThat(config.capacityBytes()).isEqualTo(2L << 30);
         assertThat(config.slotAgeWarning()).isEqualTo(Duration.ofSeconds(90));
         assertThat(config.rpc().workerThreads()).isEqualTo(3);
-        assertThat(config.store().minBlobBytes()).isEqualTo(8 << 10);
+        assertThat(config.store().segmentBytes()).isEqualTo(8 << 20);
         assertThat(StashConfig.from(Settings.empty())).isEqualTo(StashConfig.defaults(Path.of("data", "stash")));
     }
 }

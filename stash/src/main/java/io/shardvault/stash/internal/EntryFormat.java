@@ -9,10 +9,11 @@ import io.shardvault.common.crc.Crc32c;
 import io.shardvault.stash.api.StashEntryInfo;
 
 /**
- * The on-disk values of the stash. Each entry is two RocksDB values under the same key
- * ({@link ShardId#encode()}), written in one atomic, synced WriteBatch:
+ * The on-disk values of the stash. An entry is a chunk value, appended to a segment of the
+ * partition's {@link ChunkLog}, and a meta value in RocksDB (column family {@code meta}, key
+ * {@link ShardId#encode()}) that says where the chunk value is.
  *
- * <h2>Chunk value, column family {@code default} (version 1, big-endian)</h2>
+ * <h2>Chunk value (version 1, big-endian)</h2>
  * <pre>
  *  0      1        2                10       14               22         26
  *  +------+--------+----------------+--------+----------------+----------+-------------------+
@@ -22,37 +23,51 @@ import io.shardvault.stash.api.StashEntryInfo;
  * </pre>
  * Self-contained, so GET reads one value: {@code crc32c} covers the chunk bytes,
  * {@code headerCrc} (CRC32C of bytes 0..21) covers the header, so no bit of the value can change
- * unnoticed (a flipped offset would otherwise restore good bytes at the wrong place). These
- * values are large and go to blob files (integrated BlobDB), so compactions move only their small
- * index entries.
+ * unnoticed (a flipped offset would otherwise restore good bytes at the wrong place). In a segment
+ * it follows a {@link ChunkLog} record header (magic, ShardId, value length, header CRC). Stashes
+ * written before the chunk log kept it as a RocksDB value in the default column family instead.
  *
- * <h2>Meta value, column family {@code meta} (version 1, big-endian)</h2>
+ * <h2>Meta value, version 2 (current, big-endian)</h2>
  * <pre>
- *  0      1        2                10       14               22       26         30
- *  +------+--------+----------------+--------+----------------+--------+----------+
- *  | 0x4D | version| offsetInShard  | crc32c | writtenAtMillis| length | metaCrc  |
- *  | 'M'  |   1    |  i64           |  i32   |  i64           |  i32   |  i32     |
- *  +------+--------+----------------+--------+----------------+--------+----------+
+ *  0      1        2                10       14               22       26        34         42        46
+ *  +------+--------+----------------+--------+----------------+--------+---------+----------+---------+
+ *  | 0x4D | version| offsetInShard  | crc32c | writtenAtMillis| length | segment | position | metaCrc |
+ *  | 'M'  |   2    |  i64           |  i32   |  i64           |  i32   |  i64    |  i64     |  i32    |
+ *  +------+--------+----------------+--------+----------------+--------+---------+----------+---------+
  * </pre>
- * The same fields plus the chunk length, and a CRC32C of bytes 0..25; small enough to stay in SST
- * blocks. LIST, PURGE's byte accounting and the occupancy scan at open read only these, never a
- * blob.
+ * The chunk value's fields plus the chunk length, where its segment record starts
+ * ({@link ChunkLocation}), and a CRC32C of bytes 0..41. LIST, PURGE's byte accounting and the
+ * occupancy scan at open read only these, never a segment.
  *
- * <p>Versions: 1 (current, and the minimum readable) is the first. A reader rejects an unknown
- * magic or a version outside {@code [MIN_VERSION, VERSION]} as corrupt.
+ * <h2>Meta value, version 1 (read only)</h2>
+ * The first 26 bytes of version 2, then {@code metaCrc} over bytes 0..25 (30 bytes): an entry
+ * written before the chunk log, whose chunk value is in the default column family under the same
+ * key. Still read (such an entry is served until purged); no longer written, except by tests that
+ * build a stash of the old layout.
+ *
+ * <p>Versions: a reader rejects an unknown magic, or a version outside
+ * {@code [MIN_VERSION, VERSION]} for chunk values and {@code [META_MIN_VERSION, META_VERSION]} for
+ * metas, as corrupt.
  *
  * <p>Thread-safe: stateless.
  */
 public final class EntryFormat {
     public static final byte CHUNK_MAGIC = 0x43;
     public static final byte META_MAGIC = 0x4D;
+    /** The chunk value's version. */
     public static final byte VERSION = 1;
     public static final byte MIN_VERSION = 1;
+    /** The meta value's version: 2 added the chunk's place in the chunk log. */
+    public static final byte META_VERSION = 2;
+    public static final byte META_MIN_VERSION = 1;
     /** Bytes before the chunk in a chunk value. */
     public static final int CHUNK_HEADER_BYTES = 26;
-    /** Bytes of a meta value. */
+    /** Bytes of a version 1 meta value. */
     public static final int META_BYTES = 30;
+    /** Bytes of a version 2 meta value. */
+    public static final int META_V2_BYTES = 46;
     private static final int FIELDS_END = 22;
+    private static final int LOCATION_AT = FIELDS_END + 4;
 
     private EntryFormat() {
     }
@@ -64,7 +79,7 @@ public final class EntryFormat {
      */
     public static ByteBuf encodeChunkValue(StashEntryInfo info, ByteBuf chunk, ByteBufAllocator allocator) {
         byte[] header = new byte[CHUNK_HEADER_BYTES];
-        writeHeader(header, CHUNK_MAGIC, info);
+        writeHeader(header, CHUNK_MAGIC, VERSION, info);
         putInt(header, FIELDS_END, Crc32c.of(header, 0, FIELDS_END));
         ByteBuf value = allocator.directBuffer(CHUNK_HEADER_BYTES + info.length());
         value.writeBytes(header);
@@ -82,11 +97,23 @@ public final class EntryFormat {
         }
     }
 
+    /** A version 1 meta value: the layout before the chunk log, chunk value in the default column family. */
     public static byte[] encodeMetaValue(StashEntryInfo info) {
         byte[] value = new byte[META_BYTES];
-        writeHeader(value, META_MAGIC, info);
+        writeHeader(value, META_MAGIC, 1, info);
         putInt(value, FIELDS_END, info.length());
-        putInt(value, FIELDS_END + 4, Crc32c.of(value, 0, FIELDS_END + 4));
+        putInt(value, LOCATION_AT, Crc32c.of(value, 0, LOCATION_AT));
+        return value;
+    }
+
+    /** The meta value of an entry whose chunk value is at {@code location} in the chunk log. */
+    public static byte[] encodeMetaValue(StashEntryInfo info, ChunkLocation location) {
+        byte[] value = new byte[META_V2_BYTES];
+        writeHeader(value, META_MAGIC, META_VERSION, info);
+        putInt(value, FIELDS_END, info.length());
+        putLong(value, LOCATION_AT, location.segment());
+        putLong(value, LOCATION_AT + 8, location.position());
+        putInt(value, LOCATION_AT + 16, Crc32c.of(value, 0, LOCATION_AT + 16));
         return value;
     }
 
@@ -100,7 +127,7 @@ public final class EntryFormat {
             throw new CorruptEntryException("decode chunk", id, "value of " + value.length + " bytes is shorter than "
                     + "its " + CHUNK_HEADER_BYTES + "-byte header");
         }
-        checkMagicAndVersion(id, value, CHUNK_MAGIC, "decode chunk");
+        checkMagicAndVersion(id, value, CHUNK_MAGIC, MIN_VERSION, VERSION, "decode chunk");
         checkCrc(id, value, FIELDS_END, "decode chunk");
         int length = value.length - CHUNK_HEADER_BYTES;
         StashEntryInfo info = readInfo(id, value, length, "decode chunk");
@@ -114,26 +141,48 @@ public final class EntryFormat {
 
     /** @throws CorruptEntryException when the value is malformed */
     public static StashEntryInfo decodeMetaValue(ShardId id, byte[] value) throws CorruptEntryException {
-        if (value.length != META_BYTES) {
-            throw new CorruptEntryException("decode meta", id, "meta value is " + value.length + " bytes, expected "
-                    + META_BYTES);
+        return decodeIndexEntry(id, value).info();
+    }
+
+    /**
+     * Decodes a meta value of either version: the entry's info, and where its chunk value is.
+     *
+     * @throws CorruptEntryException when the value is malformed
+     */
+    static IndexEntry decodeIndexEntry(ShardId id, byte[] value) throws CorruptEntryException {
+        if (value.length < 2) {
+            throw new CorruptEntryException("decode meta", id, "meta value is " + value.length + " bytes");
         }
-        checkMagicAndVersion(id, value, META_MAGIC, "decode meta");
-        checkCrc(id, value, FIELDS_END + 4, "decode meta");
+        checkMagicAndVersion(id, value, META_MAGIC, META_MIN_VERSION, META_VERSION, "decode meta");
+        int expected = value[1] == 1 ? META_BYTES : META_V2_BYTES;
+        if (value.length != expected) {
+            throw new CorruptEntryException("decode meta", id, "meta value of version " + value[1] + " is "
+                    + value.length + " bytes, expected " + expected);
+        }
+        checkCrc(id, value, expected - 4, "decode meta");
         int length = getInt(value, FIELDS_END);
         if (length < 0) {
             throw new CorruptEntryException("decode meta", id, "negative length " + length);
         }
-        return readInfo(id, value, length, "decode meta");
+        StashEntryInfo info = readInfo(id, value, length, "decode meta");
+        if (value[1] == 1) {
+            return new IndexEntry(info, null);
+        }
+        long segment = getLong(value, LOCATION_AT);
+        long position = getLong(value, LOCATION_AT + 8);
+        if (segment < 0 || position < 0) {
+            throw new CorruptEntryException("decode meta", id, "negative chunk location " + segment + "/" + position);
+        }
+        return new IndexEntry(info, new ChunkLocation(segment, position));
     }
 
-    private static void checkMagicAndVersion(ShardId id, byte[] value, byte magic, String operation)
-            throws CorruptEntryException {
+    private static void checkMagicAndVersion(ShardId id, byte[] value, byte magic, int minVersion, int maxVersion,
+                                             String operation) throws CorruptEntryException {
         if (value[0] != magic) {
             throw new CorruptEntryException(operation, id, String.format("bad magic 0x%02x, expected 0x%02x",
                     value[0], magic));
         }
-        if (value[1] < MIN_VERSION || value[1] > VERSION) {
+        if (value[1] < minVersion || value[1] > maxVersion) {
             throw new CorruptEntryException(operation, id, "unknown format version " + value[1]);
         }
     }
@@ -157,31 +206,31 @@ public final class EntryFormat {
         return new StashEntryInfo(id, offset, length, getInt(value, 10), getLong(value, 14));
     }
 
-    private static void writeHeader(byte[] value, byte magic, StashEntryInfo info) {
+    private static void writeHeader(byte[] value, byte magic, int version, StashEntryInfo info) {
         value[0] = magic;
-        value[1] = VERSION;
+        value[1] = (byte) version;
         putLong(value, 2, info.offsetInShard());
         putInt(value, 10, info.crc32c());
         putLong(value, 14, info.writtenAtMillis());
     }
 
-    private static void putInt(byte[] b, int at, int v) {
+    static void putInt(byte[] b, int at, int v) {
         b[at] = (byte) (v >>> 24);
         b[at + 1] = (byte) (v >>> 16);
         b[at + 2] = (byte) (v >>> 8);
         b[at + 3] = (byte) v;
     }
 
-    private static void putLong(byte[] b, int at, long v) {
+    static void putLong(byte[] b, int at, long v) {
         putInt(b, at, (int) (v >>> 32));
         putInt(b, at + 4, (int) v);
     }
 
-    private static int getInt(byte[] b, int at) {
+    static int getInt(byte[] b, int at) {
         return (b[at] & 0xFF) << 24 | (b[at + 1] & 0xFF) << 16 | (b[at + 2] & 0xFF) << 8 | (b[at + 3] & 0xFF);
     }
 
-    private static long getLong(byte[] b, int at) {
+    static long getLong(byte[] b, int at) {
         return (long) getInt(b, at) << 32 | (getInt(b, at + 4) & 0xFFFFFFFFL);
     }
 }

@@ -274,7 +274,7 @@ public final class GroupCommitter implements AutoCloseable {
             failAll(batch, new RpcException(ErrorCode.INTERNAL, "stash write failed: " + e, e));
             throw e;
         } finally {
-            // RocksDB copied the values into its write batch; nothing reads them after the write.
+            // The store copied the values (into its chunk log); nothing reads them after the write.
             releaseValues(batch);
             synchronized (lock) {
                 writing = false;

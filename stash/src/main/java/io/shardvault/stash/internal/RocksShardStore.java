@@ -1,12 +1,11 @@
 package io.shardvault.stash.internal;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.shardvault.common.ShardId;
 import io.shardvault.stash.api.StashEntryInfo;
 import io.shardvault.stash.StashStoreOptions;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.OpenOption;
@@ -14,16 +13,20 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.Cache;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
-import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.InfoLogLevel;
@@ -41,15 +44,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@link ShardStore} on one RocksDB database: chunk values in the default column family (in
- * blob files), meta values in column family {@code meta}; both keyed by {@link ShardId#encode()},
- * laid out as {@link EntryFormat} says. {@code docs/STASH.md} explains the options.
+ * The {@link ShardStore} of one stash partition: chunk values appended to a {@link ChunkLog}
+ * (segment files in {@code chunks/}), and in RocksDB only the index, the meta values in column family
+ * {@code meta} keyed by {@link ShardId#encode()}, each saying where its chunk value is
+ * ({@link EntryFormat}). The WAL then checksums some 60 bytes per chunk instead of the chunk, and
+ * chunk bytes are written to disk once. {@code docs/STASH.md} explains the layout and the options.
  *
- * <p>Thread-safe. Durability: {@link #commit} returns after RocksDB has written and fdatasynced
- * the WAL; concurrent commits from several threads share syncs through RocksDB's write groups,
- * and the stash's own {@link GroupCommitter} batches on top. A RocksDB error leaves the store
- * usable for reads; after a failed write RocksDB may refuse further writes until reopened.
- * Every RocksDB exception is translated into a {@link ShardStoreException} naming the operation.
+ * <p>Durability: a write appends the chunk values to the active segment, then writes the index
+ * entries to RocksDB unsynced; {@link #syncWal()} forces the segment, then syncs the WAL, so an
+ * acknowledged entry has both its bytes and its index entry on disk. The WAL may reach the disk
+ * before the segment does (a crash between the two), so at open every index entry pointing into the
+ * newest segment is read back and checked, and dropped (logged) when its bytes are missing or fail
+ * their CRC: only never-acknowledged entries can be so. Entries pointing into a segment whose file
+ * is gone (its last purges were synced, its deletion was not yet) are dropped too.
+ *
+ * <p>Entries written before the chunk log (version 1 metas) keep their chunk value in the default
+ * column family, are served from there, and are deleted from both column families when purged.
+ *
+ * <p>Thread-safe: writes, and compaction's moves, are serialized by one lock; reads run concurrently.
+ * A RocksDB error leaves the store usable for reads; after a failed write RocksDB may refuse further
+ * writes until reopened. Every RocksDB exception is translated into a {@link ShardStoreException}
+ * naming the operation.
  */
 public final class RocksShardStore implements ShardStore {
     private static final Logger LOG = LoggerFactory.getLogger(RocksShardStore.class);
@@ -61,32 +76,39 @@ public final class RocksShardStore implements ShardStore {
      */
     static final int RECYCLED_WAL_FILES = 4;
 
-    /** A write batch record's bytes besides its key and value: tag, column family id, two varint lengths. */
-    private static final int PER_RECORD_OVERHEAD = 16;
-    /** Where a chunk's key is put for {@link WriteBatch#put(ColumnFamilyHandle, ByteBuffer, ByteBuffer)}, which copies it. */
-    private static final ThreadLocal<ByteBuffer> DIRECT_KEY = ThreadLocal.withInitial(
-            () -> ByteBuffer.allocateDirect(ShardId.ENCODED_LENGTH));
+    /** The chunk log's directory in a partition's directory. */
+    static final String CHUNKS_DIR = "chunks";
+    /** How often a read retries when the segment it read the index for went away (purged or compacted meanwhile). */
+    private static final int READ_ATTEMPTS = 3;
+    /** Records compaction copies before one force and one index batch. */
+    private static final int COMPACTION_BATCH = 64;
 
     private final Path dir;
     private final RocksDB db;
-    private final ColumnFamilyHandle chunks;
+    /** The default column family: chunk values of entries written before the chunk log. */
+    private final ColumnFamilyHandle legacyChunks;
     private final ColumnFamilyHandle metas;
     private final List<AutoCloseable> resources;
-    private final WriteOptions syncWrite;
     private final WriteOptions unsyncedWrite;
+    private final ChunkLog log;
+    /** Serializes writes and compaction's moves: an index entry changes only under it. */
+    private final Object writeLock = new Object();
 
-    private RocksShardStore(Path dir, RocksDB db, ColumnFamilyHandle chunks, ColumnFamilyHandle metas,
-                            WriteOptions syncWrite, WriteOptions unsyncedWrite, List<AutoCloseable> resources) {
+    private RocksShardStore(Path dir, RocksDB db, ColumnFamilyHandle legacyChunks, ColumnFamilyHandle metas,
+                            WriteOptions unsyncedWrite, List<AutoCloseable> resources, ChunkLog log) {
         this.dir = dir;
         this.db = db;
-        this.chunks = chunks;
+        this.legacyChunks = legacyChunks;
         this.metas = metas;
-        this.syncWrite = syncWrite;
         this.unsyncedWrite = unsyncedWrite;
         this.resources = resources;
+        this.log = log;
     }
 
-    /** Opens (or creates) the database in {@code dir}, replaying its WAL. */
+    /**
+     * Opens (or creates) the store in {@code dir}: replays the WAL, checks the index entries of the
+     * newest chunk log segment and drops those whose bytes did not survive, and starts a new segment.
+     */
     public static RocksShardStore open(Path dir, StashStoreOptions options) throws ShardStoreException {
         RocksNative.ensureAvailable();
         try {
@@ -100,24 +122,18 @@ public final class RocksShardStore implements ShardStore {
             BloomFilter chunkFilter = track(resources, new BloomFilter(10));
             BloomFilter metaFilter = track(resources, new BloomFilter(10));
 
-            ColumnFamilyOptions chunkOptions = track(resources, new ColumnFamilyOptions())
-                    .setTableFormatConfig(tableConfig(cache, chunkFilter))
+            ColumnFamilyOptions metaOptions = track(resources, new ColumnFamilyOptions())
+                    .setTableFormatConfig(tableConfig(cache, metaFilter))
                     .setWriteBufferSize(options.writeBufferBytes())
                     .setMaxWriteBufferNumber(options.maxWriteBuffers())
                     .setMinWriteBufferNumberToMerge(options.mergeWriteBuffers())
                     .setLevel0FileNumCompactionTrigger(2)
-                    .setPeriodicCompactionSeconds(6 * 3600)
-                    .setEnableBlobFiles(true)
-                    .setMinBlobSize(options.minBlobBytes())
-                    .setBlobFileSize(options.blobFileBytes())
-                    .setBlobCompressionType(CompressionType.NO_COMPRESSION)
-                    .setEnableBlobGarbageCollection(true)
-                    .setBlobGarbageCollectionAgeCutoff(0.5)
-                    .setBlobGarbageCollectionForceThreshold(0.5);
-            ColumnFamilyOptions metaOptions = track(resources, new ColumnFamilyOptions())
-                    .setTableFormatConfig(tableConfig(cache, metaFilter))
-                    .setWriteBufferSize(Math.max(1L << 20, options.writeBufferBytes() / 4))
-                    .setMaxWriteBufferNumber(options.maxWriteBuffers())
+                    .setPeriodicCompactionSeconds(6 * 3600);
+            // Only entries written before the chunk log are in the default column family: no new writes,
+            // so its memtable stays small; blob files it may hold stay readable without the blob options.
+            ColumnFamilyOptions legacyOptions = track(resources, new ColumnFamilyOptions())
+                    .setTableFormatConfig(tableConfig(cache, chunkFilter))
+                    .setWriteBufferSize(1L << 20)
                     .setLevel0FileNumCompactionTrigger(2)
                     .setPeriodicCompactionSeconds(6 * 3600);
             DBOptions dbOptions = track(resources, new DBOptions())
@@ -132,11 +148,10 @@ public final class RocksShardStore implements ShardStore {
                     .setInfoLogLevel(InfoLogLevel.INFO_LEVEL)
                     .setKeepLogFileNum(5)
                     .setMaxLogFileSize(16L << 20);
-            WriteOptions syncWrite = track(resources, new WriteOptions()).setSync(true);
             WriteOptions unsyncedWrite = track(resources, new WriteOptions()).setSync(false);
 
             List<ColumnFamilyDescriptor> descriptors = List.of(
-                    new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, chunkOptions),
+                    new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, legacyOptions),
                     new ColumnFamilyDescriptor(META_CF.getBytes(java.nio.charset.StandardCharsets.UTF_8),
                             metaOptions));
             List<ColumnFamilyHandle> handles = new ArrayList<>();
@@ -145,10 +160,19 @@ public final class RocksShardStore implements ShardStore {
             List<AutoCloseable> ordered = new ArrayList<>(handles);
             ordered.add(db);
             ordered.addAll(resources);
-            LOG.info("stash store opened dir={} writeBufferBytes={} minBlobBytes={} blobFileBytes={}", dir,
-                    options.writeBufferBytes(), options.minBlobBytes(), options.blobFileBytes());
-            return new RocksShardStore(dir, db, handles.get(0), handles.get(1), syncWrite, unsyncedWrite,
-                    ordered);
+            resources.clear();
+            resources.addAll(ordered);
+            ChunkLog log = ChunkLog.open(dir.resolve(CHUNKS_DIR), options.segmentBytes());
+            resources.add(0, log);
+            RocksShardStore store = new RocksShardStore(dir, db, handles.get(0), handles.get(1), unsyncedWrite,
+                    List.copyOf(resources), log);
+            store.recover();
+            LOG.info("stash store opened dir={} writeBufferBytes={} segmentBytes={} segments={}", dir,
+                    options.writeBufferBytes(), options.segmentBytes(), log.stats().segments());
+            return store;
+        } catch (ShardStoreException e) {
+            closeAll(resources);
+            throw e;
         } catch (RocksDBException e) {
             closeAll(resources);
             throw translate("open " + dir, null, e);
@@ -208,18 +232,137 @@ public final class RocksShardStore implements ShardStore {
         return resource;
     }
 
+    /**
+     * Makes the index agree with the chunk log after a crash (see the class comment), then starts
+     * the log's new active segment and deletes the segments nothing points into any more.
+     */
+    private void recover() throws ShardStoreException {
+        Optional<Long> newest = log.newestSegment();
+        List<ShardId> lost = new ArrayList<>();
+        int[] missingSegment = new int[1];
+        forEachEntry((id, entry) -> {
+            if (!entry.inChunkLog()) {
+                return;
+            }
+            ChunkLocation location = entry.location();
+            if (!log.exists(location.segment())) {
+                missingSegment[0]++;
+                lost.add(id);
+            } else if (newest.isPresent() && location.segment() == newest.get() && !intact(id, entry)) {
+                lost.add(id);
+            } else {
+                log.countLive(location, entry.info().length());
+            }
+        });
+        if (!lost.isEmpty()) {
+            try (WriteBatch batch = new WriteBatch(); WriteOptions sync = new WriteOptions().setSync(true)) {
+                for (ShardId id : lost) {
+                    batch.delete(metas, id.encode());
+                }
+                db.write(sync, batch);
+            } catch (RocksDBException e) {
+                throw translate("drop " + lost.size() + " index entries", null, e);
+            }
+            LOG.warn("stash store {}: dropped {} index entries whose chunk bytes did not survive a crash ({} in a"
+                    + " deleted segment, {} missing or failing their CRC in the newest one); none was acknowledged",
+                    dir, lost.size(), missingSegment[0], lost.size() - missingSegment[0]);
+        }
+        log.startActive();
+        // Deletes the sealed segments nothing is alive in, once the drops above are surely on disk.
+        syncWal();
+    }
+
+    /** Whether the chunk value an index entry points to is there, whole, and that entry's. */
+    private boolean intact(ShardId id, IndexEntry entry) {
+        try {
+            Optional<byte[]> value = log.read(id, entry.location(), entry.info().length());
+            if (value.isEmpty()) {
+                return false;
+            }
+            StashEntryInfo stored = EntryFormat.decodeChunkValue(id, value.get());
+            return stored.equals(entry.info());
+        } catch (ShardStoreException e) {
+            LOG.debug("index entry of {} dropped: {}", id, e.getMessage());
+            return false;
+        }
+    }
+
     @Override
     public void commit(List<Mutation> mutations) throws ShardStoreException {
-        apply(mutations, syncWrite);
+        write(mutations);
+        syncWal();
     }
 
+    /**
+     * Appends the chunk values to the chunk log, then writes their index entries (and the deletes) in
+     * one unsynced RocksDB batch. Chunk bytes a failed index write leaves in the log are dead.
+     */
     @Override
     public void write(List<Mutation> mutations) throws ShardStoreException {
-        apply(mutations, unsyncedWrite);
+        if (mutations.isEmpty()) {
+            return;
+        }
+        synchronized (writeLock) {
+            List<ShardId> ids = mutations.stream().map(Mutation::id).distinct().toList();
+            List<byte[]> values = lookUp(ids, "read " + ids.size() + " index entries for a write");
+            Map<ShardId, IndexEntry> current = new HashMap<>(ids.size() * 2);
+            for (int i = 0; i < ids.size(); i++) {
+                if (values.get(i) != null) {
+                    current.put(ids.get(i), EntryFormat.decodeIndexEntry(ids.get(i), values.get(i)));
+                }
+            }
+            List<ShardId> putIds = new ArrayList<>();
+            List<ByteBuf> putValues = new ArrayList<>();
+            for (Mutation mutation : mutations) {
+                if (mutation instanceof Put put) {
+                    putIds.add(put.id());
+                    putValues.add(put.chunkValue());
+                }
+            }
+            List<ChunkLocation> appended = putIds.isEmpty() ? List.of() : log.append(putIds, putValues);
+            List<IndexEntry> superseded = new ArrayList<>();
+            int next = 0;
+            try (WriteBatch batch = new WriteBatch()) {
+                for (Mutation mutation : mutations) {
+                    byte[] key = mutation.id().encode();
+                    IndexEntry before = current.remove(mutation.id());
+                    if (before != null) {
+                        superseded.add(before);
+                        if (!before.inChunkLog()) {
+                            batch.delete(legacyChunks, key);
+                        }
+                    }
+                    if (mutation instanceof Put put) {
+                        IndexEntry entry = new IndexEntry(put.info(), appended.get(next++));
+                        batch.put(metas, key, EntryFormat.encodeMetaValue(entry.info(), entry.location()));
+                        current.put(put.id(), entry);
+                    } else if (before != null) {
+                        batch.delete(metas, key);
+                    }
+                }
+                db.write(unsyncedWrite, batch);
+            } catch (RocksDBException e) {
+                for (int i = 0; i < appended.size(); i++) {
+                    log.removed(appended.get(i), putValues.get(i).readableBytes() - EntryFormat.CHUNK_HEADER_BYTES);
+                }
+                throw translate("commit " + mutations.size() + " mutations", null, e);
+            }
+            for (IndexEntry entry : superseded) {
+                if (entry.inChunkLog()) {
+                    log.removed(entry.location(), entry.info().length());
+                }
+            }
+        }
     }
 
+    /**
+     * Forces the chunk log, then syncs the WAL: every write that returned before is durable, bytes
+     * first. Then deletes the segments those writes emptied (only now are their deletes durable).
+     */
     @Override
     public void syncWal() throws ShardStoreException {
+        List<Long> emptied = log.emptySealedSegments();
+        log.force();
         try {
             // SyncWAL fdatasyncs every WAL file up to the current one, without the write mutex:
             // writes go on while it runs. Everything a write() that returned had handed to the file
@@ -228,76 +371,147 @@ public final class RocksShardStore implements ShardStore {
         } catch (RocksDBException e) {
             throw translate("sync WAL", null, e);
         }
+        log.delete(emptied);
     }
 
-    private void apply(List<Mutation> mutations, WriteOptions writeOptions) throws ShardStoreException {
-        if (mutations.isEmpty()) {
-            return;
-        }
-        try (WriteBatch batch = new WriteBatch(reservedBytes(mutations))) {
-            ByteBuffer directKey = DIRECT_KEY.get();
-            for (Mutation mutation : mutations) {
-                byte[] key = mutation.id().encode();
-                if (mutation instanceof Put put) {
-                    batch.put(metas, key, EntryFormat.encodeMetaValue(put.info()));
-                    ByteBuf value = put.chunkValue();
-                    if (value.isDirect() && value.nioBufferCount() == 1) {
-                        // One copy, straight into the batch; a byte[] would first be copied out of the heap by JNI.
-                        directKey.clear();
-                        directKey.put(key).flip();
-                        batch.put(chunks, directKey, value.nioBuffer());
-                    } else {
-                        batch.put(chunks, key, ByteBufUtil.getBytes(value));
-                    }
-                } else {
-                    batch.delete(metas, key);
-                    batch.delete(chunks, key);
-                }
-            }
-            db.write(writeOptions, batch);
-        } catch (RocksDBException e) {
-            throw translate("commit " + mutations.size() + " mutations", null, e);
-        }
+    /** Sealed segments due for compaction: sealed before {@code sealedBeforeMillis}, less than a quarter alive. */
+    List<Long> compactionCandidates(long sealedBeforeMillis) {
+        return log.compactionCandidates(sealedBeforeMillis, 0.25);
     }
 
     /**
-     * Room for the whole batch up front: a write batch grows by doubling, and every doubling would
-     * copy the chunk bytes already in it once more.
+     * Moves the live entries of sealed segment {@code number} to the active segment, then syncs,
+     * which deletes the emptied segment. Per batch of records: copy each live one (under the write
+     * lock), force the copies, then point each index entry at its copy only if it still points at the
+     * old place (under the write lock again): a purge or a replacement that got there in between
+     * wins, and its copy is dead. The copies are forced first because an index entry pointing into
+     * the newest segment at bytes that never reached the disk would be dropped at open, and this entry
+     * was acknowledged. A corrupt entry stays where it is (and keeps its segment), reported on read.
+     *
+     * @param beforeMove called with each record's id before it is looked at (tests race purges with it)
+     * @param copied called, outside the write lock, with the bytes each batch copied (rate limiting)
+     * @return the bytes of the entries moved
      */
-    private static int reservedBytes(List<Mutation> mutations) {
-        long bytes = 12; // the batch header
-        for (Mutation mutation : mutations) {
-            bytes += 2L * (ShardId.ENCODED_LENGTH + PER_RECORD_OVERHEAD);
-            if (mutation instanceof Put put) {
-                bytes += EntryFormat.META_BYTES + put.chunkValue().readableBytes();
+    long compact(long number, Consumer<ShardId> beforeMove, LongConsumer copied) throws ShardStoreException {
+        List<ChunkLog.ScannedRecord> records = log.scan(number);
+        long total = 0;
+        for (int from = 0; from < records.size(); from += COMPACTION_BATCH) {
+            List<Move> moves = new ArrayList<>();
+            long bytes = 0;
+            for (ChunkLog.ScannedRecord record : records.subList(from, Math.min(records.size(),
+                    from + COMPACTION_BATCH))) {
+                beforeMove.accept(record.id());
+                Move move = copyIfLive(record);
+                if (move != null) {
+                    moves.add(move);
+                    bytes += move.valueBytes();
+                }
+            }
+            if (!moves.isEmpty()) {
+                log.force();
+                total += repoint(moves);
+                copied.accept(bytes);
             }
         }
-        return (int) Math.min(bytes, Integer.MAX_VALUE - 8);
+        syncWal();
+        return total;
+    }
+
+    /** An entry being moved by compaction: its copy is made and forced before the index points at it. */
+    private record Move(ShardId id, StashEntryInfo info, ChunkLocation from, ChunkLocation to, int valueBytes) {
+    }
+
+    /** Copies one record's chunk value to the active segment if the index still points at it; null otherwise. */
+    private Move copyIfLive(ChunkLog.ScannedRecord record) throws ShardStoreException {
+        ShardId id = record.id();
+        synchronized (writeLock) {
+            IndexEntry entry = entry(id);
+            if (entry == null || !record.location().equals(entry.location())) {
+                return null;
+            }
+            byte[] value;
+            try {
+                Optional<byte[]> read = log.read(id, entry.location(), entry.info().length());
+                if (read.isEmpty()) {
+                    return null;
+                }
+                value = read.get();
+                EntryFormat.decodeChunkValue(id, value);
+            } catch (CorruptEntryException e) {
+                LOG.error("chunk log compaction leaves a corrupt entry where it is: {}", e.getMessage());
+                return null;
+            }
+            ChunkLocation to = log.append(List.of(id), List.of(Unpooled.wrappedBuffer(value))).get(0);
+            return new Move(id, entry.info(), entry.location(), to, value.length);
+        }
+    }
+
+    /** Points index entries at their forced copies where they still point at the old place; the bytes moved. */
+    private long repoint(List<Move> moves) throws ShardStoreException {
+        synchronized (writeLock) {
+            List<Move> done = new ArrayList<>();
+            List<Move> stale = new ArrayList<>();
+            try (WriteBatch batch = new WriteBatch()) {
+                for (Move move : moves) {
+                    IndexEntry entry = entry(move.id());
+                    if (entry != null && move.from().equals(entry.location())) {
+                        batch.put(metas, move.id().encode(), EntryFormat.encodeMetaValue(move.info(), move.to()));
+                        done.add(move);
+                    } else {
+                        stale.add(move);
+                    }
+                }
+                db.write(unsyncedWrite, batch);
+            } catch (RocksDBException e) {
+                moves.forEach(move -> log.removed(move.to(), move.info().length()));
+                throw translate("move " + moves.size() + " entries", null, e);
+            }
+            done.forEach(move -> log.removed(move.from(), move.info().length()));
+            stale.forEach(move -> log.removed(move.to(), move.info().length()));
+            return done.stream().mapToLong(Move::valueBytes).sum();
+        }
+    }
+
+    /** Whether segment {@code number}'s file is still there. */
+    boolean hasSegment(long number) {
+        return log.exists(number);
+    }
+
+    /** The chunk log, for tests that look at its records. */
+    ChunkLog chunkLog() {
+        return log;
+    }
+
+    /** Segments, live and dead bytes of the chunk log, for the gauges. */
+    ChunkLog.Stats chunkLogStats() {
+        return log.stats();
     }
 
     @Override
     public Optional<StashEntryInfo> meta(ShardId id) throws ShardStoreException {
-        byte[] value;
-        try {
-            value = db.get(metas, id.encode());
-        } catch (RocksDBException e) {
-            throw translate("read meta", id, e);
-        }
-        return value == null ? Optional.empty() : Optional.of(EntryFormat.decodeMetaValue(id, value));
+        return Optional.ofNullable(entry(id)).map(IndexEntry::info);
     }
 
     @Override
     public List<Optional<StashEntryInfo>> metas(List<ShardId> ids) throws ShardStoreException {
-        if (ids.isEmpty()) {
-            return List.of();
+        List<byte[]> values = lookUp(ids, "read " + ids.size() + " metas");
+        List<Optional<StashEntryInfo>> out = new ArrayList<>(ids.size());
+        for (int i = 0; i < ids.size(); i++) {
+            byte[] value = values.get(i);
+            out.add(value == null ? Optional.empty() : Optional.of(EntryFormat.decodeMetaValue(ids.get(i), value)));
         }
-        // Most ids a commit touches are new: the memtables and bloom filters (keyMayExist, no I/O)
+        return out;
+    }
+
+    /** The meta values of {@code ids}, null where absent. */
+    private List<byte[]> lookUp(List<ShardId> ids, String operation) throws ShardStoreException {
+        List<byte[]> out = new ArrayList<>(ids.size());
+        // Most ids a write touches are new: the memtables and bloom filters (keyMayExist, no I/O)
         // rule them out, and only the rest go to one multiGet. Saves a JNI multiGet per PUT.
-        List<Optional<StashEntryInfo>> out = new ArrayList<>(java.util.Collections.nCopies(ids.size(),
-                Optional.empty()));
         List<Integer> maybe = new ArrayList<>();
         List<byte[]> keys = new ArrayList<>();
         for (int i = 0; i < ids.size(); i++) {
+            out.add(null);
             byte[] key = ids.get(i).encode();
             if (db.keyMayExist(metas, key, null)) {
                 maybe.add(i);
@@ -309,27 +523,48 @@ public final class RocksShardStore implements ShardStore {
         }
         List<byte[]> values;
         try {
-            values = db.multiGetAsList(java.util.Collections.nCopies(keys.size(), metas), keys);
+            values = db.multiGetAsList(Collections.nCopies(keys.size(), metas), keys);
         } catch (RocksDBException e) {
-            throw translate("read " + keys.size() + " metas", null, e);
+            throw translate(operation, null, e);
         }
         for (int j = 0; j < maybe.size(); j++) {
-            byte[] value = values.get(j);
-            int i = maybe.get(j);
-            if (value != null) {
-                out.set(i, Optional.of(EntryFormat.decodeMetaValue(ids.get(i), value)));
-            }
+            out.set(maybe.get(j), values.get(j));
         }
         return out;
     }
 
+    /** The index entry of {@code id}, or null when absent. */
+    private IndexEntry entry(ShardId id) throws ShardStoreException {
+        byte[] value;
+        try {
+            value = db.get(metas, id.encode());
+        } catch (RocksDBException e) {
+            throw translate("read meta", id, e);
+        }
+        return value == null ? null : EntryFormat.decodeIndexEntry(id, value);
+    }
+
     @Override
     public Optional<byte[]> chunkValue(ShardId id) throws ShardStoreException {
-        try {
-            return Optional.ofNullable(db.get(chunks, id.encode()));
-        } catch (RocksDBException e) {
-            throw translate("read chunk", id, e);
+        for (int attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+            IndexEntry entry = entry(id);
+            if (entry == null) {
+                return Optional.empty();
+            }
+            if (!entry.inChunkLog()) {
+                try {
+                    return Optional.ofNullable(db.get(legacyChunks, id.encode()));
+                } catch (RocksDBException e) {
+                    throw translate("read chunk", id, e);
+                }
+            }
+            Optional<byte[]> value = log.read(id, entry.location(), entry.info().length());
+            if (value.isPresent()) {
+                return value;
+            }
         }
+        throw new ShardStoreException("read chunk", id + ": its segment went away " + READ_ATTEMPTS
+                + " times while reading");
     }
 
     @Override
@@ -372,11 +607,15 @@ public final class RocksShardStore implements ShardStore {
 
     @Override
     public void forEachMeta(Consumer<StashEntryInfo> visitor) throws ShardStoreException {
+        forEachEntry((id, entry) -> visitor.accept(entry.info()));
+    }
+
+    private void forEachEntry(BiConsumer<ShardId, IndexEntry> visitor) throws ShardStoreException {
         try (ReadOptions read = new ReadOptions().setFillCache(false);
              RocksIterator it = db.newIterator(metas, read)) {
             for (it.seekToFirst(); it.isValid(); it.next()) {
                 ShardId id = ShardId.decode(it.key());
-                visitor.accept(EntryFormat.decodeMetaValue(id, it.value()));
+                visitor.accept(id, EntryFormat.decodeIndexEntry(id, it.value()));
             }
             it.status();
         } catch (RocksDBException e) {
@@ -387,7 +626,7 @@ public final class RocksShardStore implements ShardStore {
     @Override
     public void flush() throws ShardStoreException {
         try (FlushOptions options = new FlushOptions().setWaitForFlush(true)) {
-            db.flush(options, List.of(chunks, metas));
+            db.flush(options, List.of(legacyChunks, metas));
         } catch (RocksDBException e) {
             throw translate("flush", null, e);
         }
@@ -395,7 +634,7 @@ public final class RocksShardStore implements ShardStore {
 
     @Override
     public String describe() {
-        return "rocksdb:" + dir;
+        return "rocksdb+chunklog:" + dir;
     }
 
     @Override

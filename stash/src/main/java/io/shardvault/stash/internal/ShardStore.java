@@ -84,7 +84,7 @@ public interface ShardStore extends AutoCloseable {
     void forEachMeta(Consumer<StashEntryInfo> visitor) throws ShardStoreException;
 
     /**
-     * Writes the memtables out to SST and blob files. Never needed for durability (commits are
+     * Writes the index's memtables out to SST files. Never needed for durability (commits are
      * synced to the WAL); for tests and for operators who want a short WAL replay.
      */
     void flush() throws ShardStoreException;

@@ -35,6 +35,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <tr><td>shardvault.stash.commit.ops</td><td>summary</td><td>requests (PUTs and PURGEs) per group commit</td></tr>
  *   <tr><td>shardvault.stash.requests</td><td>timer</td><td>requests served, tagged {@code op} and
  *       {@code outcome} ({@code ok} or the error code), from arrival at the handler to the answer</td></tr>
+ *   <tr><td>shardvault.stash.chunklog.segments</td><td>gauge</td><td>chunk log segment files, all partitions</td></tr>
+ *   <tr><td>shardvault.stash.chunklog.live.bytes</td><td>gauge</td><td>segment bytes of entries alive</td></tr>
+ *   <tr><td>shardvault.stash.chunklog.dead.bytes</td><td>gauge</td><td>segment bytes of purged or replaced
+ *       entries not yet given back (their segment still holds live ones)</td></tr>
  * </table>
  *
  * <p>Thread-safe.
@@ -96,6 +100,20 @@ public final class StashMetrics implements AutoCloseable {
         meters.add(putsAfterPurge);
         meters.add(commit);
         meters.add(commitOps);
+    }
+
+    /** Registers the chunk log gauges, summed over the partitions' stores. */
+    public void chunkLogs(List<RocksShardStore> stores) {
+        meters.add(Gauge.builder("shardvault.stash.chunklog.segments",
+                () -> stores.stream().mapToLong(s -> s.chunkLogStats().segments()).sum()).tags(tags)
+                .description("chunk log segment files").register(registry));
+        meters.add(Gauge.builder("shardvault.stash.chunklog.live.bytes",
+                () -> stores.stream().mapToLong(s -> s.chunkLogStats().liveBytes()).sum()).tags(tags)
+                .baseUnit("bytes").description("chunk log bytes of live entries").register(registry));
+        meters.add(Gauge.builder("shardvault.stash.chunklog.dead.bytes",
+                () -> stores.stream().mapToLong(s -> s.chunkLogStats().deadBytes()).sum()).tags(tags)
+                .baseUnit("bytes").description("chunk log bytes of purged entries not yet given back")
+                .register(registry));
     }
 
     /** Age of the oldest entry in milliseconds, 0 when the stash is empty. */

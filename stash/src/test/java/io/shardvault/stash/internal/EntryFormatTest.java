@@ -32,6 +32,25 @@ class EntryFormatTest {
                 .isEqualTo("4d01" + "0000000102030405" + "da3327a7" + "0000001122334455" + "00000003" + "29827935");
     }
 
+    /** Version 2 as committed: the meta value with the chunk's place in the chunk log. */
+    @Test
+    void version2MetaBytesAreFixed() throws Exception {
+        ChunkLocation location = new ChunkLocation(7, 0x123456);
+        byte[] meta = EntryFormat.encodeMetaValue(INFO, location);
+        assertThat(HexFormat.of().formatHex(meta)).isEqualTo("4d02" + "0000000102030405" + "da3327a7"
+                + "0000001122334455" + "00000003" + "0000000000000007" + "0000000000123456" + "ea88c5b3");
+        assertThat(EntryFormat.decodeIndexEntry(ID, meta)).isEqualTo(new IndexEntry(INFO, location));
+        assertThat(EntryFormat.decodeIndexEntry(ID, EntryFormat.encodeMetaValue(INFO)))
+                .as("a version 1 meta: chunk value in the default column family")
+                .isEqualTo(new IndexEntry(INFO, null));
+        for (int bit = 0; bit < meta.length * 8; bit++) {
+            byte[] bad = meta.clone();
+            bad[bit / 8] ^= (byte) (1 << (bit % 8));
+            assertThatThrownBy(() -> EntryFormat.decodeIndexEntry(ID, bad)).as("bit %d", bit)
+                    .isInstanceOf(CorruptEntryException.class);
+        }
+    }
+
     @Test
     void roundTrips() throws Exception {
         byte[] chunkValue = EntryFormat.encodeChunkValue(INFO, Unpooled.wrappedBuffer(CHUNK));

@@ -9,10 +9,8 @@ import io.shardvault.common.ShardId;
 import io.shardvault.common.crc.Crc32c;
 import io.shardvault.stash.api.StashEntryInfo;
 import io.shardvault.stash.StashStoreOptions;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -32,44 +30,6 @@ class RocksShardStoreTest {
         StashEntryInfo info = new StashEntryInfo(id, 0, chunk.length, Crc32c.of(chunk), 1);
         return new ShardStore.Put(info, Unpooled.wrappedBuffer(EntryFormat.encodeChunkValue(info,
                 Unpooled.wrappedBuffer(chunk))));
-    }
-
-    private long blobBytes() throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.filter(p -> p.toString().endsWith(".blob")).mapToLong(p -> p.toFile().length()).sum();
-        }
-    }
-
-    /**
-     * Purged chunks give their disk space back without anyone asking for a compaction: the
-     * flushed tombstones trigger one (level0_file_num_compaction_trigger=2), which drops them and
-     * their Puts and leaves the blob file with nothing alive, so RocksDB deletes it.
-     */
-    @Test
-    void purgedChunksGiveTheirBlobFilesBack() throws Exception {
-        byte[] chunk = new byte[64 << 10];
-        new Random(7).nextBytes(chunk);
-        List<ShardId> ids = new ArrayList<>();
-        try (RocksShardStore store = RocksShardStore.open(dir, StashStoreOptions.defaults())) {
-            List<ShardStore.Mutation> puts = new ArrayList<>();
-            for (int i = 0; i < 200; i++) {
-                ShardId id = new ShardId(1, i, i % 4);
-                ids.add(id);
-                puts.add(put(id, chunk));
-            }
-            store.commit(puts);
-            store.flush();
-            assertThat(blobBytes()).isGreaterThanOrEqualTo(200L * chunk.length);
-
-            store.commit(ids.stream().<ShardStore.Mutation>map(ShardStore.Delete::new).toList());
-            store.flush();
-            long deadline = System.nanoTime() + 60_000_000_000L;
-            while (blobBytes() > 0 && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
-            assertThat(blobBytes()).as("blob bytes left after purging everything").isZero();
-            assertThat(store.metas(ids)).allMatch(Optional::isEmpty);
-        }
     }
 
     /** The stash's own values come in pooled direct buffers, tests' in heap ones: both store the same bytes. */
