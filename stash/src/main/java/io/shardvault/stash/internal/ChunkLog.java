@@ -103,6 +103,10 @@ final class ChunkLog implements AutoCloseable {
     record Stats(int segments, long liveBytes, long deadBytes) {
     }
 
+    /** A force of the active segment: its first {@code length} bytes are on disk. */
+    record Forced(long segment, long length) {
+    }
+
     /** One record found by {@link #scan}. */
     record ScannedRecord(ShardId id, ChunkLocation location, int valueLength) {
     }
@@ -300,13 +304,13 @@ final class ChunkLog implements AutoCloseable {
     }
 
     /** Makes every record appended before this call durable. */
-    void force() throws ShardStoreException {
+    Optional<Forced> force() throws ShardStoreException {
         Segment segment = active;
         try {
-            force(segment);
+            return Optional.of(new Forced(segment.number, force(segment)));
         } catch (ClosedChannelException e) {
             if (segments.get(segment.number) != segment) {
-                return; // rolled, emptied and deleted meanwhile: nothing of it needs to be durable
+                return Optional.empty(); // rolled, emptied and deleted meanwhile: nothing of it needs to be durable
             }
             throw new ShardStoreException("force " + segment.path, e.toString(), e);
         } catch (IOException e) {
@@ -314,7 +318,8 @@ final class ChunkLog implements AutoCloseable {
         }
     }
 
-    private void force(Segment segment) throws IOException {
+    /** Forces the segment; returns the length the force covered (everything appended before the call). */
+    private long force(Segment segment) throws IOException {
         long covered = segment.size;
         segment.channel.force(false);
         if (forcedLengths != null) {
@@ -323,6 +328,7 @@ final class ChunkLog implements AutoCloseable {
                         .getBytes(StandardCharsets.US_ASCII)));
             }
         }
+        return covered;
     }
 
     /**

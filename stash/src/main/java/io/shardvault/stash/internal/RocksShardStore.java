@@ -6,7 +6,9 @@ import io.shardvault.common.ShardId;
 import io.shardvault.stash.api.StashEntryInfo;
 import io.shardvault.stash.StashStoreOptions;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
@@ -55,8 +57,11 @@ import org.slf4j.LoggerFactory;
  * acknowledged entry has both its bytes and its index entry on disk. The WAL may reach the disk
  * before the segment does (a crash between the two), so at open every index entry pointing into the
  * newest segment is read back and checked, and dropped (logged) when its bytes are missing or fail
- * their CRC: only never-acknowledged entries can be so. Entries pointing into a segment whose file
- * is gone (its last purges were synced, its deletion was not yet) are dropped too.
+ * their CRC: only never-acknowledged entries can be so. Every sync also records, in the same WAL, how far
+ * its force covered the segment ({@link #FORCED_KEY}); an entry below that mark was forced, so bytes there
+ * that fail their CRC rotted after the fact: it is kept (reads answer CORRUPT, logged at ERROR), never
+ * silently dropped. Entries pointing into a segment whose file is gone (its last purges were synced, its
+ * deletion was not yet) are dropped too.
  *
  * <p>Entries written before the chunk log (version 1 metas) keep their chunk value in the default
  * column family, are served from there, and are deleted from both column families when purged.
@@ -75,6 +80,14 @@ public final class RocksShardStore implements ShardStore {
      * fdatasync then commits an ext4 journal transaction too (docs/STASH.md, measured there).
      */
     static final int RECYCLED_WAL_FILES = 4;
+
+    /**
+     * Where a sync records how far its force covered the active segment (segment, length: two i64), in the
+     * default column family, whose other keys are 13-byte shard ids of chunk values from before the chunk
+     * log and which nothing iterates. Written unsynced right before the WAL sync, so it is on disk only
+     * with (or after) the force it describes.
+     */
+    static final byte[] FORCED_KEY = "chunklog.forced".getBytes(StandardCharsets.US_ASCII);
 
     /** The chunk log's directory in a partition's directory. */
     static final String CHUNKS_DIR = "chunks";
@@ -238,8 +251,10 @@ public final class RocksShardStore implements ShardStore {
      */
     private void recover() throws ShardStoreException {
         Optional<Long> newest = log.newestSegment();
+        Optional<ChunkLog.Forced> forced = forcedMark().filter(f -> newest.isPresent() && f.segment() == newest.get());
         List<ShardId> lost = new ArrayList<>();
         int[] missingSegment = new int[1];
+        int[] rotted = new int[1];
         forEachEntry((id, entry) -> {
             if (!entry.inChunkLog()) {
                 return;
@@ -249,7 +264,14 @@ public final class RocksShardStore implements ShardStore {
                 missingSegment[0]++;
                 lost.add(id);
             } else if (newest.isPresent() && location.segment() == newest.get() && !intact(id, entry)) {
-                lost.add(id);
+                long end = location.position() + ChunkLog.recordBytes(entry.info().length());
+                if (forced.isPresent() && end <= forced.get().length()) {
+                    // Forced before a sync: acknowledged, and rotted since. Kept, so reads say CORRUPT.
+                    rotted[0]++;
+                    log.countLive(location, entry.info().length());
+                } else {
+                    lost.add(id);
+                }
             } else {
                 log.countLive(location, entry.info().length());
             }
@@ -267,9 +289,31 @@ public final class RocksShardStore implements ShardStore {
                     + " deleted segment, {} missing or failing their CRC in the newest one); none was acknowledged",
                     dir, lost.size(), missingSegment[0], lost.size() - missingSegment[0]);
         }
+        if (rotted[0] > 0) {
+            LOG.error("stash store {}: {} acknowledged entries in the newest chunk log segment fail their CRC (their"
+                    + " bytes were forced before a sync and changed since): kept, and read as CORRUPT", dir, rotted[0]);
+        }
         log.startActive();
         // Deletes the sealed segments nothing is alive in, once the drops above are surely on disk.
         syncWal();
+    }
+
+    private static byte[] encodeForced(ChunkLog.Forced f) {
+        return ByteBuffer.allocate(16).putLong(f.segment()).putLong(f.length()).array();
+    }
+
+    /** The last force a sync recorded, if any. */
+    private Optional<ChunkLog.Forced> forcedMark() throws ShardStoreException {
+        try {
+            byte[] v = db.get(legacyChunks, FORCED_KEY);
+            if (v == null || v.length != 16) {
+                return Optional.empty();
+            }
+            java.nio.ByteBuffer b = ByteBuffer.wrap(v);
+            return Optional.of(new ChunkLog.Forced(b.getLong(), b.getLong()));
+        } catch (RocksDBException e) {
+            throw translate("read the chunk log's forced mark", null, e);
+        }
     }
 
     /** Whether the chunk value an index entry points to is there, whole, and that entry's. */
@@ -362,8 +406,11 @@ public final class RocksShardStore implements ShardStore {
     @Override
     public void syncWal() throws ShardStoreException {
         List<Long> emptied = log.emptySealedSegments();
-        log.force();
+        Optional<ChunkLog.Forced> forced = log.force();
         try {
+            if (forced.isPresent()) {
+                db.put(legacyChunks, unsyncedWrite, FORCED_KEY, encodeForced(forced.get()));
+            }
             // SyncWAL fdatasyncs every WAL file up to the current one, without the write mutex:
             // writes go on while it runs. Everything a write() that returned had handed to the file
             // system (RocksDB flushes its WAL buffer on every write unless manual_wal_flush) is covered.

@@ -221,6 +221,40 @@ class ChunkLogStoreTest {
         }
     }
 
+    /**
+     * Rot after the fact in the newest segment: an acknowledged entry (forced, then synced) whose bytes fail
+     * their CRC at the next open is not a torn write; it must stay in the index and read as CORRUPT, not
+     * vanish as an unacknowledged one would.
+     */
+    @Test
+    void anAcknowledgedEntryThatRottedInTheNewestSegmentIsKeptAndReadsAsCorrupt() throws Exception {
+        Map<ShardId, byte[]> acked;
+        try (RocksShardStore store = RocksShardStore.open(dir, options())) {
+            acked = commitEntries(store, 0, 5, 1000);
+        }
+        assertThat(segments()).hasSize(1);
+        long record = ChunkLog.recordBytes(1000);
+        // The second record's chunk bytes, past its headers.
+        FileFaults.flipBits(segment(0), ChunkLog.FILE_HEADER_BYTES + record + record - 10, 0x20);
+        ShardId rotten = acked.keySet().stream().skip(1).findFirst().orElseThrow();
+
+        try (RocksShardStore store = RocksShardStore.open(dir, options())) {
+            List<StashEntryInfo> all = new ArrayList<>();
+            store.forEachMeta(all::add);
+            assertThat(all).as("every acknowledged entry is still indexed").hasSize(acked.size());
+            int corrupt = 0;
+            for (Map.Entry<ShardId, byte[]> e : acked.entrySet()) {
+                try {
+                    EntryFormat.decodeChunkValue(e.getKey(), store.chunkValue(e.getKey()).orElseThrow());
+                } catch (CorruptEntryException expected) {
+                    corrupt++;
+                }
+            }
+            assertThat(corrupt).as("entries read as corrupt").isEqualTo(1);
+            assertThat(store.meta(rotten)).isPresent();
+        }
+    }
+
     @Test
     void anIndexEntryWhoseSegmentIsGoneIsDropped() throws Exception {
         Map<ShardId, byte[]> entries;
