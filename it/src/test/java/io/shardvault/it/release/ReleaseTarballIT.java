@@ -98,7 +98,8 @@ class ReleaseTarballIT {
             release.script("certs", "issue", name, "--dir", tls.toString(), "--san", "127.0.0.1,localhost");
         }
         ClusterKeyFile.in(confs.etc());
-        ownerOnly(confs.etc().resolve("admin.token"), UUID.randomUUID().toString());
+        String adminToken = UUID.randomUUID().toString();
+        ownerOnly(confs.etc().resolve("admin.token"), adminToken);
         String jmxPassword = "release-it-" + UUID.randomUUID();
         ownerOnly(confs.etc().resolve("jmx.password"), "admin " + jmxPassword);
 
@@ -142,6 +143,13 @@ class ReleaseTarballIT {
             s3.createBucket(b -> b.bucket("release"));
             s3.putObject(p -> p.bucket("release").key("backup.vbk"), RequestBody.fromBytes(body));
             assertThat(s3.getObjectAsBytes(g -> g.bucket("release").key("backup.vbk")).asByteArray()).isEqualTo(body);
+        }
+
+        // No secret on a command line (issue #21): what ps shows of every process, these services' included.
+        List<String> commandLines = ProcessHandle.allProcesses().flatMap(h -> h.info().commandLine().stream()).toList();
+        assertThat(commandLines).anyMatch(c -> c.contains("shardvault-coordinator"));
+        for (String secretValue : List.of(secret, jmxPassword, adminToken)) {
+            assertThat(commandLines).as("command lines").noneMatch(c -> c.contains(secretValue));
         }
 
         // As systemd stops the units: SIGTERM, the coordinator first; 143 is the JVM's clean exit on it.
