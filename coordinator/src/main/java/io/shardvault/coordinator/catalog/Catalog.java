@@ -227,6 +227,9 @@ public interface Catalog extends AutoCloseable {
     /** A bucket's usage ({@code NO_SUCH_BUCKET} when absent), or the cluster's when {@code bucket} is empty. */
     CompletableFuture<Usage> usage(Optional<String> bucket);
 
+    /** A bucket with its usage, in one read ({@code NO_SUCH_BUCKET} when absent). */
+    CompletableFuture<BucketUsage> bucketUsage(String bucket);
+
     /**
      * Sets a bucket's quota in bytes, or removes it ({@code 0}): SOSAPI's capacity.xml then reports
      * the quota as the bucket's capacity (issue #9). {@code NO_SUCH_BUCKET}; {@code INVALID_ARGUMENT}

@@ -3,6 +3,7 @@ package io.shardvault.coordinator.store;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardvaultException;
 import io.shardvault.coordinator.catalog.Bucket;
+import io.shardvault.coordinator.catalog.BucketUsage;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.ObjectVersion;
 import io.shardvault.s3.CannedAcl;
@@ -41,16 +42,38 @@ final class BucketAccess {
 
     /** The bucket, for its owner only. */
     CompletableFuture<Bucket> owned(Caller caller, String bucket) {
-        return catalog.getBucket(bucket).thenCompose(b -> b.ownerAccessKeyId().equals(caller.owner())
-                ? CompletableFuture.completedFuture(b) : denied(bucket));
+        return owned(caller, bucket, catalog.getBucket(bucket), Function.identity());
+    }
+
+    /** The bucket with its usage (one catalog read: what a write checks, owner and quota), for its owner only. */
+    CompletableFuture<BucketUsage> ownedWithUsage(Caller caller, String bucket) {
+        return owned(caller, bucket, catalog.bucketUsage(bucket), BucketUsage::bucket);
     }
 
     /** The bucket, for its owner or a caller its ACL grants {@code check}; the ACL is read only for the others. */
     CompletableFuture<Bucket> permitted(Caller caller, String bucket, AclCheck check) {
-        return catalog.getBucket(bucket).thenCompose(b -> b.ownerAccessKeyId().equals(caller.owner())
-                ? CompletableFuture.completedFuture(b)
-                : bucketAcl(bucket).thenCompose(acl -> check.grants(acl, caller, b.ownerAccessKeyId())
-                        ? CompletableFuture.completedFuture(b) : denied(bucket)));
+        return permitted(caller, bucket, check, catalog.getBucket(bucket), Function.identity());
+    }
+
+    /** As {@link #permitted}, with the bucket's usage from the same catalog read. */
+    CompletableFuture<BucketUsage> permittedWithUsage(Caller caller, String bucket, AclCheck check) {
+        return permitted(caller, bucket, check, catalog.bucketUsage(bucket), BucketUsage::bucket);
+    }
+
+    private static <T> CompletableFuture<T> owned(Caller caller, String bucket, CompletableFuture<T> read,
+                                                  Function<T, Bucket> bucketOf) {
+        return read.thenCompose(t -> bucketOf.apply(t).ownerAccessKeyId().equals(caller.owner())
+                ? CompletableFuture.completedFuture(t) : denied(bucket));
+    }
+
+    private <T> CompletableFuture<T> permitted(Caller caller, String bucket, AclCheck check, CompletableFuture<T> read,
+                                               Function<T, Bucket> bucketOf) {
+        return read.thenCompose(t -> {
+            String owner = bucketOf.apply(t).ownerAccessKeyId();
+            return owner.equals(caller.owner()) ? CompletableFuture.completedFuture(t)
+                    : bucketAcl(bucket).thenCompose(acl -> check.grants(acl, caller, owner)
+                            ? CompletableFuture.completedFuture(t) : denied(bucket));
+        });
     }
 
     CompletableFuture<CannedAcl> bucketAcl(String bucket) {

@@ -1,6 +1,7 @@
 package io.shardvault.coordinator.store;
 
 import io.shardvault.common.ErrorCode;
+import io.shardvault.coordinator.catalog.BucketUsage;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.Usage;
 import io.shardvault.s3.ObjectStoreException;
@@ -28,6 +29,12 @@ final class BucketQuotas {
     /** Completes when {@code incoming} more bytes fit in the bucket's quota (or it has none). */
     CompletableFuture<Void> admit(String bucket, long incoming) {
         return admit(bucket, () -> CompletableFuture.completedFuture(incoming));
+    }
+
+    /** As {@link #admit(String, long)}, against a usage the caller read already (with the bucket). */
+    static CompletableFuture<Void> admit(BucketUsage read, long incoming) {
+        return read.usage().quotaBytes() == 0 ? CompletableFuture.completedFuture(null)
+                : check(read.bucket().name(), read.usage(), incoming);
     }
 
     /**

@@ -49,12 +49,12 @@ record CatalogObjects(Catalog catalog, DataPath data, BucketAccess access, Bucke
 
     CompletableFuture<WriteResult> put(Caller caller, PutObjectRequest request) {
         BodySource body = request.body();
-        // No byte is stored before the caller may write to the bucket (issue #21): the ownership read comes
-        // first. Under the leader's lease it is a local read (docs/CATALOG.md), no longer the Raft round trip
+        // No byte is stored before the caller may write to the bucket (issue #21) and it fits its quota (issue
+        // #24): the ownership read, which brings the bucket's usage along, comes first. Under the leader's lease it is a local read (docs/CATALOG.md), no longer the Raft round trip
         // that once made it run beside the write (issue #11). The commit re-reads the bucket inside the state
         // machine, so a bucket deleted while the bytes arrive still refuses the version.
-        return access.permitted(caller, request.bucket(), CannedAcl::grantsWrite)
-                .thenCompose(b -> quotas.admit(request.bucket(), body.contentLength()))
+        return access.permittedWithUsage(caller, request.bucket(), CannedAcl::grantsWrite)
+                .thenCompose(read -> BucketQuotas.admit(read, body.contentLength()))
                 .thenCompose(admitted -> data.write(new BodyByteSource(body)))
                 .whenComplete((f, failure) -> {
                     if (failure != null) {

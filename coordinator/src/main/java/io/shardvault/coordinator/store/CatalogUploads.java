@@ -65,9 +65,9 @@ record CatalogUploads(Catalog catalog, DataPath data, BucketAccess access, Bucke
      */
     CompletableFuture<PartInfo> uploadPart(Caller caller, UploadPartRequest request) {
         BodySource body = request.body();
-        return access.owned(caller, request.bucket())
-                .thenCompose(b -> upload(caller, request.bucket(), request.key(), request.uploadId()))
-                .thenCompose(u -> quotas.admit(request.bucket(), body.contentLength()).thenApply(admitted -> u))
+        return access.ownedWithUsage(caller, request.bucket())
+                .thenCompose(read -> BucketQuotas.admit(read, body.contentLength()))
+                .thenCompose(admitted -> upload(caller, request.bucket(), request.key(), request.uploadId()))
                 .thenCompose(u -> data.write(new BodyByteSource(body)).thenApply(file -> Map.entry(u, file)))
                 .whenComplete((f, failure) -> {
                     if (failure != null) {

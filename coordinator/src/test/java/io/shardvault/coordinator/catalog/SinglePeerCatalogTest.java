@@ -329,4 +329,17 @@ class SinglePeerCatalogTest {
         assertThat(join(catalog.usage(Optional.of("usage"))).storedBytes()).isEqualTo(30);
         assertThat(codeOf(catalog.usage(Optional.of("nosuchbucket")))).isEqualTo(ErrorCode.NO_SUCH_BUCKET);
     }
+
+    @Test
+    void aBucketAndItsUsageComeInOneRead() {
+        join(catalog.createBucket("together", "AK1", false));
+        join(catalog.putObjectVersion(PutObjectVersion.of("together", "a", "e", ObjectMetadata.EMPTY, file(95, 70))));
+        join(catalog.setBucketQuota("together", 1_000));
+        BucketUsage read = join(catalog.bucketUsage("together"));
+        assertThat(read.bucket()).isEqualTo(join(catalog.getBucket("together")));
+        assertThat(read.usage()).isEqualTo(join(catalog.usage(Optional.of("together"))));
+        assertThat(read.usage().quotaBytes()).isEqualTo(1_000);
+        assertThat(read.usage().storedBytes()).isEqualTo(70);
+        assertThat(codeOf(catalog.bucketUsage("nosuchbucket"))).isEqualTo(ErrorCode.NO_SUCH_BUCKET);
+    }
 }

@@ -2,6 +2,7 @@ package io.shardvault.coordinator.catalog.internal;
 
 import io.shardvault.common.ErrorCode;
 import io.shardvault.coordinator.catalog.Bucket;
+import io.shardvault.coordinator.catalog.BucketUsage;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CatalogException;
 import io.shardvault.coordinator.catalog.RetentionMode;
@@ -141,14 +142,23 @@ final class Buckets {
 
     static Usage usage(RocksCatalogStore.Reads r, Optional<String> bucketName)
             throws CatalogException {
+        long capacity = capacity(r);
+        if (bucketName.isEmpty()) {
+            return new Usage(Counters.counter(r, Counters.USED_BYTES), Counters.counter(r, Counters.LIVE_FILES), capacity);
+        }
+        return usage(r, bucket(r, bucketName.get()), capacity);
+    }
+
+    /** The sum of the registered vaults' capacities. */
+    private static long capacity(RocksCatalogStore.Reads r) {
         long capacity = 0;
         for (VaultInfo v : ClusterMap.listVaults(r)) {
             capacity += v.capacityBytes();
         }
-        if (bucketName.isEmpty()) {
-            return new Usage(Counters.counter(r, Counters.USED_BYTES), Counters.counter(r, Counters.LIVE_FILES), capacity);
-        }
-        Bucket b = bucket(r, bucketName.get());
+        return capacity;
+    }
+
+    private static Usage usage(RocksCatalogStore.Reads r, Bucket b, long capacity) {
         return new Usage(Counters.counter(r, Counters.bucketBytes(b.id())),
                 Counters.counter(r, Counters.bucketVersions(b.id())), capacity, Counters.counter(r, Counters.bucketQuota(b.id())));
     }
@@ -259,11 +269,30 @@ final class Buckets {
 
     /** USAGE: {@code optional str bucket} → {@code i64 storedBytes | i64 objectVersions | i64 capacity | i64 quota}. */
     static Call<Usage> usage(Optional<String> bucket) {
-        return new Call<>(Op.USAGE, w -> Codec.optional(w, bucket), r -> new Usage(r.i64(), r.i64(), r.i64(), r.i64()));
+        return new Call<>(Op.USAGE, w -> Codec.optional(w, bucket), Buckets::usage);
     }
 
     static void answerUsage(RocksCatalogStore.View r, Wire.Reader in, Wire.Writer out) throws CatalogException {
-        Usage u = usage(r, Codec.optional(in));
+        usage(out, usage(r, Codec.optional(in)));
+    }
+
+    private static void usage(Wire.Writer out, Usage u) {
         out.i64(u.storedBytes()).i64(u.objectVersions()).i64(u.capacityBytes()).i64(u.quotaBytes());
+    }
+
+    private static Usage usage(Wire.Reader r) {
+        return new Usage(r.i64(), r.i64(), r.i64(), r.i64());
+    }
+
+    /** GET_BUCKET_USAGE: {@code str bucket} → Bucket, then its usage as USAGE answers it. */
+    static Call<BucketUsage> bucketUsage(String bucket) {
+        Objects.requireNonNull(bucket, "bucket");
+        return new Call<>(Op.GET_BUCKET_USAGE, w -> w.str(bucket), r -> new BucketUsage(bucket(r), usage(r)));
+    }
+
+    static void answerBucketUsage(RocksCatalogStore.View r, Wire.Reader in, Wire.Writer out) throws CatalogException {
+        Bucket b = bucket(r, in.str());
+        bucket(out, b);
+        usage(out, usage(r, b, capacity(r)));
     }
 }

@@ -65,7 +65,8 @@ enum Op {
     GET_FILE(81, FileLifetimes::answerFile),
     LIST_FILES(84, FileLifetimes::answerListFiles),
     LIST_POD_REBUILDS(85, PodRebuilds::answerList),
-    LIST_ACCOUNTS(86, Accounts::answerListAccounts);
+    LIST_ACCOUNTS(86, Accounts::answerListAccounts),
+    GET_BUCKET_USAGE(87, Buckets::answerBucketUsage);
 
     private static final Op[] BY_CODE = new Op[128];
 

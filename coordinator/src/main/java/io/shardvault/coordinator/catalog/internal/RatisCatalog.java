@@ -6,6 +6,7 @@ import io.shardvault.coordinator.catalog.AccessKey;
 import io.shardvault.coordinator.catalog.Account;
 import io.shardvault.coordinator.catalog.AccountListing;
 import io.shardvault.coordinator.catalog.Bucket;
+import io.shardvault.coordinator.catalog.BucketUsage;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CatalogConfigKeys;
 import io.shardvault.coordinator.catalog.CatalogException;
@@ -249,6 +250,11 @@ final class RatisCatalog implements Catalog {
     @Override
     public CompletableFuture<Usage> usage(Optional<String> bucket) {
         return call(Buckets.usage(bucket));
+    }
+
+    @Override
+    public CompletableFuture<BucketUsage> bucketUsage(String bucket) {
+        return call(Buckets.bucketUsage(bucket));
     }
 
     @Override
