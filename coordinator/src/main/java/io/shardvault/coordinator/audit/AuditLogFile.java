@@ -1,5 +1,6 @@
 package io.shardvault.coordinator.audit;
 
+import ch.qos.logback.classic.AsyncAppender;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.joran.JoranConfigurator;
@@ -29,6 +30,8 @@ import org.slf4j.LoggerFactory;
 public final class AuditLogFile implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AuditLogFile.class);
     static final String APPENDER = "AUDIT";
+    /** The rolling file appender behind {@link #APPENDER}, an AsyncAppender (audit-logback.xml says why). */
+    static final String FILE_APPENDER = "AUDIT_FILE";
 
     private final ch.qos.logback.classic.Logger logger;
 
@@ -71,7 +74,8 @@ public final class AuditLogFile implements AutoCloseable {
             throw new IOException("cannot configure the audit log from " + xml + ": " + e.getMessage(), e);
         }
         Appender<?> appender = logger.getAppender(APPENDER);
-        if (appender == null || !appender.isStarted()) {
+        if (!(appender instanceof AsyncAppender async) || !async.isStarted() || async.getAppender(FILE_APPENDER) == null
+                || !async.getAppender(FILE_APPENDER).isStarted()) {
             AuditLogFile failed = new AuditLogFile(logger);
             failed.close();
             throw new IOException("cannot open the audit log " + file + " (audit.file): "
