@@ -3,17 +3,14 @@ package io.shardvault.dist;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.shardvault.common.admin.AdminConfigKeys;
 import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.ConfigKey;
-import io.shardvault.common.config.ListenerGuard;
 import io.shardvault.common.config.Settings;
-import io.shardvault.common.config.TlsConfigKeys;
-import io.shardvault.common.jmx.JmxRemoteConfigKeys;
 import io.shardvault.coordinator.CoordinatorMain;
 import io.shardvault.pod.PodConfigKeys;
+import io.shardvault.pod.PodMain;
 import io.shardvault.stash.StashConfig;
-import io.shardvault.stash.StashConfigKeys;
+import io.shardvault.stash.StashMain;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -36,25 +33,6 @@ class SampleConfTest {
     /** A setting's line: a dotted key, then = or {. */
     private static final Pattern KEY_LINE = Pattern.compile("^([a-zA-Z][\\w.]*)\\s*=");
 
-    /** The keys StashMain accepts. */
-    private static List<ConfigKey<?>> stashKeys() {
-        List<ConfigKey<?>> keys = new ArrayList<>(StashConfigKeys.all());
-        keys.addAll(AdminConfigKeys.all());
-        keys.addAll(ListenerGuard.keys());
-        keys.addAll(TlsConfigKeys.all());
-        return keys;
-    }
-
-    /** The keys PodMain accepts in each instance's file. */
-    private static List<ConfigKey<?>> podKeys() {
-        List<ConfigKey<?>> keys = new ArrayList<>(PodConfigKeys.all());
-        keys.addAll(AdminConfigKeys.all());
-        keys.addAll(JmxRemoteConfigKeys.all());
-        keys.addAll(ListenerGuard.keys());
-        keys.addAll(TlsConfigKeys.all());
-        return keys;
-    }
-
     @Test
     void theCoordinatorSampleAndItsClusterMapHoldOnlyRealKeysWithValidValues() {
         Settings settings = checked("coordinator.conf", CoordinatorMain.allKeys());
@@ -65,14 +43,14 @@ class SampleConfTest {
 
     @Test
     void thePodSampleHoldsOnlyRealKeysWithValidValues() {
-        Settings settings = checked("pod.conf", podKeys());
+        Settings settings = checked("pod.conf", PodMain.keys());
         // PodConfig.from would read the tls.* files, which exist only on a host.
         assertThat(settings.get(PodConfigKeys.NAME)).isEqualTo("pod-0");
     }
 
     @Test
     void theStashSampleHoldsOnlyRealKeysWithValidValues() {
-        Settings settings = checked("stash.conf", stashKeys());
+        Settings settings = checked("stash.conf", StashMain.keys());
         assertThat(StashConfig.from(settings).dataDir()).isEqualTo(Path.of("/var/lib/shardvault/stash"));
     }
 
@@ -87,7 +65,7 @@ class SampleConfTest {
         Path bad = dir.resolve("stash.conf");
         Files.writeString(bad, Files.readString(CONF.resolve("stash.conf")).replace("stash.capacityBytes",
                 "stash.capacityByte"));
-        assertThatThrownBy(() -> check(bad, stashKeys())).isInstanceOf(ConfigException.class)
+        assertThatThrownBy(() -> check(bad, StashMain.keys())).isInstanceOf(ConfigException.class)
                 .hasMessageContaining("stash.capacityByte");
     }
 
