@@ -5,7 +5,6 @@ import io.shardvault.coordinator.catalog.BucketUsage;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.Usage;
 import io.shardvault.s3.ObjectStoreException;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
@@ -26,25 +25,24 @@ final class BucketQuotas {
         this.catalog = catalog;
     }
 
-    /** Completes when {@code incoming} more bytes fit in the bucket's quota (or it has none). */
-    CompletableFuture<Void> admit(String bucket, long incoming) {
-        return admit(bucket, () -> CompletableFuture.completedFuture(incoming));
-    }
-
-    /** As {@link #admit(String, long)}, against a usage the caller read already (with the bucket). */
-    static CompletableFuture<Void> admit(BucketUsage read, long incoming) {
-        return read.usage().quotaBytes() == 0 ? CompletableFuture.completedFuture(null)
-                : check(read.bucket().name(), read.usage(), incoming);
-    }
-
     /**
-     * As {@link #admit(String, long)}, where the bytes coming in take a catalog read to count
-     * ({@code incoming} is called only when the bucket has a quota).
+     * Completes when {@code incoming} more bytes fit in the bucket's quota (or it has none), reading its usage;
+     * for writes whose access check did not read it already (the copies).
      */
-    CompletableFuture<Void> admit(String bucket, Supplier<CompletableFuture<Long>> incoming) {
-        return catalog.usage(Optional.of(bucket)).thenCompose(u -> u.quotaBytes() == 0
-                ? CompletableFuture.<Void>completedFuture(null)
-                : incoming.get().thenCompose(bytes -> check(bucket, u, bytes)));
+    CompletableFuture<Void> admit(String bucket, long incoming) {
+        return catalog.bucketUsage(bucket).thenCompose(read -> admit(read, incoming));
+    }
+
+    /** As {@link #admit(String, long)}, against a usage read with the bucket ({@link BucketAccess}). */
+    static CompletableFuture<Void> admit(BucketUsage read, long incoming) {
+        return admit(read, () -> CompletableFuture.completedFuture(incoming));
+    }
+
+    /** As {@link #admit(BucketUsage, long)}, where counting the bytes coming in takes a catalog read. */
+    static CompletableFuture<Void> admit(BucketUsage read, Supplier<CompletableFuture<Long>> incoming) {
+        Usage u = read.usage();
+        return u.quotaBytes() == 0 ? CompletableFuture.completedFuture(null)
+                : incoming.get().thenCompose(bytes -> check(read.bucket().name(), u, bytes));
     }
 
     private static CompletableFuture<Void> check(String bucket, Usage u, long incoming) {

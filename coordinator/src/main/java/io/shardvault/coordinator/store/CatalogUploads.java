@@ -151,12 +151,11 @@ record CatalogUploads(Catalog catalog, DataPath data, BucketAccess access, Bucke
      * commit refuses, so the combined checksum always describes the committed parts.
      */
     CompletableFuture<WriteResult> complete(Caller caller, CompleteMultipartUploadRequest request) {
-        return access.owned(caller, request.bucket())
-                .thenCompose(b -> upload(caller, request.bucket(), request.key(), request.uploadId()))
+        return access.ownedWithUsage(caller, request.bucket())
                 // Completing stores no new byte, but the version's size joins the bucket's usage: the parts' sum.
-                .thenCompose(upload -> quotas.admit(request.bucket(), () -> allParts(request.bucket(), request.key(),
-                        request.uploadId(), 0, new HashMap<>()).thenApply(parts -> listedBytes(request, parts)))
-                        .thenApply(admitted -> upload))
+                .thenCompose(read -> BucketQuotas.admit(read, () -> allParts(request.bucket(), request.key(),
+                        request.uploadId(), 0, new HashMap<>()).thenApply(parts -> listedBytes(request, parts))))
+                .thenCompose(admitted -> upload(caller, request.bucket(), request.key(), request.uploadId()))
                 .thenCompose(upload -> {
                     if (upload.checksumAlgorithm() == null) {
                         return CompletableFuture.completedFuture((Checksum) null);
