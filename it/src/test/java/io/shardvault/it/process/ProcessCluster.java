@@ -14,9 +14,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
@@ -85,6 +87,8 @@ public final class ProcessCluster implements AutoCloseable {
     private final List<Integer> stashPorts = new ArrayList<>();
     private final List<Integer> podPorts = new ArrayList<>();
     private final List<ServiceProcess> stash = new ArrayList<>();
+    /** Every port handed to a service of this cluster. */
+    private final Set<Integer> pickedPorts = new HashSet<>();
     private final List<ServiceProcess> podProcesses = new ArrayList<>();
     private final int catalogPort;
     private final int s3Port;
@@ -99,18 +103,32 @@ public final class ProcessCluster implements AutoCloseable {
         this.secretKey = "it-secret-" + UUID.randomUUID();
         this.jmxPassword = "it-jmx-" + UUID.randomUUID();
         for (int s = 0; s < options.stashServers(); s++) {
-            stashPorts.add(S3Cluster.freePort());
+            stashPorts.add(distinctFreePort());
             stash.add(null);
         }
         for (int i = 0; i < options.podProcesses() * options.podsPerProcess(); i++) {
-            podPorts.add(S3Cluster.freePort());
+            podPorts.add(distinctFreePort());
         }
         for (int p = 0; p < options.podProcesses(); p++) {
             podProcesses.add(null);
         }
-        this.catalogPort = S3Cluster.freePort();
-        this.s3Port = S3Cluster.freePort();
-        this.jmxPort = S3Cluster.freePort();
+        this.catalogPort = distinctFreePort();
+        this.s3Port = distinctFreePort();
+        this.jmxPort = distinctFreePort();
+    }
+
+    /**
+     * A free loopback port none of this cluster's services was given yet: a port is free when picked and bound
+     * only later by its process, so two picks in a row can return the same one (it happened: two pods, one port).
+     */
+    private int distinctFreePort() throws IOException {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int port = S3Cluster.freePort();
+            if (pickedPorts.add(port)) {
+                return port;
+            }
+        }
+        throw new IOException("no distinct free loopback port in 100 attempts");
     }
 
     /**
