@@ -28,9 +28,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -61,6 +63,10 @@ class StashKillTest {
     private static final int WRITERS = 32;
     private static final int SLOTS = 4;
     private static final int ACKED_BEFORE_KILL = 1500;
+    /** How long the burst may take; 3-20 s here, at load 1 to 10. */
+    private static final Duration BURST_WAIT = Duration.ofSeconds(90);
+    /** Fewer acknowledged PUTs than this at the kill, even on a slow host, and the test proves too little. */
+    private static final int MIN_ACKED = 200;
 
     @TempDir
     Path dir;
@@ -175,17 +181,29 @@ class StashKillTest {
             AtomicLong nextFile = new AtomicLong();
             CountDownLatch burstDone = new CountDownLatch(1);
             CountDownLatch writersStopped = new CountDownLatch(WRITERS);
+            Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
             for (int w = 0; w < WRITERS; w++) {
                 Random random = new Random(seeds.nextLong());
-                writeLoop(client, address, random, attempted, acked, ackCount, nextFile, burstDone, writersStopped);
+                writeLoop(client, address, random, attempted, acked, ackCount, nextFile, burstDone, writersStopped,
+                        failures);
             }
-            assertThat(burstDone.await(120, TimeUnit.SECONDS)).as("burst of acknowledged PUTs").isTrue();
+            if (!burstDone.await(BURST_WAIT.toSeconds(), TimeUnit.SECONDS)) {
+                // Before the kill a writer stops only on a failed PUT: that is a bug, say which and what the
+                // stash printed. A stash that is merely slow (a CI host's disk under other jobs' syncs) still
+                // gets its kill amid in-flight PUTs, after fewer acknowledged ones.
+                assertThat(failures).as("PUTs failed before the kill (%d acknowledged, %d of %d writers stopped);"
+                                + " the stash %s; its last lines:%n%s", ackCount.get(),
+                        WRITERS - writersStopped.getCount(), WRITERS,
+                        first.isAlive() ? "is running" : "exited with " + first.exitValue(), first.tail())
+                        .isEmpty();
+                LOG.warn("only {} PUTs acknowledged in {}: killing the slow stash now", ackCount.get(), BURST_WAIT);
+            }
             first.kill9();
             Map<ShardId, byte[]> ackedAtKill = Map.copyOf(acked);
             assertThat(writersStopped.await(60, TimeUnit.SECONDS)).as("writers see the connection drop").isTrue();
             LOG.info("killed the stash after {} acknowledged PUTs ({} attempted)", ackedAtKill.size(),
                     attempted.size());
-            assertThat(ackedAtKill.size()).isGreaterThanOrEqualTo(ACKED_BEFORE_KILL);
+            assertThat(ackedAtKill.size()).as("acknowledged PUTs at the kill").isGreaterThanOrEqualTo(MIN_ACKED);
             afterKill.run();
 
             ChildJvm second = startStash(jvmOptions, settings);
@@ -226,7 +244,8 @@ class StashKillTest {
     /** One writer: PUT after PUT, each after the previous is acknowledged, until a PUT fails. */
     private static void writeLoop(StashClient client, InetSocketAddress address, Random random,
                                   Map<ShardId, byte[]> attempted, Map<ShardId, byte[]> acked, AtomicInteger ackCount,
-                                  AtomicLong nextFile, CountDownLatch burstDone, CountDownLatch stopped) {
+                                  AtomicLong nextFile, CountDownLatch burstDone, CountDownLatch stopped,
+                                  Queue<Throwable> failures) {
         ShardId id = new ShardId(1, nextFile.getAndIncrement(), random.nextInt(SLOTS));
         byte[] bytes = new byte[1 + random.nextInt(64 << 10)];
         random.nextBytes(bytes);
@@ -235,6 +254,7 @@ class StashKillTest {
                 Unpooled.wrappedBuffer(bytes.clone()));
         put.whenComplete((ok, failure) -> {
             if (failure != null) {
+                failures.add(failure);
                 stopped.countDown();
                 return;
             }
@@ -242,7 +262,13 @@ class StashKillTest {
             if (ackCount.incrementAndGet() == ACKED_BEFORE_KILL) {
                 burstDone.countDown();
             }
-            writeLoop(client, address, random, attempted, acked, ackCount, nextFile, burstDone, stopped);
+            try {
+                writeLoop(client, address, random, attempted, acked, ackCount, nextFile, burstDone, stopped, failures);
+            } catch (RuntimeException e) {
+                // Thrown inside whenComplete it would vanish, and the writer with it.
+                failures.add(e);
+                stopped.countDown();
+            }
         });
     }
 

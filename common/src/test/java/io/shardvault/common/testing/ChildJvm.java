@@ -156,8 +156,11 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /** Called holding the lock. */
-    private String tail() {
-        return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+    /** The last 40 lines the child printed, for a failure's message. */
+    public String tail() {
+        synchronized (lines) {
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        }
     }
 
     /** What to run: the JVM options and program arguments around the main class. */
