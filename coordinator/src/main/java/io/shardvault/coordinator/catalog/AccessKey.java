@@ -29,6 +29,11 @@ public record AccessKey(String accessKeyId, String secretKey, String accountId, 
         Objects.requireNonNull(bucket, "bucket");
     }
 
+    /** This key without its secret, as listings show it. */
+    public AccessKeyInfo info() {
+        return new AccessKeyInfo(accessKeyId, accountId, enabled, bypassGovernanceAllowed, createdAt, bucket, readOnly);
+    }
+
     /** This key, disabled. */
     public AccessKey disabled() {
         return new AccessKey(accessKeyId, secretKey, accountId, false, bypassGovernanceAllowed, createdAt, bucket,

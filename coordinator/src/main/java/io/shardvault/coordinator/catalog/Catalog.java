@@ -267,8 +267,8 @@ public interface Catalog extends AutoCloseable {
     /** Looks a key up (enabled or not): {@code INVALID_ACCESS_KEY} when unknown. */
     CompletableFuture<AccessKey> lookupAccessKey(String accessKeyId);
 
-    /** Every access key, by id. */
-    CompletableFuture<List<AccessKey>> listAccessKeys();
+    /** Every access key, by id, without secrets: a secret leaves the catalog only in a lookup by its key's id. */
+    CompletableFuture<List<AccessKeyInfo>> listAccessKeys();
 
     /**
      * Seals every stored secret not sealed under the newest cluster key (older keys' and plaintext ones from

@@ -4,6 +4,7 @@ import io.shardvault.coordinator.admin.AccessKeyView;
 import io.shardvault.coordinator.admin.AccessKeysMXBean;
 import io.shardvault.coordinator.admin.NewAccessKeyView;
 import io.shardvault.coordinator.catalog.AccessKey;
+import io.shardvault.coordinator.catalog.AccessKeyInfo;
 import io.shardvault.coordinator.catalog.AccountListing;
 import io.shardvault.coordinator.catalog.Catalog;
 import java.util.Map;
@@ -22,7 +23,7 @@ public final class AccessKeysBean implements AccessKeysMXBean {
         this.catalog = catalog;
     }
 
-    private static AccessKeyView view(AccessKey k, Map<String, String> names) {
+    private static AccessKeyView view(AccessKeyInfo k, Map<String, String> names) {
         return new AccessKeyView(k.accessKeyId(), k.accountId(), names.getOrDefault(k.accountId(), k.accountId()),
                 k.enabled(), k.bypassGovernanceAllowed(), k.bucket().orElse(""), k.readOnly(),
                 k.createdAt().toString());
@@ -84,6 +85,6 @@ public final class AccessKeysBean implements AccessKeysMXBean {
     public AccessKeyView disable(String accessKeyId) {
         AccessKey k = Await.call(() -> catalog.disableAccessKey(accessKeyId), "disabling access key " + accessKeyId);
         LOG.info("operator disabled access key={}", k.accessKeyId());
-        return view(k, accountNames());
+        return view(k.info(), accountNames());
     }
 }

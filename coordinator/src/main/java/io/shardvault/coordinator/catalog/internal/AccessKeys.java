@@ -2,6 +2,7 @@ package io.shardvault.coordinator.catalog.internal;
 
 import io.shardvault.common.ErrorCode;
 import io.shardvault.coordinator.catalog.AccessKey;
+import io.shardvault.coordinator.catalog.AccessKeyInfo;
 import io.shardvault.coordinator.catalog.CatalogException;
 import java.security.SecureRandom;
 import java.time.Instant;
@@ -81,16 +82,38 @@ final class AccessKeys {
      * builds wrote and read.
      */
     static void accessKey(Wire.Writer w, AccessKey k) {
-        int grants = (k.bypassGovernanceAllowed() ? BYPASS : 0) | (k.readOnly() ? READ_ONLY : 0)
-                | (k.bucket().isPresent() ? ONE_BUCKET : 0);
-        w.str(k.accessKeyId()).str(k.secretKey()).str(k.accountId()).bool(k.enabled()).u8(grants);
-        Codec.instant(w, k.createdAt());
-        k.bucket().ifPresent(w::str);
+        w.str(k.accessKeyId()).str(k.secretKey());
+        restOfKey(w, k.info());
     }
 
     static AccessKey accessKey(Wire.Reader r) {
         String id = r.str();
         String secret = r.str();
+        AccessKeyInfo k = restOfKey(r, id);
+        return new AccessKey(id, secret, k.accountId(), k.enabled(), k.bypassGovernanceAllowed(), k.createdAt(),
+                k.bucket(), k.readOnly());
+    }
+
+    /** {@code str id | str accountId | bool enabled | u8 grants | instant createdAt [| str bucket]}: no secret. */
+    static void accessKeyInfo(Wire.Writer w, AccessKeyInfo k) {
+        w.str(k.accessKeyId());
+        restOfKey(w, k);
+    }
+
+    static AccessKeyInfo accessKeyInfo(Wire.Reader r) {
+        return restOfKey(r, r.str());
+    }
+
+    /** A key's fields after its id and secret. */
+    private static void restOfKey(Wire.Writer w, AccessKeyInfo k) {
+        int grants = (k.bypassGovernanceAllowed() ? BYPASS : 0) | (k.readOnly() ? READ_ONLY : 0)
+                | (k.bucket().isPresent() ? ONE_BUCKET : 0);
+        w.str(k.accountId()).bool(k.enabled()).u8(grants);
+        Codec.instant(w, k.createdAt());
+        k.bucket().ifPresent(w::str);
+    }
+
+    private static AccessKeyInfo restOfKey(Wire.Reader r, String id) {
         String account = r.str();
         boolean enabled = r.bool();
         int grants = r.u8();
@@ -99,7 +122,7 @@ final class AccessKeys {
         }
         Instant createdAt = Codec.instant(r);
         Optional<String> bucket = (grants & ONE_BUCKET) != 0 ? Optional.of(r.str()) : Optional.empty();
-        return new AccessKey(id, secret, account, enabled, (grants & BYPASS) != 0, createdAt, bucket,
+        return new AccessKeyInfo(id, account, enabled, (grants & BYPASS) != 0, createdAt, bucket,
                 (grants & READ_ONLY) != 0);
     }
 
@@ -206,12 +229,21 @@ final class AccessKeys {
         accessKey(out, lookupAccessKey(r, in.str()));
     }
 
-    /** LIST_ACCESS_KEYS: nothing → list of AccessKey. */
-    static Call<List<AccessKey>> listAccessKeys() {
-        return new Call<>(Op.LIST_ACCESS_KEYS, w -> { }, r -> Codec.list(r, AccessKeys::accessKey));
+    /** LIST_ACCESS_KEYS: nothing → list of AccessKeyInfo (an AccessKey's encoding without its secret). */
+    static Call<List<AccessKeyInfo>> listAccessKeys() {
+        return new Call<>(Op.LIST_ACCESS_KEYS, w -> { }, r -> Codec.list(r, AccessKeys::accessKeyInfo));
     }
 
     static void answerListAccessKeys(RocksCatalogStore.View r, Wire.Reader in, Wire.Writer out) {
+        Codec.list(out, listAccessKeys(r), (w, k) -> accessKeyInfo(w, k.info()));
+    }
+
+    /** LIST_SEALED_ACCESS_KEYS: nothing → list of AccessKey, each secret as stored (sealed). */
+    static Call<List<AccessKey>> listSealedAccessKeys() {
+        return new Call<>(Op.LIST_SEALED_ACCESS_KEYS, w -> { }, r -> Codec.list(r, AccessKeys::accessKey));
+    }
+
+    static void answerListSealedAccessKeys(RocksCatalogStore.View r, Wire.Reader in, Wire.Writer out) {
         Codec.list(out, listAccessKeys(r), AccessKeys::accessKey);
     }
 }

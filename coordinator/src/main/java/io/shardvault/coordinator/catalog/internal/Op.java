@@ -53,7 +53,8 @@ enum Op {
     LIST_VAULTS(71, ClusterMap::answerListVaults),
     LIST_STASHES(72, ClusterMap::answerListStashes),
     LOOKUP_ACCESS_KEY(73, AccessKeys::answerLookupAccessKey),
-    LIST_ACCESS_KEYS(74, AccessKeys::answerListAccessKeys),
+    /** Every key with its sealed secret: only the re-encryption of secrets asks for it. */
+    LIST_SEALED_ACCESS_KEYS(74, AccessKeys::answerListSealedAccessKeys),
     PENDING_DELETIONS(75, FileLifetimes::answerPendingDeletions),
     /** Diagnostics: the applied index and a checksum over every table, taken from one RocksDB snapshot. */
     STATE_CHECKSUM(76, CommandDispatcher::answerStateChecksum),
@@ -66,7 +67,8 @@ enum Op {
     LIST_FILES(84, FileLifetimes::answerListFiles),
     LIST_POD_REBUILDS(85, PodRebuilds::answerList),
     LIST_ACCOUNTS(86, Accounts::answerListAccounts),
-    GET_BUCKET_USAGE(87, Buckets::answerBucketUsage);
+    GET_BUCKET_USAGE(87, Buckets::answerBucketUsage),
+    LIST_ACCESS_KEYS(88, AccessKeys::answerListAccessKeys);
 
     private static final Op[] BY_CODE = new Op[128];
 

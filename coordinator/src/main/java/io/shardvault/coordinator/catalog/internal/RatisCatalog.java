@@ -3,6 +3,7 @@ package io.shardvault.coordinator.catalog.internal;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.coordinator.catalog.AccessKey;
+import io.shardvault.coordinator.catalog.AccessKeyInfo;
 import io.shardvault.coordinator.catalog.Account;
 import io.shardvault.coordinator.catalog.AccountListing;
 import io.shardvault.coordinator.catalog.Bucket;
@@ -295,8 +296,8 @@ final class RatisCatalog implements Catalog {
     }
 
     @Override
-    public CompletableFuture<List<AccessKey>> listAccessKeys() {
-        return call(AccessKeys.listAccessKeys()).thenApply(keys -> keys.stream().map(this::open).toList());
+    public CompletableFuture<List<AccessKeyInfo>> listAccessKeys() {
+        return call(AccessKeys.listAccessKeys());
     }
 
     @Override
@@ -306,7 +307,7 @@ final class RatisCatalog implements Catalog {
                     CatalogConfigKeys.SECRETS_KEY_FILE.name() + " is not set: there is no cluster key to seal under"));
         }
         SecretCipher cipher = secrets.get();
-        return call(AccessKeys.listAccessKeys()).thenCompose(keys -> {
+        return call(AccessKeys.listSealedAccessKeys()).thenCompose(keys -> {
             CompletableFuture<Integer> done = CompletableFuture.completedFuture(0);
             for (AccessKey k : keys) {
                 if (cipher.isCurrent(k.secretKey())) {
