@@ -12,6 +12,8 @@ import io.shardvault.coordinator.testing.MiniCluster;
 import io.shardvault.pod.api.PodClient;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -138,6 +140,34 @@ class PodDecommissionClusterTest {
         assertThat(done.filesDone()).isEqualTo(files);
         assertThat(metrics.shardsCopied.count()).as("copied").isZero();
         assertThat(metrics.shardsDecoded.count()).as("decoded").isEqualTo(done.shardsRebuilt()).isPositive();
+        assertReadBackFromOldPodDown(dead, onto);
+    }
+
+    /**
+     * A dead pod's stashed shards that never reached its disk (here: written while it was down, so their
+     * stash copies are their only copies, as a buffered shard's are when its pod dies unflushed) are decoded
+     * onto the replacement, and only then lose their stash copies: no pod would ever purge them.
+     */
+    @Test
+    void aDeadPodsStashCopiesGoOnceItsReplacementHoldsTheirShards() throws Exception {
+        int dead = 13;
+        h.writeMixedLoad();
+        h.stopPods(dead);
+        Set<Long> fileIds = new HashSet<>();
+        for (int i = 0; i < 5; i++) {
+            StoredFile f = h.write("stashed-" + i, h.bytes(20_000 + 9_000 * i));
+            assertThat(f.stashed()).as("stashed-" + i).isTrue();
+            assertThat(f.missingShards()).as("stashed-" + i).containsExactly(dead);
+            fileIds.add(f.fileId());
+        }
+        HealingCluster.awaitTrue("the running pods' purges",
+                () -> h.stashEntriesPerSlot(fileIds).keySet().equals(Set.of(dead)));
+        InetSocketAddress onto = cluster.startReplacement(dead);
+
+        PodRebuildWorker w = h.rebuildWorker(1L << 30, 100, new PodRebuildMetrics(new SimpleMeterRegistry()));
+        PodRebuildJob done = h.awaitDone(w.decommission(MiniCluster.VAULT_ID, dead, onto).join());
+        assertThat(done.failures()).isZero();
+        assertThat(h.stashEntriesPerSlot(fileIds)).as("stash entries per slot after the decommission").isEmpty();
         assertReadBackFromOldPodDown(dead, onto);
     }
 
