@@ -1,7 +1,9 @@
 package io.shardvault.coordinator.repair;
 
 import io.netty.buffer.ByteBuf;
+import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
+import io.shardvault.common.rpc.RpcException;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.FileRef;
 import io.shardvault.coordinator.catalog.PodRebuildJob;
@@ -14,12 +16,15 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
@@ -27,7 +32,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One run of a pod rebuild job (issue #20, section 3): walks the vault's live files in file id order
+ * One run of pod rebuild jobs (issue #20, section 3), one or several pods of a vault in one walk: walks the vault's live files in file id order
  * from the job's checkpoint ({@link Catalog#listFiles}), merged with the pod's own listing of its slot
  * ({@link PodRebuildCursor}), and rebuilds each shard the pod lacks with {@link ShardRebuild} (read
  * through the data path with the pod asked last, encoded again, written durably), throttled by its rate
@@ -58,6 +63,14 @@ import org.slf4j.LoggerFactory;
  * repair of the same shard running at the same time is harmless: both rewrite the whole shard with the
  * same bytes, and whichever fails leaves the shard queued.
  *
+ * <p><b>Several pods at once</b> (the pods of a lost host): the walk is shared, and each file's shards
+ * that its pods lack are decoded together, from one read of its stripes (k chunks read for every stripe,
+ * whatever the number of shards rebuilt from them). Each job keeps its own position, counters and
+ * checkpoints; a file at or before a job's position is not walked again for it.
+ *
+ * <p>A decommission whose source does not answer (unreachable, out of time: its host is gone) decodes its
+ * shards without asking it for {@link #COPY_PAUSE}, instead of waiting out a call timeout per shard.
+ *
  * <p>Blocking, on the worker's job thread; stops (after a checkpoint when it can) when {@code keepGoing}
  * turns false or the thread is interrupted.
  */
@@ -65,6 +78,8 @@ final class PodRebuild {
     private static final Logger LOG = LoggerFactory.getLogger(PodRebuild.class);
     static final String REBUILD_FAILED = "rebuild-failed";
     private static final int PAGE = 1000;
+    /** How long a decommission decodes without asking a source that did not answer. */
+    static final Duration COPY_PAUSE = Duration.ofSeconds(30);
 
     private final Catalog catalog;
     private final PodClient pods;
@@ -89,67 +104,75 @@ final class PodRebuild {
     }
 
     /**
-     * Runs {@code job} on {@code vault}'s pod from its checkpoint to the end (then DONE) or until told to
-     * stop. {@code progress} sees the job after every file. Returns the job as last checkpointed.
+     * Runs {@code jobs} (of pods of {@code vault}, each from its checkpoint) in one walk to the end (then
+     * DONE) or until told to stop: each file's stripes are read once for every pod of the group that lacks
+     * its shard, so the pods of a lost host cost one decode, not one each. {@code progress} sees each job
+     * after every file it walked. Returns the jobs as last checkpointed, in the order given.
      */
-    PodRebuildJob run(Vault vault, PodRebuildJob job, BooleanSupplier keepGoing, Consumer<PodRebuildJob> progress)
-            throws IOException, InterruptedException {
-        int shard = job.shardIndex();
-        InetSocketAddress target = job.copies() ? new InetSocketAddress(job.targetHost(), job.targetPort())
-                : vault.pod(shard);
-        // The vault as the shards are written: a decommission's target in place of the pod it retires.
-        Vault onto = vault.withPod(shard, target);
-        PodRebuildCursor present = new PodRebuildCursor(pods, target, vault.vaultId(), shard, job.position(),
-                callTimeout);
-        PodRebuildJob current = job;
+    List<PodRebuildJob> run(Vault vault, List<PodRebuildJob> jobs, BooleanSupplier keepGoing,
+                            Consumer<PodRebuildJob> progress) throws IOException, InterruptedException {
+        Vault onto = vault;
+        List<Slot> slots = new ArrayList<>(jobs.size());
+        for (PodRebuildJob job : jobs) {
+            int shard = job.shardIndex();
+            InetSocketAddress target = job.copies() ? new InetSocketAddress(job.targetHost(), job.targetPort())
+                    : vault.pod(shard);
+            // The vault as the shards are written: a decommission's target in place of the pod it retires.
+            onto = onto.withPod(shard, target);
+            slots.add(new Slot(job, target, new PodRebuildCursor(pods, target, vault.vaultId(), shard,
+                    job.position(), callTimeout), nanoTicker.getAsLong()));
+            LOG.info("pod rebuild job {} of pod {} in vault {} onto {} runs from file {} ({} files done){}{}",
+                    job.jobId(), shard, vault.vaultId(), target, job.position(), job.filesDone(),
+                    job.checkOnly() ? ", counting only" : job.copies() ? ", copying from " + vault.pod(shard) : "",
+                    jobs.size() > 1 ? ", in one walk with " + (jobs.size() - 1) + " more" : "");
+        }
+        Vault ontoAll = onto;
         long sinceCheckpoint = 0;
         long lastCheckpointNanos = nanoTicker.getAsLong();
-        long checkedThisRun = 0;
-        LOG.info("pod rebuild job {} of pod {} in vault {} onto {} runs from file {} ({} files done){}", job.jobId(),
-                shard, vault.vaultId(), target, job.position(), job.filesDone(), job.checkOnly() ? ", counting only"
-                        : job.copies() ? ", copying from " + vault.pod(shard) : "");
-        // Up to `window` shards are rebuilt at once, a new one started as the oldest is applied (a batch that
+        // Up to `window` files are rebuilt at once, a new one started as the oldest is applied (a batch that
         // waited for its slowest would leave the throttle idle at every batch's end). A run that stops may
         // leave each of them half written, all within the files walked since the last checkpoint, so the
         // tail check covers that many more.
         int window = Math.min(config.concurrency(), config.checkpointFiles());
         long checkWindow = (long) config.checkpointFiles() + window;
         ArrayDeque<Pending> inFlight = new ArrayDeque<>();
-        // The last file walked: ahead of the job's position by the files still in flight.
-        long walked = job.position();
+        // The last file walked: ahead of every job's position by the files still in flight.
+        long walked = slots.stream().mapToLong(slot -> slot.current.position()).min().orElseThrow();
         while (true) {
             List<FileRef> files = await(catalog.listFiles(vault.vaultId(), walked, PAGE), "list of files");
             for (FileRef f : files) {
                 walked = f.fileId();
                 if (!keepGoing.getAsBoolean() || Thread.currentThread().isInterrupted()) {
-                    return stop(inFlight, current, progress);
+                    return stop(inFlight, slots, progress);
                 }
-                // Decided in file order (the pod's listing is walked forward), rebuilt side by side.
-                // An empty file has no shard bytes anywhere: nothing to list, nothing to rebuild.
-                boolean listed = f.size() == 0 || present.has(f.fileId());
-                boolean check = listed && (checkedThisRun < checkWindow || f.missingShards().contains(shard));
-                checkedThisRun++;
-                boolean missing = !listed || check && !tailReadsBack(target, f, shard);
-                CompletableFuture<Outcome> outcome;
-                if (!missing) {
-                    metrics.shardsPresent.increment();
-                    outcome = CompletableFuture.completedFuture(Outcome.PRESENT);
-                } else {
-                    metrics.shardsMissing.increment();
-                    outcome = job.checkOnly() ? CompletableFuture.completedFuture(Outcome.COUNTED)
-                            : CompletableFuture.supplyAsync(() -> rebuildShard(vault, onto, job, f), workers);
-                }
-                inFlight.add(new Pending(f, outcome));
-                while (inFlight.size() >= window || !inFlight.isEmpty() && inFlight.peek().outcome().isDone()) {
-                    Optional<PodRebuildJob> applied = applyOldest(inFlight, current, progress);
-                    if (applied.isEmpty()) {
-                        return stop(inFlight, current, progress);
+                // Decided in file order (each pod's listing is walked forward), rebuilt side by side.
+                List<Slot> walking = new ArrayList<>();
+                List<Slot> missing = new ArrayList<>();
+                for (Slot slot : slots) {
+                    if (f.fileId() <= slot.job.position()) {
+                        continue; // done before this run's checkpoint
                     }
-                    current = applied.get();
+                    walking.add(slot);
+                    if (lacks(slot, f, checkWindow)) {
+                        metrics.shardsMissing.increment();
+                        missing.add(slot);
+                    } else {
+                        metrics.shardsPresent.increment();
+                    }
+                }
+                List<Slot> toRebuild = missing.stream().filter(slot -> !slot.job.checkOnly()).toList();
+                CompletableFuture<Map<Slot, Outcome>> outcome = toRebuild.isEmpty()
+                        ? CompletableFuture.completedFuture(Map.of())
+                        : CompletableFuture.supplyAsync(() -> rebuildShards(vault, ontoAll, toRebuild, f), workers);
+                inFlight.add(new Pending(f, walking, missing, outcome));
+                while (inFlight.size() >= window || !inFlight.isEmpty() && inFlight.peek().outcome().isDone()) {
+                    if (!applyOldest(inFlight, progress)) {
+                        return stop(inFlight, slots, progress);
+                    }
                     sinceCheckpoint++;
                     if (sinceCheckpoint >= config.checkpointFiles()
                             || nanoTicker.getAsLong() - lastCheckpointNanos >= config.checkpointInterval().toNanos()) {
-                        current = checkpoint(current, State.RUNNING);
+                        checkpoint(slots, State.RUNNING);
                         sinceCheckpoint = 0;
                         lastCheckpointNanos = nanoTicker.getAsLong();
                     }
@@ -157,102 +180,175 @@ final class PodRebuild {
             }
             if (files.size() < PAGE) {
                 while (!inFlight.isEmpty()) {
-                    Optional<PodRebuildJob> applied = applyOldest(inFlight, current, progress);
-                    if (applied.isEmpty()) {
-                        return stop(inFlight, current, progress);
+                    if (!applyOldest(inFlight, progress)) {
+                        return stop(inFlight, slots, progress);
                     }
-                    current = applied.get();
                 }
-                PodRebuildJob done = checkpoint(current, State.DONE);
-                LOG.info("pod rebuild job {} of pod {} in vault {} done: {} files, {} shards {}, {} bytes, {} failed",
-                        done.jobId(), shard, vault.vaultId(), done.filesDone(), done.shardsRebuilt(),
-                        done.checkOnly() ? "missing" : "rebuilt", done.bytesRebuilt(), done.failures());
+                List<PodRebuildJob> done = checkpoint(slots, State.DONE);
+                for (PodRebuildJob d : done) {
+                    LOG.info("pod rebuild job {} of pod {} in vault {} done: {} files, {} shards {}, {} bytes, {} failed",
+                            d.jobId(), d.shardIndex(), vault.vaultId(), d.filesDone(), d.shardsRebuilt(),
+                            d.checkOnly() ? "missing" : "rebuilt", d.bytesRebuilt(), d.failures());
+                }
                 return done;
             }
         }
     }
 
-    /** A file whose shard is being rebuilt (or was found present), in walk order. */
-    private record Pending(FileRef file, CompletableFuture<Outcome> outcome) {
+    /** One job of a run: its pod's listing, its progress, and whether copying from its source is paused. */
+    private static final class Slot {
+        final PodRebuildJob job;
+        final InetSocketAddress target;
+        final PodRebuildCursor present;
+        /** The job as of the last file applied; read by the job thread only. */
+        PodRebuildJob current;
+        long checkedThisRun;
+        /** Until when (nano ticks) shards are decoded without trying the source: it did not answer. */
+        volatile long copyPausedUntil;
+
+        Slot(PodRebuildJob job, InetSocketAddress target, PodRebuildCursor present, long now) {
+            this.job = job;
+            this.target = target;
+            this.present = present;
+            this.current = job;
+            this.copyPausedUntil = now;
+        }
+    }
+
+    /** Whether the slot's pod lacks the file's shard (a listed one is read back near the checkpoint). */
+    private boolean lacks(Slot slot, FileRef f, long checkWindow) throws IOException, InterruptedException {
+        int shard = slot.job.shardIndex();
+        // An empty file has no shard bytes anywhere: nothing to list, nothing to rebuild.
+        boolean listed = f.size() == 0 || slot.present.has(f.fileId());
+        boolean check = listed && (slot.checkedThisRun < checkWindow || f.missingShards().contains(shard));
+        slot.checkedThisRun++;
+        return !listed || check && !tailReadsBack(slot.target, f, shard);
+    }
+
+    /** A file walked, in walk order: the jobs that walked it, those whose pod lacked it, and what became of those. */
+    private record Pending(FileRef file, List<Slot> walking, List<Slot> missing,
+                           CompletableFuture<Map<Slot, Outcome>> outcome) {
     }
 
     /**
-     * Waits for the oldest file in flight and moves the job past it; empty when the wait was interrupted
-     * (the run stops, the job where it was).
+     * Waits for the oldest file in flight and moves its jobs past it; false when the wait was interrupted
+     * (the run stops, the jobs where they were).
      */
-    private Optional<PodRebuildJob> applyOldest(ArrayDeque<Pending> inFlight, PodRebuildJob current,
-                                                Consumer<PodRebuildJob> progress)
+    private boolean applyOldest(ArrayDeque<Pending> inFlight, Consumer<PodRebuildJob> progress)
             throws IOException, InterruptedException {
         Pending p = inFlight.peek();
-        Outcome o;
+        Map<Slot, Outcome> outcomes;
         try {
-            o = p.outcome().join();
+            outcomes = p.outcome().join();
         } catch (CompletionException | CancellationException e) {
             Thread.currentThread().interrupt();
-            return Optional.empty();
+            return false;
         }
         inFlight.poll();
         FileRef f = p.file();
-        if (o.failed() && !current.copies()) {
-            await(catalog.enqueueRepair(f.vaultId(), f.fileId(), List.of(current.shardIndex()), REBUILD_FAILED),
-                    "repair enqueue");
+        List<Integer> toRepair = new ArrayList<>();
+        for (Slot slot : p.walking()) {
+            Outcome o = outcomes.getOrDefault(slot, p.missing().contains(slot) ? Outcome.COUNTED : Outcome.PRESENT);
+            if (o.failed() && !slot.job.copies()) {
+                toRepair.add(slot.job.shardIndex());
+            }
+            PodRebuildJob c = slot.current;
+            slot.current = c.progressed(State.RUNNING, f.fileId(), c.filesDone() + 1,
+                    c.shardsRebuilt() + (o.rebuilt() ? 1 : 0), c.bytesRebuilt() + o.written(),
+                    c.failures() + (o.failed() ? 1 : 0));
+            progress.accept(slot.current);
+        }
+        if (!toRepair.isEmpty()) {
+            await(catalog.enqueueRepair(f.vaultId(), f.fileId(), toRepair, REBUILD_FAILED), "repair enqueue");
         }
         metrics.filesWalked.increment();
-        PodRebuildJob next = current.progressed(State.RUNNING, f.fileId(), current.filesDone() + 1,
-                current.shardsRebuilt() + (o.rebuilt() ? 1 : 0), current.bytesRebuilt() + o.written(),
-                current.failures() + (o.failed() ? 1 : 0));
-        progress.accept(next);
-        return Optional.of(next);
+        return true;
     }
 
     /** Stops a run: what is done in walk order is checkpointed; rebuilds still in flight are left to finish. */
-    private PodRebuildJob stop(ArrayDeque<Pending> inFlight, PodRebuildJob current, Consumer<PodRebuildJob> progress)
+    private List<PodRebuildJob> stop(ArrayDeque<Pending> inFlight, List<Slot> slots, Consumer<PodRebuildJob> progress)
             throws IOException, InterruptedException {
         while (!inFlight.isEmpty() && inFlight.peek().outcome().isDone()
                 && !inFlight.peek().outcome().isCompletedExceptionally()) {
-            current = applyOldest(inFlight, current, progress).orElse(current);
+            applyOldest(inFlight, progress);
         }
-        return checkpoint(current, State.RUNNING);
+        return checkpoint(slots, State.RUNNING);
     }
 
     /** What became of one file's shard in a run; {@code rebuilt} counts it (in a check: as missing). */
     private record Outcome(boolean rebuilt, long written, boolean failed) {
         static final Outcome PRESENT = new Outcome(false, 0, false);
         static final Outcome COUNTED = new Outcome(true, 0, false);
+        static final Outcome FAILED = new Outcome(false, 0, true);
     }
 
     /**
-     * Rebuilds one shard onto its pod in {@code onto}, on a worker: copied from {@code vault}'s pod when the
-     * job copies and that pod gives it, decoded otherwise. A failure is an outcome (queued for repair by
-     * the caller, in a rebuild), not an error.
+     * Rebuilds the file's shards of {@code slots} onto their pods in {@code onto}, on a worker: each job that
+     * copies takes its shard from its source first (one pod's read); every shard not copied is decoded, all
+     * of them from one read of the file's stripes. A failure is an outcome (queued for repair by the caller,
+     * in a rebuild), not an error.
      */
-    private Outcome rebuildShard(Vault vault, Vault onto, PodRebuildJob job, FileRef f) {
-        int shard = job.shardIndex();
+    private Map<Slot, Outcome> rebuildShards(Vault vault, Vault onto, List<Slot> slots, FileRef f) {
+        Map<Slot, Outcome> out = new HashMap<>();
+        List<Slot> toDecode = new ArrayList<>();
         try {
-            if (job.copies()) {
+            for (Slot slot : slots) {
+                if (slot.job.copies() && nanoTicker.getAsLong() - slot.copyPausedUntil >= 0) {
+                    int shard = slot.job.shardIndex();
+                    try {
+                        long written = rebuild.copy(onto, f, shard, vault.pod(shard));
+                        metrics.shardsCopied.increment();
+                        metrics.bytesRebuilt.increment(written);
+                        out.put(slot, new Outcome(true, written, false));
+                        continue;
+                    } catch (IOException e) {
+                        boolean silent = unanswered(e);
+                        if (silent) {
+                            // A source that does not answer (its host is gone) would cost a call timeout per shard.
+                            slot.copyPausedUntil = nanoTicker.getAsLong() + COPY_PAUSE.toNanos();
+                        }
+                        LOG.info("decommission: shard {} of file {}/{} could not be copied from {} ({}): decoding it{}",
+                                shard, f.vaultId(), f.fileId(), vault.pod(shard), e.toString(),
+                                silent ? ", and decoding without asking it for the next " + COPY_PAUSE : "");
+                    }
+                }
+                toDecode.add(slot);
+            }
+            if (!toDecode.isEmpty()) {
+                List<Integer> shards = toDecode.stream().map(slot -> slot.job.shardIndex()).toList();
                 try {
-                    long written = rebuild.copy(onto, f, shard, vault.pod(shard));
-                    metrics.shardsCopied.increment();
+                    long written = rebuild.rebuild(onto, f, shards);
+                    metrics.shardsDecoded.increment(shards.size());
                     metrics.bytesRebuilt.increment(written);
-                    return new Outcome(true, written, false);
+                    // Every rebuilt shard of a file has the same length.
+                    toDecode.forEach(slot -> out.put(slot, new Outcome(true, written / shards.size(), false)));
                 } catch (IOException e) {
-                    LOG.info("decommission: shard {} of file {}/{} could not be copied from {} ({}): decoding it",
-                            shard, f.vaultId(), f.fileId(), vault.pod(shard), e.toString());
+                    metrics.failures.increment(shards.size());
+                    boolean copies = toDecode.stream().allMatch(slot -> slot.job.copies());
+                    LOG.warn("pod rebuild: shards {} of file {}/{} could not be rebuilt now ({}): {}", shards,
+                            f.vaultId(), f.fileId(), copies ? "left to the rebuild after the switch"
+                                    : "queued for repair", e.toString());
+                    toDecode.forEach(slot -> out.put(slot, Outcome.FAILED));
                 }
             }
-            long written = rebuild.rebuild(onto, f, List.of(shard));
-            metrics.shardsDecoded.increment();
-            metrics.bytesRebuilt.increment(written);
-            return new Outcome(true, written, false);
-        } catch (IOException e) {
-            metrics.failures.increment();
-            LOG.warn("pod rebuild: shard {} of file {}/{} could not be rebuilt now ({}): {}", shard, f.vaultId(),
-                    f.fileId(), job.copies() ? "left to the rebuild after the switch" : "queued for repair", e.toString());
-            return new Outcome(false, 0, true);
+            return out;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CompletionException(e);
         }
+    }
+
+    /** Whether a call failed for want of an answer (unreachable, or out of time) rather than with one. */
+    static boolean unanswered(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof TimeoutException) {
+                return true;
+            }
+            if (t instanceof RpcException r && (r.code() == ErrorCode.UNREACHABLE || r.code() == ErrorCode.TIMEOUT)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether the last chunk of the file's shard reads back, CRC-verified, from the pod. */
@@ -276,9 +372,16 @@ final class PodRebuild {
         }
     }
 
-    private PodRebuildJob checkpoint(PodRebuildJob job, State state) throws IOException, InterruptedException {
-        return await(catalog.checkpointPodRebuild(job.progressed(state, job.position(), job.filesDone(),
-                job.shardsRebuilt(), job.bytesRebuilt(), job.failures())), "checkpoint");
+    /** Writes every job's progress to the catalog; the jobs as checkpointed, in the run's order. */
+    private List<PodRebuildJob> checkpoint(List<Slot> slots, State state) throws IOException, InterruptedException {
+        List<PodRebuildJob> out = new ArrayList<>(slots.size());
+        for (Slot slot : slots) {
+            PodRebuildJob c = slot.current;
+            slot.current = await(catalog.checkpointPodRebuild(c.progressed(state, c.position(), c.filesDone(),
+                    c.shardsRebuilt(), c.bytesRebuilt(), c.failures())), "checkpoint");
+            out.add(slot.current);
+        }
+        return out;
     }
 
     private <T> T await(CompletableFuture<T> f, String what) throws IOException, InterruptedException {

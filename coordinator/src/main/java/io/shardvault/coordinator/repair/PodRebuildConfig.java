@@ -13,9 +13,11 @@ import java.util.Map;
  * @param checkpointInterval time between two checkpoints at most
  * @param concurrency shards rebuilt at once
  * @param catchUpDelay time from a decommission's DONE to the start of its catch-up rebuild
+ * @param gatherDelay how long a new job waits for others to run with it
  */
 public record PodRebuildConfig(long bytesPerSecond, Duration interval, int checkpointFiles,
-                               Duration checkpointInterval, int concurrency, Duration catchUpDelay) {
+                               Duration checkpointInterval, int concurrency, Duration catchUpDelay,
+                               Duration gatherDelay) {
     public PodRebuildConfig {
         if (bytesPerSecond < 1 || checkpointFiles < 1 || concurrency < 1) {
             throw new IllegalArgumentException("rate, checkpoint files and concurrency must be >= 1");
@@ -26,7 +28,7 @@ public record PodRebuildConfig(long bytesPerSecond, Duration interval, int check
         return new PodRebuildConfig(settings.get(PodRebuildConfigKeys.RATE), settings.get(PodRebuildConfigKeys.INTERVAL),
                 settings.get(PodRebuildConfigKeys.CHECKPOINT_FILES),
                 settings.get(PodRebuildConfigKeys.CHECKPOINT_INTERVAL), settings.get(PodRebuildConfigKeys.CONCURRENCY),
-                settings.get(PodRebuildConfigKeys.CATCH_UP_DELAY));
+                settings.get(PodRebuildConfigKeys.CATCH_UP_DELAY), settings.get(PodRebuildConfigKeys.GATHER_DELAY));
     }
 
     public static PodRebuildConfig defaults() {

@@ -36,8 +36,16 @@ public final class PodRebuildConfigKeys {
                     + " meanwhile: long enough for every coordinator to follow the switch"
                     + " (coordinator.podStates.refresh) and finish the writes it had under way.");
 
+    public static final ConfigKey<Duration> GATHER_DELAY = ConfigKey.ofDuration("repair.rebuild.gatherDelay",
+            Duration.ofSeconds(30), Duration.ZERO, Duration.ofHours(1),
+            "How long a new pod rebuild or decommission waits for others before it runs: the running jobs of a"
+                    + " vault run in one walk, decoding the shards of all their pods from one read of each file"
+                    + " (the pods of a lost host, one command each), and no new job runs until the newest of them"
+                    + " is this old.");
+
     /** Every key above. */
     public static List<ConfigKey<?>> all() {
-        return List.of(RATE, INTERVAL, CHECKPOINT_FILES, CHECKPOINT_INTERVAL, CONCURRENCY, CATCH_UP_DELAY);
+        return List.of(RATE, INTERVAL, CHECKPOINT_FILES, CHECKPOINT_INTERVAL, CONCURRENCY, CATCH_UP_DELAY,
+                GATHER_DELAY);
     }
 }

@@ -16,13 +16,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,7 +49,10 @@ import org.slf4j.LoggerFactory;
  * the job's target (the map changed since the start) it is not run here, and says so in the log. A
  * decommission ({@link #decommission}) copies from the pod the map gives and runs only while the map
  * still gives the job's source. A decommission's DONE is followed, {@code repair.rebuild.catchUpDelay} later,
- * by the catch-up rebuild of its replacement, which the leading coordinator starts by itself. Thread-safe;
+ * by the catch-up rebuild of its replacement, which the leading coordinator starts by itself. The running
+ * jobs of one vault run together, in one walk ({@link PodRebuild}): the pods of a lost host, decommissioned
+ * or rebuilt at once, are decoded from one read of each file; so that jobs started one after the other
+ * gather, none runs until the newest job not yet run is {@code repair.rebuild.gatherDelay} old. Thread-safe;
  * {@link #close()} stops the job thread (the job resumes from its checkpoint elsewhere or after a restart).
  */
 public final class PodRebuildWorker implements AutoCloseable {
@@ -79,8 +84,10 @@ public final class PodRebuildWorker implements AutoCloseable {
     private final ExecutorService jobThread;
     /** The threads a run rebuilds shards on, side by side (owned). */
     private final ExecutorService shardWorkers;
-    /** The job this coordinator runs now, as of its last file; null when none. */
-    private final AtomicReference<PodRebuildJob> running = new AtomicReference<>();
+    /** The jobs this coordinator runs now, as of their last file, by (vault, pod); empty when none. */
+    private final Map<List<Integer>, PodRebuildJob> running = new ConcurrentHashMap<>();
+    /** Whether a run is under way here (it may not have reported a job yet). */
+    private final AtomicBoolean busy = new AtomicBoolean();
     private volatile boolean closed;
 
     private PodRebuildWorker(PodRebuildConfig config, Catalog catalog, BooleanSupplier leads, VaultDirectory vaults,
@@ -195,12 +202,11 @@ public final class PodRebuildWorker implements AutoCloseable {
     /** Every job the catalog keeps, with this coordinator's fresher copy of the one it runs. */
     public CompletableFuture<List<Progress>> jobs() {
         return catalog.listPodRebuilds().thenApply(rows -> {
-            PodRebuildJob live = running.get();
             Instant now = clock.instant();
             List<Progress> out = new ArrayList<>();
             for (PodRebuildJob row : rows) {
-                boolean here = live != null && live.jobId() == row.jobId() && live.vaultId() == row.vaultId()
-                        && live.shardIndex() == row.shardIndex();
+                PodRebuildJob live = running.get(key(row));
+                boolean here = live != null && live.jobId() == row.jobId();
                 out.add(progress(here ? live : row, here, here ? now : row.updatedAt()));
             }
             return out;
@@ -222,25 +228,42 @@ public final class PodRebuildWorker implements AutoCloseable {
 
     /** Whether this coordinator runs a job now. */
     public boolean rebuildingHere() {
-        return running.get() != null;
+        return busy.get();
+    }
+
+    private static List<Integer> key(PodRebuildJob job) {
+        return List.of(job.vaultId(), job.shardIndex());
     }
 
     private void poll() {
-        if (closed || running.get() != null || !leads.getAsBoolean()) {
+        if (closed || busy.get() || !leads.getAsBoolean()) {
             return;
         }
         try {
             List<PodRebuildJob> rows = Bounded.await(catalog.listPodRebuilds(), callTimeout.multipliedBy(2),
                     "list of pod rebuilds");
+            boolean started = false;
             for (PodRebuildJob job : rows) {
                 if (dueForCatchUp(job)) {
                     startCatchUp(job);
-                    return;
+                    started = true;
                 }
             }
+            if (started) {
+                // Every due catch-up has its row now: the next poll runs them in one walk.
+                polls.execute(this::poll);
+                return;
+            }
+            List<PodRebuildJob> group = new ArrayList<>();
+            Vault groupVault = null;
             for (PodRebuildJob job : rows) {
                 if (job.state() != State.RUNNING) {
                     continue;
+                }
+                if (job.filesDone() == 0 && clock.instant().isBefore(job.startedAt().plus(config.gatherDelay()))) {
+                    LOG.debug("pod rebuild job {} of pod {} started at {}: waiting {} for others to run with it",
+                            job.jobId(), job.shardIndex(), job.startedAt(), config.gatherDelay());
+                    return;
                 }
                 Optional<Vault> vault = vaults.vault(job.vaultId());
                 if (vault.isEmpty()) {
@@ -257,9 +280,20 @@ public final class PodRebuildWorker implements AutoCloseable {
                             job.shardIndex(), job.vaultId(), at);
                     continue;
                 }
-                running.set(job);
-                jobThread.execute(() -> runJob(vault.get(), job));
-                return;
+                // One walk serves every job of a vault that rebuilds (the pods of a lost host share their
+                // reads); a job that only counts runs alone.
+                if (group.isEmpty()) {
+                    group.add(job);
+                    groupVault = vault.get();
+                } else if (!group.get(0).checkOnly() && !job.checkOnly() && job.vaultId() == groupVault.vaultId()) {
+                    group.add(job);
+                }
+            }
+            if (!group.isEmpty() && busy.compareAndSet(false, true)) {
+                group.forEach(job -> running.put(key(job), job));
+                Vault vault = groupVault;
+                List<PodRebuildJob> jobs = List.copyOf(group);
+                jobThread.execute(() -> runJobs(vault, jobs));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -303,29 +337,33 @@ public final class PodRebuildWorker implements AutoCloseable {
                         + " on {}:{} what was written to the old pod meanwhile; retire the old pod when it is DONE",
                 decommission.jobId(), decommission.shardIndex(), decommission.vaultId(), decommission.updatedAt(),
                 job.jobId(), job.targetHost(), job.targetPort());
-        polls.execute(this::poll);
     }
 
-    private void runJob(Vault vault, PodRebuildJob job) {
+    private void runJobs(Vault vault, List<PodRebuildJob> jobs) {
         try {
-            PodRebuildJob last = rebuild.run(vault, job, () -> !closed && leads.getAsBoolean(), running::set);
-            if (last.state() == State.DONE && last.copies()) {
-                // Its DONE moved the pod in the catalog: new writes here go to the replacement from now on.
+            List<PodRebuildJob> last = rebuild.run(vault, jobs, () -> !closed && leads.getAsBoolean(),
+                    job -> running.put(key(job), job));
+            List<Long> switched = last.stream().filter(job -> job.state() == State.DONE && job.copies())
+                    .map(PodRebuildJob::jobId).toList();
+            if (!switched.isEmpty()) {
+                // Their DONE moved the pods in the catalog: new writes here go to the replacements from now on.
                 vaults.refresh().orTimeout(callTimeout.multipliedBy(2).toMillis(), TimeUnit.MILLISECONDS)
                         .whenComplete((ok, failure) -> {
                             if (failure != null) {
-                                LOG.info("decommission job {} is DONE; the vault map follows at its next refresh: {}",
-                                        last.jobId(), failure.toString());
+                                LOG.info("decommission jobs {} are DONE; the vault map follows at its next refresh: {}",
+                                        switched, failure.toString());
                             }
                         });
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (IOException | RuntimeException e) {
-            LOG.warn("pod rebuild job {} of pod {} in vault {} stopped (it resumes from its checkpoint in {}): {}",
-                    job.jobId(), job.shardIndex(), job.vaultId(), config.interval(), e.toString());
+            LOG.warn("pod rebuild jobs {} of pods {} in vault {} stopped (they resume from their checkpoints in {}): {}",
+                    jobs.stream().map(PodRebuildJob::jobId).toList(), jobs.stream().map(PodRebuildJob::shardIndex)
+                            .toList(), vault.vaultId(), config.interval(), e.toString());
         } finally {
-            running.set(null);
+            running.clear();
+            busy.set(false);
         }
     }
 

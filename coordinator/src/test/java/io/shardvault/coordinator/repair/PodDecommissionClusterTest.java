@@ -12,6 +12,9 @@ import io.shardvault.coordinator.testing.MiniCluster;
 import io.shardvault.pod.api.PodClient;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
@@ -169,6 +172,49 @@ class PodDecommissionClusterTest {
         assertThat(done.failures()).isZero();
         assertThat(h.stashEntriesPerSlot(fileIds)).as("stash entries per slot after the decommission").isEmpty();
         assertReadBackFromOldPodDown(dead, onto);
+    }
+
+    /**
+     * A lost host: its four pods are decommissioned one command after the other, within the gather delay,
+     * and the four jobs run in one walk that decodes the four shards of each file from one read of it
+     * (each file walked once, not four times); then the four catch-ups likewise, and every object reads
+     * back with the four old pods and four others down, which only the four replacements make possible.
+     */
+    @Test
+    void theFourPodsOfALostHostAreDecodedInOneWalk() throws Exception {
+        int[] host = {4, 5, 6, 7};
+        int files = h.writeMixedLoad();
+        h.stopPods(host);
+        PodRebuildMetrics metrics = new PodRebuildMetrics(new SimpleMeterRegistry());
+        PodRebuildWorker w = h.rebuildWorker(1L << 30, 100, Duration.ofSeconds(2), metrics);
+        List<PodRebuildJob> jobs = new ArrayList<>();
+        List<InetSocketAddress> replacements = new ArrayList<>();
+        for (int pod : host) {
+            InetSocketAddress onto = cluster.startReplacement(pod);
+            replacements.add(onto);
+            jobs.add(w.decommission(MiniCluster.VAULT_ID, pod, onto).join());
+        }
+        for (PodRebuildJob job : jobs) {
+            PodRebuildJob done = h.awaitDone(job);
+            assertThat(done.failures()).isZero();
+            assertThat(done.filesDone()).isEqualTo(files);
+        }
+        assertThat(metrics.filesWalked.count()).as("files walked: once each for the four jobs").isEqualTo(files);
+        assertThat(metrics.shardsDecoded.count()).as("decoded").isEqualTo(4.0 * (files - 1)); // the empty one has none
+        assertThat(metrics.shardsCopied.count()).as("copied").isZero();
+        for (int i = 0; i < host.length; i++) {
+            int pod = host[i];
+            InetSocketAddress onto = replacements.get(i);
+            awaitSwitch(pod, onto);
+            HealingCluster.awaitTrue("the catch-up rebuild of pod " + pod + ", DONE", () -> {
+                PodRebuildJob row = catchUpRow(pod);
+                return row != null && !row.copies() && row.state() == PodRebuildJob.State.DONE;
+            });
+            assertThat(catchUpRow(pod).failures()).isZero();
+        }
+        h.stopPods(0, 1, 2, 3);
+        h.stopStash();
+        h.assertReadBack();
     }
 
     /** The catalog's row of pod {@code shardIndex}'s rebuild jobs, or null. */

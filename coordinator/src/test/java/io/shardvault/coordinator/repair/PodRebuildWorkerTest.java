@@ -2,12 +2,16 @@ package io.shardvault.coordinator.repair;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.shardvault.common.ErrorCode;
 import io.shardvault.common.config.Settings;
+import io.shardvault.common.rpc.RpcException;
 import io.shardvault.common.testing.ConfigKeysConventions;
 import io.shardvault.coordinator.catalog.PodRebuildJob;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 
 /** The pod rebuild's settings and its progress arithmetic (rate and time left since the job started). */
@@ -22,6 +26,17 @@ class PodRebuildWorkerTest {
         assertThat(c.bytesPerSecond()).isEqualTo(50L << 20);
         assertThat(c.checkpointFiles()).isEqualTo(20);
         assertThat(PodRebuildConfig.defaults().checkpointInterval()).isEqualTo(Duration.ofSeconds(10));
+    }
+
+    /** Only a source that gave no answer pauses a decommission's copies; one that answered with an error does not. */
+    @Test
+    void aCopyPausesForASilentSourceOnly() {
+        assertThat(PodRebuild.unanswered(new IOException("read", new RpcException(ErrorCode.UNREACHABLE, "refused"))))
+                .isTrue();
+        assertThat(PodRebuild.unanswered(new IOException("read", new RpcException(ErrorCode.TIMEOUT, "late")))).isTrue();
+        assertThat(PodRebuild.unanswered(new IOException("read: no answer", new TimeoutException()))).isTrue();
+        assertThat(PodRebuild.unanswered(new IOException("read", new RpcException(ErrorCode.CORRUPT, "crc")))).isFalse();
+        assertThat(PodRebuild.unanswered(new IOException("read gave 10 bytes, not 20"))).isFalse();
     }
 
     @Test

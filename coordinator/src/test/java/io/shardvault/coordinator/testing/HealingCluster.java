@@ -272,8 +272,14 @@ public final class HealingCluster implements AutoCloseable {
      * decommission's catch-up {@link #CATCH_UP_DELAY} after its DONE), closed by {@link #close()}.
      */
     public PodRebuildWorker rebuildWorker(long bytesPerSecond, int checkpointFiles, PodRebuildMetrics metrics) {
+        return rebuildWorker(bytesPerSecond, checkpointFiles, Duration.ZERO, metrics);
+    }
+
+    /** {@link #rebuildWorker(long, int, PodRebuildMetrics)} with new jobs waiting {@code gatherDelay} for others. */
+    public PodRebuildWorker rebuildWorker(long bytesPerSecond, int checkpointFiles, Duration gatherDelay,
+                                          PodRebuildMetrics metrics) {
         PodRebuildConfig config = new PodRebuildConfig(bytesPerSecond, Duration.ofMillis(100), checkpointFiles,
-                Duration.ofMinutes(1), 4, CATCH_UP_DELAY);
+                Duration.ofMinutes(1), 4, CATCH_UP_DELAY, gatherDelay);
         return closeLater(PodRebuildWorker.start(config, catalog(), this::leads, vaults(), data, pods(), codecs,
                 metrics, CALL_TIMEOUT));
     }

@@ -181,6 +181,7 @@ class PodRebuildIT {
         s.put("jmx.remote.user", USER);
         s.put("jmx.remote.password", PASSWORD);
         s.put("repair.rebuild.interval", "200ms");
+        s.put("repair.rebuild.gatherDelay", "0s");
         s.put("repair.rebuild.checkpoint.files", "2");
         return s;
     }

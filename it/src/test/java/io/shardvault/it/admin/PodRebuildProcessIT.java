@@ -74,7 +74,8 @@ class PodRebuildProcessIT {
     void aWipedPodRebuiltThroughTheCliCarriesEveryObjectWithAnotherPodProcessAndTheStashDown() throws Exception {
         LOG.info("seed {}", seed);
         cluster = ProcessCluster.start(dir, ProcessCluster.Options.defaults()
-                .withCoordinatorConf("repair.rebuild.interval = 200ms", "repair.interval = 200ms"));
+                .withCoordinatorConf("repair.rebuild.interval = 200ms", "repair.interval = 200ms",
+                        "repair.rebuild.gatherDelay = 0s"));
         try (S3Client s3 = cluster.s3Client()) {
             s3.createBucket(b -> b.bucket(BUCKET));
             Map<String, byte[]> objects = new LinkedHashMap<>();
@@ -121,6 +122,7 @@ class PodRebuildProcessIT {
         // 64 KiB/s (the least the setting takes) over ~700 KiB of pod 9's shards: about ten seconds of rebuild.
         cluster = ProcessCluster.start(dir, ProcessCluster.Options.defaults().withCoordinatorConf(
                 "repair.rebuild.interval = 200ms", "repair.interval = 200ms", "repair.rebuild.bytesPerSecond = 64KiB",
+                "repair.rebuild.gatherDelay = 0s",
                 "repair.rebuild.checkpoint.files = 2", "repair.rebuild.concurrency = 2"));
         try (S3Client s3 = cluster.s3Client()) {
             s3.createBucket(b -> b.bucket(BUCKET));
