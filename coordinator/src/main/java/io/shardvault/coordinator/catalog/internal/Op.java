@@ -68,7 +68,7 @@ enum Op {
     LIST_POD_REBUILDS(85, PodRebuilds::answerList),
     LIST_ACCOUNTS(86, Accounts::answerListAccounts),
     GET_BUCKET_USAGE(87, Buckets::answerBucketUsage),
-    LIST_ACCESS_KEYS(88, AccessKeys::answerListAccessKeys);
+    LIST_ACCESS_KEYS(89, AccessKeys::answerListAccessKeys);
 
     private static final Op[] BY_CODE = new Op[128];
 
