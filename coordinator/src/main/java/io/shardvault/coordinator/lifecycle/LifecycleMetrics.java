@@ -16,7 +16,7 @@ public final class LifecycleMetrics {
     final Counter deleteMarkersRemoved;
     /** {@code shardvault.lifecycle.uploads.aborted}: incomplete multipart uploads aborted. */
     final Counter uploadsAborted;
-    /** {@code shardvault.lifecycle.bytes.freed}: bytes of the files those removals released. */
+    /** {@code shardvault.lifecycle.freed.bytes}: bytes of the files those removals released. */
     final Counter bytesFreed;
     /** {@code shardvault.lifecycle.skipped.locked}: due versions left alone for a retention or legal hold. */
     final Counter skippedLocked;
@@ -32,7 +32,7 @@ public final class LifecycleMetrics {
         noncurrentExpired = registry.counter("shardvault.lifecycle.noncurrent.expired");
         deleteMarkersRemoved = registry.counter("shardvault.lifecycle.delete.markers.removed");
         uploadsAborted = registry.counter("shardvault.lifecycle.uploads.aborted");
-        bytesFreed = Counter.builder("shardvault.lifecycle.bytes.freed").baseUnit("bytes").register(registry);
+        bytesFreed = Counter.builder("shardvault.lifecycle.freed.bytes").baseUnit("bytes").register(registry);
         skippedLocked = registry.counter("shardvault.lifecycle.skipped.locked");
         failures = registry.counter("shardvault.lifecycle.failures");
         runDuration = Timer.builder("shardvault.lifecycle.run").description("duration of a complete lifecycle run")

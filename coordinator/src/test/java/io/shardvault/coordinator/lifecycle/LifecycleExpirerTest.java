@@ -146,7 +146,7 @@ class LifecycleExpirerTest {
         assertThat(join(catalog.usage(Optional.of("lc-plain"))).storedBytes()).isEqualTo(40);
         assertThat(wakes.get()).isPositive();
         assertThat(counter("shardvault.lifecycle.objects.expired")).isEqualTo(2);
-        assertThat(counter("shardvault.lifecycle.bytes.freed")).isEqualTo(30);
+        assertThat(counter("shardvault.lifecycle.freed.bytes")).isEqualTo(30);
         assertThat(registry.get("shardvault.lifecycle.last.run.millis").gauge().value()).isEqualTo(clock.millis());
         assertThat(registry.get("shardvault.lifecycle.run").timer().count()).isEqualTo(2);
     }
