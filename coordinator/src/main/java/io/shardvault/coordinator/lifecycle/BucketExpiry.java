@@ -56,19 +56,19 @@ final class BucketExpiry {
     private final RateLimiter rate;
     private final BooleanSupplier active;
     private final Instant now;
-    private final Duration callTimeout;
+    private final Duration callLimit;
     private final ExpiryTally tally;
     private final List<Planned> pending = new ArrayList<>();
 
     BucketExpiry(Catalog catalog, Bucket bucket, int batch, RateLimiter rate, BooleanSupplier active, Instant now,
-                 Duration callTimeout, ExpiryTally tally) {
+                 Duration callLimit, ExpiryTally tally) {
         this.catalog = catalog;
         this.bucket = bucket;
         this.batch = batch;
         this.rate = rate;
         this.active = active;
         this.now = now;
-        this.callTimeout = callTimeout;
+        this.callLimit = callLimit;
         this.tally = tally;
     }
 
@@ -245,6 +245,6 @@ final class BucketExpiry {
     }
 
     private <T> T await(CompletableFuture<T> f, String what) throws IOException, InterruptedException {
-        return Bounded.await(f, callTimeout.multipliedBy(2), what);
+        return Bounded.await(f, callLimit, what);
     }
 }

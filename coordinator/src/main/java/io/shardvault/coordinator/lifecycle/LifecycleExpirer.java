@@ -14,7 +14,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -61,7 +60,8 @@ public final class LifecycleExpirer implements AutoCloseable {
     private final Runnable filesReleased;
     private final LifecycleMetrics metrics;
     private final Clock clock;
-    private final Duration callTimeout;
+    /** The longest wait for one catalog call: twice its timeout. */
+    private final Duration callLimit;
     private final RateLimiter rate;
     private final ScheduledExecutorService runs;
 
@@ -73,7 +73,7 @@ public final class LifecycleExpirer implements AutoCloseable {
         this.filesReleased = Objects.requireNonNull(filesReleased, "filesReleased");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.callTimeout = Objects.requireNonNull(callTimeout, "callTimeout");
+        this.callLimit = callTimeout.multipliedBy(2);
         this.rate = new RateLimiter(config.deletesPerSecond(), System::nanoTime);
         this.runs = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("lifecycle-expirer"));
     }
@@ -131,17 +131,18 @@ public final class LifecycleExpirer implements AutoCloseable {
         ExpiryTally tally = new ExpiryTally();
         int withRules = 0;
         try {
-            for (Bucket b : await(catalog.listBuckets(), "list buckets")) {
+            for (Bucket b : Bounded.await(catalog.listBuckets(), callLimit, "list buckets")) {
                 if (!activeHere()) {
                     break;
                 }
                 try {
-                    Optional<String> doc = await(catalog.bucketLifecycle(b.name()), "lifecycle of " + b.name());
+                    Optional<String> doc = Bounded.await(catalog.bucketLifecycle(b.name()), callLimit,
+                            "lifecycle of " + b.name());
                     if (doc.isEmpty()) {
                         continue;
                     }
                     withRules++;
-                    new BucketExpiry(catalog, b, config.batch(), rate, this::activeHere, now, callTimeout, tally)
+                    new BucketExpiry(catalog, b, config.batch(), rate, this::activeHere, now, callLimit, tally)
                             .apply(LifecycleConfiguration.parse(doc.get().getBytes(StandardCharsets.UTF_8)));
                 } catch (IOException e) {
                     // A bucket deleted meanwhile, a timeout: the other buckets still get their run.
@@ -167,10 +168,6 @@ public final class LifecycleExpirer implements AutoCloseable {
                 r.objectsExpired(), r.noncurrentExpired(), r.deleteMarkersRemoved(), r.uploadsAborted(), r.bytesFreed(),
                 r.skippedLocked(), took.toMillis());
         return r;
-    }
-
-    private <T> T await(CompletableFuture<T> f, String what) throws IOException, InterruptedException {
-        return Bounded.await(f, callTimeout.multipliedBy(2), what);
     }
 
     @Override
