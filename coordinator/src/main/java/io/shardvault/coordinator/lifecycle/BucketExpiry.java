@@ -127,7 +127,10 @@ final class BucketExpiry {
             // Its successor is the marker written now: the noncurrent ages are counted from the next run on.
             return;
         }
-        if (rule.expiredObjectDeleteMarker() && current.deleteMarker() && versions.size() == 1) {
+        // A lone marker goes under ExpiredObjectDeleteMarker, and under Expiration once it is as old as the rule
+        // says (as S3 and MinIO do: ExpiredObjectDeleteMarker cannot be given beside Days or Date).
+        if (current.deleteMarker() && versions.size() == 1 && (rule.expiredObjectDeleteMarker()
+                || rule.expiresCurrent() && currentDue(rule, current))) {
             add(Kind.MARKER, current, Optional.of(current.versionId()));
         }
         if (rule.noncurrentDays() > 0) {

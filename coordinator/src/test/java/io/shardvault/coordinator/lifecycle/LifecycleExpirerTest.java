@@ -182,13 +182,19 @@ class LifecycleExpirerTest {
         join(catalog.createBucket("lc-versioned", "AK1", false));
         join(catalog.setVersioning("lc-versioned", VersioningState.ENABLED));
         put("lc-versioned", "k", 7);
+        // A delete marker left alone (its data version removed for good) expires under Days too.
+        put("lc-versioned", "gone", 3);
+        String gone = versions("lc-versioned").get(0).versionId();
+        join(catalog.deleteObject("lc-versioned", "gone", Optional.empty()));
+        join(catalog.deleteObject("lc-versioned", "gone", Optional.of(gone)));
         rules("lc-versioned", expireAfter("", 1));
         clock.advance(Duration.ofDays(3));
         LifecycleExpirer.Run run = expirer.runNow();
         assertThat(run.objectsExpired()).isEqualTo(1);
+        assertThat(run.deleteMarkersRemoved()).isEqualTo(1);
         assertThat(run.bytesFreed()).isZero();
         List<ObjectVersion> vs = versions("lc-versioned");
-        assertThat(vs).hasSize(2);
+        assertThat(vs).extracting(ObjectVersion::key).containsExactly("k", "k");
         assertThat(vs.get(0).deleteMarker()).isTrue();
         // The marker is the current version now: a second run expires nothing more.
         assertThat(expirer.runNow().objectsExpired()).isZero();
