@@ -28,6 +28,9 @@ import io.shardvault.coordinator.data.internal.ShardDataPath;
 import io.shardvault.coordinator.collect.CollectConfig;
 import io.shardvault.coordinator.collect.CollectMetrics;
 import io.shardvault.coordinator.collect.OrphanCollector;
+import io.shardvault.coordinator.lifecycle.LifecycleConfig;
+import io.shardvault.coordinator.lifecycle.LifecycleExpirer;
+import io.shardvault.coordinator.lifecycle.LifecycleMetrics;
 import io.shardvault.coordinator.repair.LeaderTenure;
 import io.shardvault.coordinator.repair.PodRebuildConfig;
 import io.shardvault.coordinator.repair.PodRebuildMetrics;
@@ -59,6 +62,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -93,12 +97,22 @@ public final class Coordinator implements AutoCloseable {
     private S3Server s3;
     private VaultReadiness readiness;
     private Catalog catalog;
+    private LifecycleExpirer lifecycle;
 
     private Coordinator() {
     }
 
     /** Starts every part; on failure closes what was started and throws. */
     public static Coordinator start(Settings settings, MeterRegistry registry) throws IOException {
+        return start(settings, registry, Clock.systemUTC());
+    }
+
+    /**
+     * As {@link #start(Settings, MeterRegistry)}, with the lifecycle expirer counting ages against
+     * {@code lifecycleClock} (tests move it forward instead of waiting days).
+     */
+    public static Coordinator start(Settings settings, MeterRegistry registry, Clock lifecycleClock)
+            throws IOException {
         CoordinatorConfig config = CoordinatorConfig.from(settings);
         DataPathConfig dataConfig = DataPathConfig.from(settings);
         // Fail before anything starts, not on the first large PUT: the large-file chunk must suit the vault.
@@ -167,6 +181,10 @@ public final class Coordinator implements AutoCloseable {
                     catalogServer::isLeader, vaults, new PodClient(repairRpc),
                     new StashClient(repairRpc), stashServers, new CollectMetrics(registry), dataConfig.rpcTimeout());
             started.add(collector);
+            // Lifecycle rules (issue #24): applied by the leader, through the catalog's own deletes.
+            c.lifecycle = LifecycleExpirer.start(LifecycleConfig.from(settings), catalog, catalogServer::isLeader,
+                    reaper::wake, new LifecycleMetrics(registry), lifecycleClock, dataConfig.rpcTimeout());
+            started.add(c.lifecycle);
             FreeSpace freeSpace = new PodFreeSpace(catalog, new PodClient(statsRpc), FREE_SPACE_MAX_AGE,
                     System::nanoTime);
             S3ServerConfig s3Config = S3ServerConfig.from(settings);
@@ -211,6 +229,11 @@ public final class Coordinator implements AutoCloseable {
     /** This coordinator's catalog client (admin operations: access keys, bucket quotas). */
     public Catalog catalog() {
         return catalog;
+    }
+
+    /** This coordinator's lifecycle expirer (it applies rules only while its catalog peer leads). */
+    public LifecycleExpirer lifecycle() {
+        return lifecycle;
     }
 
     /** The S3 endpoint's bound address. */

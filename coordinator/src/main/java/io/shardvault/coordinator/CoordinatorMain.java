@@ -20,6 +20,7 @@ import io.shardvault.coordinator.audit.AuditLogFile;
 import io.shardvault.coordinator.catalog.CatalogConfigKeys;
 import io.shardvault.coordinator.data.DataPathConfigKeys;
 import io.shardvault.coordinator.collect.CollectConfigKeys;
+import io.shardvault.coordinator.lifecycle.LifecycleConfigKeys;
 import io.shardvault.coordinator.repair.PodRebuildConfigKeys;
 import io.shardvault.coordinator.repair.RepairConfigKeys;
 import io.shardvault.coordinator.repair.ScrubFindingsConfigKeys;
@@ -78,6 +79,7 @@ public final class CoordinatorMain implements Callable<Integer> {
         keys.addAll(RepairConfigKeys.all());
         keys.addAll(ScrubFindingsConfigKeys.all());
         keys.addAll(CollectConfigKeys.all());
+        keys.addAll(LifecycleConfigKeys.all());
         keys.addAll(PodRebuildConfigKeys.all());
         keys.addAll(ErasureConfigKeys.all());
         keys.addAll(RpcConfigKeys.all());

@@ -2,6 +2,7 @@ package io.shardvault.s3;
 
 import io.shardvault.common.ErrorCode;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -123,6 +124,24 @@ public interface ObjectStore {
 
     /** One page of a bucket's in-progress uploads. */
     CompletableFuture<UploadsPage> listMultipartUploads(Caller caller, ListUploadsRequest request);
+
+    // ---- lifecycle rules (issue #24): defaults for stores that do not keep them
+
+    /** GetBucketLifecycleConfiguration: the bucket's, or empty when it has none. The default: {@code NOT_IMPLEMENTED}. */
+    default CompletableFuture<Optional<LifecycleConfiguration>> getBucketLifecycle(Caller caller, String bucket) {
+        return CompletableFuture.failedFuture(
+                new ObjectStoreException(ErrorCode.NOT_IMPLEMENTED, "lifecycle rules are not implemented"));
+    }
+
+    /**
+     * PutBucketLifecycleConfiguration (replaces the bucket's) or, with empty, DeleteBucketLifecycle. The
+     * default: {@code NOT_IMPLEMENTED}.
+     */
+    default CompletableFuture<Void> putBucketLifecycle(Caller caller, String bucket,
+                                                       Optional<LifecycleConfiguration> configuration) {
+        return CompletableFuture.failedFuture(
+                new ObjectStoreException(ErrorCode.NOT_IMPLEMENTED, "lifecycle rules are not implemented"));
+    }
 
     // ---- versioning and Object Lock (issue #9): defaults for stores that do not have them yet
 

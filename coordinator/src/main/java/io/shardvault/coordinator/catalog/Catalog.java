@@ -116,6 +116,12 @@ public interface Catalog extends AutoCloseable {
     int MAX_BATCH = 1000;
 
     /**
+     * {@link #deleteObjects}, each delete applied only while its key's newest version is still the one it
+     * names ({@code PRECONDITION_FAILED} otherwise, for that item alone): the lifecycle expirer's deletes.
+     */
+    CompletableFuture<List<DeleteOutcome>> deleteObjectsIfLatest(List<DeleteIfLatest> requests);
+
+    /**
      * Sets one version's retention. COMPLIANCE can be extended, never shortened, removed or turned
      * into GOVERNANCE; GOVERNANCE can be shortened or removed only with the bypass
      * ({@code ACCESS_DENIED} otherwise).
@@ -236,6 +242,18 @@ public interface Catalog extends AutoCloseable {
      * for a negative quota. The quota is kept until changed or the bucket is deleted.
      */
     CompletableFuture<Void> setBucketQuota(String bucket, long quotaBytes);
+
+    /**
+     * A bucket's lifecycle configuration, the document the S3 layer stored, or empty when it has none
+     * ({@code NO_SUCH_BUCKET}). The catalog keeps it and never interprets it.
+     */
+    CompletableFuture<Optional<String>> bucketLifecycle(String bucket);
+
+    /**
+     * Replaces a bucket's lifecycle configuration, or removes it (empty): {@code NO_SUCH_BUCKET};
+     * {@code INVALID_ARGUMENT} for an empty document or one over a megabyte. Deleting the bucket removes it.
+     */
+    CompletableFuture<Void> setBucketLifecycle(String bucket, Optional<String> document);
 
     // ---- accounts and access keys ----
 

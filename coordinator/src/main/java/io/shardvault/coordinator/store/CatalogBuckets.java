@@ -9,9 +9,11 @@ import io.shardvault.s3.BucketCapacity;
 import io.shardvault.s3.BucketInfo;
 import io.shardvault.s3.CannedAcl;
 import io.shardvault.s3.Caller;
+import io.shardvault.s3.LifecycleConfiguration;
 import io.shardvault.s3.ObjectStoreException;
 import io.shardvault.s3.VersioningStatus;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -72,6 +74,17 @@ record CatalogBuckets(Catalog catalog, BucketAccess access, String region, FreeS
     CompletableFuture<Void> setVersioning(Caller caller, String bucket, VersioningStatus status) {
         return access.owned(caller, bucket).thenCompose(b -> catalog.setVersioning(bucket,
                 CatalogMapper.versioningState(status))).thenApply(b -> null);
+    }
+
+    /** The catalog keeps the document as the S3 layer wrote it, which reads back as it was validated. */
+    CompletableFuture<Optional<LifecycleConfiguration>> lifecycle(Caller caller, String bucket) {
+        return access.owned(caller, bucket).thenCompose(b -> catalog.bucketLifecycle(bucket))
+                .thenApply(doc -> doc.map(d -> LifecycleConfiguration.parse(d.getBytes(StandardCharsets.UTF_8))));
+    }
+
+    CompletableFuture<Void> setLifecycle(Caller caller, String bucket, Optional<LifecycleConfiguration> configuration) {
+        return access.owned(caller, bucket).thenCompose(b -> catalog.setBucketLifecycle(bucket,
+                configuration.map(c -> new String(c.toXml(), StandardCharsets.UTF_8))));
     }
 
     boolean reportsCapacity() {

@@ -15,6 +15,7 @@ import io.shardvault.s3.CopyResult;
 import io.shardvault.s3.CreateMultipartUploadRequest;
 import io.shardvault.s3.DeleteOutcome;
 import io.shardvault.s3.DeleteResult;
+import io.shardvault.s3.LifecycleConfiguration;
 import io.shardvault.s3.ListObjectsPage;
 import io.shardvault.s3.ListObjectsRequest;
 import io.shardvault.s3.ListUploadsRequest;
@@ -161,6 +162,17 @@ public final class CatalogObjectStore implements ObjectStore {
     @Override
     public CompletableFuture<Void> putBucketVersioning(Caller caller, String bucket, VersioningStatus status) {
         return map(buckets.setVersioning(caller, bucket, status));
+    }
+
+    @Override
+    public CompletableFuture<Optional<LifecycleConfiguration>> getBucketLifecycle(Caller caller, String bucket) {
+        return map(buckets.lifecycle(caller, bucket));
+    }
+
+    @Override
+    public CompletableFuture<Void> putBucketLifecycle(Caller caller, String bucket,
+                                                      Optional<LifecycleConfiguration> configuration) {
+        return map(buckets.setLifecycle(caller, bucket, configuration));
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.shardvault.it.s3;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.config.Settings;
 import io.shardvault.coordinator.Coordinator;
+import io.shardvault.coordinator.lifecycle.LifecycleExpirer;
 import io.shardvault.coordinator.testing.MiniCluster;
 import io.shardvault.coordinator.catalog.AccessKey;
 import io.shardvault.coordinator.catalog.Catalog;
@@ -23,6 +24,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -92,7 +94,12 @@ public final class S3Cluster implements S3Target {
 
     /** As {@link #start(Path)}, with these coordinator settings added. */
     public static S3Cluster start(Path dir, Map<String, Object> overrides) throws IOException {
-        return start(dir, ACCESS_KEY, SECRET_KEY, 0, false, overrides);
+        return start(dir, ACCESS_KEY, SECRET_KEY, 0, false, overrides, Clock.systemUTC());
+    }
+
+    /** As {@link #start(Path, Map)}, the lifecycle expirer counting ages against {@code lifecycleClock}. */
+    public static S3Cluster start(Path dir, Map<String, Object> overrides, Clock lifecycleClock) throws IOException {
+        return start(dir, ACCESS_KEY, SECRET_KEY, 0, false, overrides, lifecycleClock);
     }
 
     /** As {@link #start(Path)}, accepting the given bootstrap access key. */
@@ -112,11 +119,11 @@ public final class S3Cluster implements S3Target {
      */
     public static S3Cluster start(Path dir, String accessKey, String secretKey, int s3Port, boolean tls)
             throws IOException {
-        return start(dir, accessKey, secretKey, s3Port, tls, Map.of());
+        return start(dir, accessKey, secretKey, s3Port, tls, Map.of(), Clock.systemUTC());
     }
 
     private static S3Cluster start(Path dir, String accessKey, String secretKey, int s3Port, boolean tls,
-                                   Map<String, Object> overrides) throws IOException {
+                                   Map<String, Object> overrides, Clock lifecycleClock) throws IOException {
         long began = System.nanoTime();
         MiniCluster cluster = MiniCluster.start(dir.resolve("nodes"), MiniCluster.Options.defaults());
         try {
@@ -130,7 +137,7 @@ public final class S3Cluster implements S3Target {
                 settings.put("s3.tls.privateKey", copyResource("tls/test-key.pem", dir.resolve("tls")).toString());
             }
             settings.putAll(overrides);
-            Coordinator coordinator = Coordinator.start(Settings.of(settings), registry);
+            Coordinator coordinator = Coordinator.start(Settings.of(settings), registry, lifecycleClock);
             String[] other;
             String[] disabled;
             try (Catalog catalog = RatisCatalogServer.connect(CatalogConfig.from(Settings.of(settings)), new SimpleMeterRegistry())) {
@@ -209,6 +216,11 @@ public final class S3Cluster implements S3Target {
     /** The coordinator's catalog (admin operations: access keys, bucket quotas). */
     public io.shardvault.coordinator.catalog.Catalog catalog() {
         return coordinator.catalog();
+    }
+
+    /** The coordinator's lifecycle expirer (a test runs it at the instant its clock says). */
+    public LifecycleExpirer lifecycle() {
+        return coordinator.lifecycle();
     }
 
     public MiniCluster nodes() {

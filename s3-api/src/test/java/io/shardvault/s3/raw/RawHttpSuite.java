@@ -798,9 +798,10 @@ public abstract class RawHttpSuite {
         assertError(signed("PUT", "/raw", "object-lock", SigV4.EMPTY_SHA256, new byte[0]), 400, "MalformedXML");
         assertError(signed("GET", "/raw/alive", "retention", SigV4.EMPTY_SHA256, null), 400, "InvalidRequest");
         assertError(signed("PUT", "/raw/alive", "tagging", SigV4.EMPTY_SHA256, new byte[0]), 501, "NotImplemented");
-        // (ListObjectVersions is served by the cluster's store and NotImplemented by the in-memory one.)
+        // (ListObjectVersions and the lifecycle are served by the cluster's store and NotImplemented by the
+        // in-memory one.)
         assertError(signed("GET", "/raw", "policy", SigV4.EMPTY_SHA256, null), 501, "NotImplemented");
-        assertError(signed("GET", "/raw", "lifecycle", SigV4.EMPTY_SHA256, null), 501, "NotImplemented");
+        assertError(signed("GET", "/raw", "website", SigV4.EMPTY_SHA256, null), 501, "NotImplemented");
         assertError(signed("PATCH", "/raw/alive", "", SigV4.EMPTY_SHA256, null), 405, "MethodNotAllowed");
     }
 

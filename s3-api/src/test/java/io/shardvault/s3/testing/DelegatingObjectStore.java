@@ -2,6 +2,7 @@ package io.shardvault.s3.testing;
 
 import io.shardvault.s3.*;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /** Forwards every call to another store; tests override what they want to change. */
@@ -132,5 +133,16 @@ public class DelegatingObjectStore implements ObjectStore {
     @Override
     public CompletableFuture<Void> putBucketVersioning(Caller caller, String bucket, VersioningStatus status) {
         return delegate.putBucketVersioning(caller, bucket, status);
+    }
+
+    @Override
+    public CompletableFuture<Optional<LifecycleConfiguration>> getBucketLifecycle(Caller caller, String bucket) {
+        return delegate.getBucketLifecycle(caller, bucket);
+    }
+
+    @Override
+    public CompletableFuture<Void> putBucketLifecycle(Caller caller, String bucket,
+                                                      Optional<LifecycleConfiguration> configuration) {
+        return delegate.putBucketLifecycle(caller, bucket, configuration);
     }
 }

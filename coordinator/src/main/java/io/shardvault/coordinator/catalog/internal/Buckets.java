@@ -86,6 +86,7 @@ final class Buckets {
         e.txn().delete(Table.COUNTERS, Counters.bucketVersions(b.id()));
         e.txn().delete(Table.COUNTERS, Counters.bucketQuota(b.id()));
         AclCommands.forget(e, b);
+        BucketLifecycles.forget(e, b);
     }
 
     /** Sets (or, with 0, removes) a bucket's quota; it is kept in the counters table, keyed by bucket id. */

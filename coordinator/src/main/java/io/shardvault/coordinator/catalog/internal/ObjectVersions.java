@@ -4,6 +4,7 @@ import io.shardvault.common.ErrorCode;
 import io.shardvault.coordinator.catalog.Bucket;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CatalogException;
+import io.shardvault.coordinator.catalog.DeleteIfLatest;
 import io.shardvault.coordinator.catalog.DeleteObjectVersion;
 import io.shardvault.coordinator.catalog.DeleteOutcome;
 import io.shardvault.coordinator.catalog.DeleteResult;
@@ -23,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.rocksdb.RocksIterator;
 
 /**
@@ -428,16 +430,72 @@ final class ObjectVersions {
      */
     static Call<List<DeleteOutcome>> deleteObjects(List<DeleteObjectVersion> requests) {
         List<DeleteObjectVersion> items = List.copyOf(requests);
-        if (items.size() > Catalog.MAX_BATCH) {
-            throw new IllegalArgumentException("at most " + Catalog.MAX_BATCH + " deletes per batch: " + items.size());
+        return batch(Op.DELETE_OBJECTS, items, w -> Codec.list(w, items, ObjectVersions::deleteRequest));
+    }
+
+    static void applyDeleteObjects(Entry e, Wire.Reader in, Wire.Writer out) throws CatalogException {
+        List<DeleteObjectVersion> items = Codec.list(in, ObjectVersions::deleteRequest);
+        applyBatch(e, items, out, item -> deleteObject(e, item));
+    }
+
+    /**
+     * DELETE_OBJECTS_IF_LATEST: {@code list of (DeleteObjectVersion | str latestVersionId | i64 latestModified ms)}
+     * → as DELETE_OBJECTS. An item whose key's newest version is no longer the one named fails alone with
+     * {@code PRECONDITION_FAILED} (the lifecycle expirer's deletes: issue #24).
+     */
+    static Call<List<DeleteOutcome>> deleteObjectsIfLatest(List<DeleteIfLatest> requests) {
+        List<DeleteIfLatest> items = List.copyOf(requests);
+        return batch(Op.DELETE_OBJECTS_IF_LATEST, items.stream().map(DeleteIfLatest::delete).toList(),
+                w -> Codec.list(w, items, ObjectVersions::deleteIfLatest));
+    }
+
+    static void applyDeleteObjectsIfLatest(Entry e, Wire.Reader in, Wire.Writer out) throws CatalogException {
+        List<DeleteIfLatest> items = Codec.list(in, ObjectVersions::deleteIfLatest);
+        applyBatch(e, items, out, item -> {
+            checkLatest(e, item);
+            return deleteObject(e, item.delete());
+        });
+    }
+
+    private static void checkLatest(Entry e, DeleteIfLatest item) throws CatalogException {
+        DeleteObjectVersion d = item.delete();
+        StoredVersion newest = latest(e.txn(), Buckets.bucket(e.txn(), d.bucket()).id(), keyBytes(d.key()));
+        if (newest == null || !newest.versionId().equals(item.latestVersionId())
+                || !newest.lastModified().equals(item.latestModified())) {
+            throw new CatalogException(ErrorCode.PRECONDITION_FAILED, "the newest version of " + d.key()
+                    + " is no longer " + item.latestVersionId() + " of " + item.latestModified());
         }
-        return new Call<>(Op.DELETE_OBJECTS, w -> Codec.list(w, items, ObjectVersions::deleteRequest), r -> {
+    }
+
+    private static void deleteIfLatest(Wire.Writer w, DeleteIfLatest d) {
+        deleteRequest(w, d.delete());
+        w.str(d.latestVersionId());
+        Codec.instant(w, d.latestModified());
+    }
+
+    private static DeleteIfLatest deleteIfLatest(Wire.Reader r) {
+        return new DeleteIfLatest(deleteRequest(r), r.str(), Codec.instant(r));
+    }
+
+    /** One delete of a batch, applied under its own save point. */
+    @FunctionalInterface
+    private interface BatchItem<T> {
+        DeleteResult apply(T item) throws CatalogException;
+    }
+
+    /** A batch call whose reply is one outcome per delete, in order. */
+    private static Call<List<DeleteOutcome>> batch(Op op, List<DeleteObjectVersion> deletes,
+                                                   Consumer<Wire.Writer> fields) {
+        if (deletes.size() > Catalog.MAX_BATCH) {
+            throw new IllegalArgumentException("at most " + Catalog.MAX_BATCH + " deletes per batch: " + deletes.size());
+        }
+        return new Call<>(op, fields, r -> {
             int n = r.i32();
-            if (n != items.size()) {
-                throw new IllegalArgumentException(n + " outcomes for " + items.size() + " deletes");
+            if (n != deletes.size()) {
+                throw new IllegalArgumentException(n + " outcomes for " + deletes.size() + " deletes");
             }
             List<DeleteOutcome> out = new ArrayList<>(n);
-            for (DeleteObjectVersion item : items) {
+            for (DeleteObjectVersion item : deletes) {
                 if (r.u8() == 0) {
                     out.add(new DeleteOutcome(item, Optional.of(deleteResult(r)), Optional.empty(), ""));
                 } else {
@@ -449,16 +507,17 @@ final class ObjectVersions {
         });
     }
 
-    static void applyDeleteObjects(Entry e, Wire.Reader in, Wire.Writer out) throws CatalogException {
-        List<DeleteObjectVersion> items = Codec.list(in, ObjectVersions::deleteRequest);
+    /** Applies each item under a save point, so a refused one is rolled back alone. */
+    private static <T> void applyBatch(Entry e, List<T> items, Wire.Writer out, BatchItem<T> apply)
+            throws CatalogException {
         if (items.size() > Catalog.MAX_BATCH) {
             throw new CatalogException(ErrorCode.INVALID_ARGUMENT, "at most " + Catalog.MAX_BATCH + " deletes per batch");
         }
         out.i32(items.size());
-        for (DeleteObjectVersion item : items) {
+        for (T item : items) {
             e.txn().savePoint();
             try {
-                DeleteResult r = deleteObject(e, item);
+                DeleteResult r = apply.apply(item);
                 out.u8(0);
                 deleteResult(out, r);
             } catch (CatalogException ex) {
@@ -468,7 +527,6 @@ final class ObjectVersions {
         }
     }
 
-    /** SET_RETENTION: {@code str bucket | str key | optional str versionId | retention | bool bypass} → ObjectVersion. */
     static Call<ObjectVersion> setRetention(String bucket, String key, Optional<String> versionId,
                                             Optional<Retention> retention, boolean bypass) {
         return new Call<>(Op.SET_RETENTION, w -> {

@@ -42,6 +42,8 @@ enum Op {
     POD_DECOMMISSION_START(31, PodRebuilds::applyDecommissionStart),
     CREATE_ACCOUNT(32, Accounts::applyCreateAccount),
     RESEAL_ACCESS_KEY(33, AccessKeys::applyResealAccessKey),
+    SET_BUCKET_LIFECYCLE(34, BucketLifecycles::applySetLifecycle),
+    DELETE_OBJECTS_IF_LATEST(35, ObjectVersions::applyDeleteObjectsIfLatest),
 
     GET_BUCKET(64, Buckets::answerGetBucket),
     LIST_BUCKETS(65, Buckets::answerListBuckets),
@@ -68,6 +70,7 @@ enum Op {
     LIST_POD_REBUILDS(85, PodRebuilds::answerList),
     LIST_ACCOUNTS(86, Accounts::answerListAccounts),
     GET_BUCKET_USAGE(87, Buckets::answerBucketUsage),
+    GET_BUCKET_LIFECYCLE(88, BucketLifecycles::answerGetLifecycle),
     LIST_ACCESS_KEYS(89, AccessKeys::answerListAccessKeys);
 
     private static final Op[] BY_CODE = new Op[128];

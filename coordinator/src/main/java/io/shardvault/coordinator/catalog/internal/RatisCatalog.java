@@ -12,6 +12,7 @@ import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CatalogConfigKeys;
 import io.shardvault.coordinator.catalog.CatalogException;
 import io.shardvault.coordinator.catalog.CompletedPart;
+import io.shardvault.coordinator.catalog.DeleteIfLatest;
 import io.shardvault.coordinator.catalog.DeleteObjectVersion;
 import io.shardvault.coordinator.catalog.DeleteOutcome;
 import io.shardvault.coordinator.catalog.DeleteResult;
@@ -149,6 +150,11 @@ final class RatisCatalog implements Catalog {
     }
 
     @Override
+    public CompletableFuture<List<DeleteOutcome>> deleteObjectsIfLatest(List<DeleteIfLatest> requests) {
+        return call(ObjectVersions.deleteObjectsIfLatest(requests));
+    }
+
+    @Override
     public CompletableFuture<ObjectVersion> setRetention(String bucket, String key, Optional<String> versionId,
                                                          Optional<Retention> retention, boolean bypass) {
         return call(ObjectVersions.setRetention(bucket, key, versionId, retention, bypass));
@@ -261,6 +267,16 @@ final class RatisCatalog implements Catalog {
     @Override
     public CompletableFuture<Void> setBucketQuota(String bucket, long quotaBytes) {
         return call(Buckets.setBucketQuota(bucket, quotaBytes));
+    }
+
+    @Override
+    public CompletableFuture<Optional<String>> bucketLifecycle(String bucket) {
+        return call(BucketLifecycles.getLifecycle(bucket));
+    }
+
+    @Override
+    public CompletableFuture<Void> setBucketLifecycle(String bucket, Optional<String> document) {
+        return call(BucketLifecycles.setLifecycle(bucket, document));
     }
 
     @Override

@@ -15,7 +15,7 @@ import java.util.concurrent.CompletableFuture;
 public final class Router {
     /** Sub-resources S3 defines that this server does not implement yet. */
     private static final Set<String> UNSUPPORTED = Set.of("accelerate", "analytics", "cors", "encryption",
-            "intelligent-tiering", "inventory", "lifecycle", "logging", "metrics", "notification",
+            "intelligent-tiering", "inventory", "logging", "metrics", "notification",
             "ownershipControls", "policy", "policyStatus", "publicAccessBlock", "replication", "requestPayment",
             "tagging", "website", "torrent", "restore", "select",
             "attributes", "session", "metadataConfiguration", "metadataTable", "renameObject");
@@ -127,6 +127,17 @@ public final class Router {
         }
         if (r.hasParam("object-lock") || r.hasParam("retention") || r.hasParam("legal-hold")) {
             return methodNotAllowed(r);
+        }
+        if (r.hasParam("lifecycle")) {
+            if (r.bucket() == null || r.key() != null) {
+                return methodNotAllowed(r);
+            }
+            return switch (method) {
+                case "GET" -> Route.read("GetBucketLifecycleConfiguration", LifecycleOperations::get);
+                case "PUT" -> Route.write("PutBucketLifecycleConfiguration", LifecycleOperations::put);
+                case "DELETE" -> Route.write("DeleteBucketLifecycle", LifecycleOperations::delete);
+                default -> methodNotAllowed(r);
+            };
         }
         if (r.hasParam("acl")) {
             if (r.bucket() == null) {
