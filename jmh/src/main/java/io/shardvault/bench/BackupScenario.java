@@ -61,7 +61,7 @@ public final class BackupScenario implements Callable<List<Result>> {
                     }
                 });
                 double secs = delete.wallNanos() / 1e9;
-                results.add(new Result(options.label, "backup", "DELETE", size, 1, LatencyStats.of(delete.nanos()),
+                results.add(new Result(options.label, "backup", "DELETE", size, 1, delete.latency(),
                         blocks / secs, 0, secs));
             }
         }
