@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.knowm.xchart.AnnotationLine;
 import org.knowm.xchart.AnnotationText;
 import org.knowm.xchart.BitmapEncoder;
@@ -49,20 +50,35 @@ final class ChartWriter {
     private ChartWriter() {
     }
 
-    /** Returns the files written. */
+    /**
+     * Writes a chart per (scenario, op, size), a series per configuration, and for mixed runs one more per
+     * (label, clients, size), a series per request. Returns the files written.
+     */
     static List<Path> write(Path dir, List<Result> results) throws IOException {
         System.setProperty("java.awt.headless", "true");
         Files.createDirectories(dir);
+        List<Path> files = write(dir, group(results, r -> r.scenario() + "-" + r.op()), ChartWriter::seriesName);
+        List<Result> mixed = results.stream().filter(r -> r.scenario().equals("mixed")).toList();
+        files.addAll(write(dir, group(mixed, r -> "mixed-" + r.label() + "-x" + r.clients()), Result::op));
+        return files;
+    }
+
+    private static Map<String, List<Result>> group(List<Result> results, Function<Result, String> key) {
         Map<String, List<Result>> groups = new LinkedHashMap<>();
         for (Result r : results) {
             if (r.latency().count() > 0) {
-                groups.computeIfAbsent(r.scenario() + "-" + r.op() + "-" + Sizes.format(r.sizeBytes()),
-                        k -> new ArrayList<>()).add(r);
+                groups.computeIfAbsent(key.apply(r) + "-" + Sizes.format(r.sizeBytes()), k -> new ArrayList<>())
+                        .add(r);
             }
         }
+        return groups;
+    }
+
+    private static List<Path> write(Path dir, Map<String, List<Result>> groups, Function<Result, String> name)
+            throws IOException {
         List<Path> files = new ArrayList<>();
         for (Map.Entry<String, List<Result>> g : groups.entrySet()) {
-            XYChart chart = percentileChart(g.getKey() + " latency by percentile", g.getValue());
+            XYChart chart = percentileChart(g.getKey() + " latency by percentile", g.getValue(), name);
             Path file = dir.resolve(g.getKey().replaceAll("[^A-Za-z0-9-]", "_") + ".png");
             BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
             files.add(file);
@@ -70,8 +86,8 @@ final class ChartWriter {
         return files;
     }
 
-    /** One chart, a series per result (the first of each label and client count). */
-    static XYChart percentileChart(String title, List<Result> results) {
+    /** One chart, a series per result named by {@code name} (the first result of each name). */
+    static XYChart percentileChart(String title, List<Result> results, Function<Result, String> name) {
         XYChart chart = new XYChartBuilder().width(900).height(560).title(title)
                 .xAxisTitle("percentile (log scale of 1/(1-p): each step right is one more nine)")
                 .yAxisTitle("latency (ms)").build();
@@ -87,12 +103,11 @@ final class ChartWriter {
         double maxX = 2;
         double maxY = 0;
         for (Result r : results) {
-            String name = seriesName(r);
-            if (chart.getSeriesMap().containsKey(name)) {
+            if (chart.getSeriesMap().containsKey(name.apply(r))) {
                 continue;
             }
             double[][] xy = ninesCurve(r.latency());
-            XYSeries s = chart.addSeries(name, xy[0], xy[1]);
+            XYSeries s = chart.addSeries(name.apply(r), xy[0], xy[1]);
             int i = chart.getSeriesMap().size() - 1;
             s.setLineColor(COLORS[i % COLORS.length]);
             s.setMarkerColor(COLORS[i % COLORS.length]);

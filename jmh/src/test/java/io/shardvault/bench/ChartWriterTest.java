@@ -27,7 +27,8 @@ class ChartWriterTest {
         assertThat(ChartWriter.ninesLabel(0.5)).isEmpty();
         assertThat(ChartWriter.ninesLabel(2.25)).isEmpty();
 
-        XYChart chart = ChartWriter.percentileChart("t", List.of(result("a", 1, 10_000)));
+        XYChart chart = ChartWriter.percentileChart("t", List.of(result("a", 1, 10_000)),
+                ChartWriter::seriesName);
         Function<Double, String> labels = chart.getStyler().getxAxisTickLabelsFormattingFunction();
         assertThat(labels.apply(3.0)).isEqualTo("99.9%");
         assertThat(chart.getStyler().getXAxisMin()).isZero();
@@ -64,7 +65,7 @@ class ChartWriterTest {
             results.add(result("cfg" + i, i == 0 ? 1 : 8 * i, 200 + i));
         }
 
-        XYChart chart = ChartWriter.percentileChart("t", results);
+        XYChart chart = ChartWriter.percentileChart("t", results, ChartWriter::seriesName);
 
         List<XYSeries> series = new ArrayList<>(chart.getSeriesMap().values());
         assertThat(series).extracting(XYSeries::getName).startsWith("cfg0, 1 client", "cfg1, 8 clients",
