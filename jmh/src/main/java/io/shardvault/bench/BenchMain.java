@@ -39,6 +39,10 @@ public final class BenchMain implements Callable<Integer> {
                     emit(scenario.options(), scenario.call());
                     return 0;
                 }
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                // A wrong option or input file, or a run that cannot go on: the message says what to do.
+                last.getErr().println("bench: " + e.getMessage());
+                return 1;
             } catch (Exception e) {
                 throw new CommandLine.ExecutionException(last, "bench failed: " + e, e);
             }

@@ -69,7 +69,17 @@ class CombineCommandTest {
         assertThatThrownBy(() -> Report.readTsv(file)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("old.tsv line 1").hasMessageContaining("v1 results line")
                 .hasMessageContaining("run the scenario again");
-        assertThat(BenchMain.run("combine", file.toString())).isNotZero();
+        // On the command line: the message alone, no stack trace.
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream stderr = System.err;
+        System.setErr(new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+        try {
+            assertThat(BenchMain.run("combine", file.toString())).isEqualTo(1);
+        } finally {
+            System.setErr(stderr);
+        }
+        assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("bench: ").contains("is a v1 results line")
+                .doesNotContain("\tat ");
     }
 
     @Test
