@@ -41,7 +41,7 @@ public final class BenchMain implements Callable<Integer> {
                 }
             } catch (IllegalArgumentException | IllegalStateException e) {
                 // A wrong option or input file, or a run that cannot go on: the message says what to do.
-                last.getErr().println("bench: " + e.getMessage());
+                last.getErr().println("bench: " + (e.getMessage() != null ? e.getMessage() : e));
                 return 1;
             } catch (Exception e) {
                 throw new CommandLine.ExecutionException(last, "bench failed: " + e, e);
