@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates the section "## The stash, end to end" of docs/PERFORMANCE.md from one
-# bench/run-stash-comparison.sh result directory (combined.txt and charts/), copying the charts to
-# docs/images/stash-e2e/. The section ends at the next "## " heading or the end of the file.
+# bench/run-stash-comparison.sh result directory (combined.txt, and results.tsv, from which it draws the
+# charts again into charts/), copying the charts to docs/images/stash-e2e/. The section ends at the next "## "
+# heading or the end of the file.
 #   READING_FILE=bench/stash-e2e-reading.md bench/write-performance-section.sh bench/results/<run>
 # READING_FILE (the prose after the figures: what the profile found, where each goal stands) is kept in
 # bench/stash-e2e-reading.md; update it with each run.
@@ -11,7 +12,13 @@ run="${1:?usage: bench/write-performance-section.sh RESULT_DIR}"
 doc="$root/docs/PERFORMANCE.md"
 images="$root/docs/images/stash-e2e"
 mkdir -p "$images"
-cp "$run"/charts/latency-PUT-*.png "$run"/charts/throughput-PUT-*.png "$images"/ 2>/dev/null || true
+# The charts are drawn again from the run's results (their HdrHistograms), so that they follow the current
+# chart code (docs/PERFORMANCE.md, "The bench tool"). Results recorded before the histograms (v1) are refused.
+"$root/bin/shardvault" bench combine "$run/results.tsv" --plot "$run/charts" >/dev/null \
+  || { echo "write-performance-section: cannot plot $run/results.tsv again (see above); a new run of" \
+    "bench/run-stash-comparison.sh records what the charts need" >&2; exit 1; }
+rm -f "$images"/*.png
+cp "$run"/charts/latency-PUT-*.png "$run"/charts/throughput-PUT-*.png "$images"/
 
 section="$(mktemp)"
 {
@@ -38,7 +45,7 @@ section="$(mktemp)"
   echo "READING_FILE=bench/stash-e2e-reading.md bench/write-performance-section.sh bench/results/<run>"
   echo '```'
   echo
-  echo "Run settings and the combined table (latency in ms; p50/p90/p99 are nearest-rank):"
+  echo "Run settings and the combined table (latency in ms; percentiles from each row's HdrHistogram, within 0.1%):"
   echo
   echo '```'
   grep -v '^chart:' "$run/combined.txt" | sed '/^goal/d'
@@ -48,7 +55,9 @@ section="$(mktemp)"
   echo
   grep '^goal' "$run/combined.txt" | sed 's/^/- /'
   echo
-  echo "Latency percentile curves (percentile on x, log latency on y, one line per configuration and client count):"
+  echo "Latency by percentile, one curve per configuration and client count (x: the \"nines\", 0%, 90%, 99%, 99.9%"
+  echo "equally spaced, the dashed line at 50%, each curve ending at its maximum where its sample count runs out;"
+  echo "y: latency in ms; how to read and redraw them: \"The bench tool\" above):"
   echo
   for f in "$images"/*.png; do
     [ -f "$f" ] && echo "![$(basename "$f" .png)](images/stash-e2e/$(basename "$f"))"

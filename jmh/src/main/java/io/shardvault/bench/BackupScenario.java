@@ -2,7 +2,6 @@ package io.shardvault.bench;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -17,7 +16,7 @@ import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
  */
 @Command(name = "backup", mixinStandardHelpOptions = true,
         description = "Write N GiB in fixed blocks with 8 writers, then delete it in batches of 1,000")
-public final class BackupScenario implements Callable<List<Result>> {
+public final class BackupScenario implements Scenario {
     @Mixin
     BenchOptions options;
 
@@ -32,6 +31,11 @@ public final class BackupScenario implements Callable<List<Result>> {
 
     @Option(names = "--batch", defaultValue = "1000", description = "Keys per DeleteObjects call (default: ${DEFAULT-VALUE})")
     int batch;
+
+    @Override
+    public BenchOptions options() {
+        return options;
+    }
 
     @Override
     public List<Result> call() throws Exception {
@@ -61,7 +65,7 @@ public final class BackupScenario implements Callable<List<Result>> {
                     }
                 });
                 double secs = delete.wallNanos() / 1e9;
-                results.add(new Result(options.label, "backup", "DELETE", size, 1, LatencyStats.of(delete.nanos()),
+                results.add(new Result(options.label, "backup", "DELETE", size, 1, delete.latency(),
                         blocks / secs, 0, secs));
             }
         }

@@ -11,9 +11,9 @@ import picocli.CommandLine.Command;
  * {@code java -cp jmh/target/benchmarks.jar io.shardvault.bench.BenchMain <scenario> [options]}.
  */
 @Command(name = "shardvault bench", mixinStandardHelpOptions = true,
-        description = "S3 benchmark tool: latency, throughput, ttfb, backup; combine merges runs",
+        description = "S3 benchmark tool: latency, throughput, ttfb, backup, mixed; combine merges runs",
         subcommands = {LatencyScenario.class, ThroughputScenario.class, TtfbScenario.class, BackupScenario.class,
-            CombineCommand.class})
+            MixedScenario.class, CombineCommand.class})
 public final class BenchMain implements Callable<Integer> {
 
     public static void main(String[] args) {
@@ -35,12 +35,14 @@ public final class BenchMain implements Callable<Integer> {
                     combine.call();
                     return 0;
                 }
-                if (cmd instanceof Callable<?> c && !(cmd instanceof BenchMain)) {
-                    @SuppressWarnings("unchecked")
-                    List<Result> results = ((Callable<List<Result>>) c).call();
-                    emit(options(cmd), results);
+                if (cmd instanceof Scenario scenario) {
+                    emit(scenario.options(), scenario.call());
                     return 0;
                 }
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                // A wrong option or input file, or a run that cannot go on: the message says what to do.
+                last.getErr().println("bench: " + (e.getMessage() != null ? e.getMessage() : e));
+                return 1;
             } catch (Exception e) {
                 throw new CommandLine.ExecutionException(last, "bench failed: " + e, e);
             }
@@ -48,19 +50,6 @@ public final class BenchMain implements Callable<Integer> {
             return 2;
         });
         return cl.execute(args);
-    }
-
-    private static BenchOptions options(Object cmd) {
-        if (cmd instanceof LatencyScenario s) {
-            return s.options;
-        }
-        if (cmd instanceof ThroughputScenario s) {
-            return s.options;
-        }
-        if (cmd instanceof TtfbScenario s) {
-            return s.options;
-        }
-        return ((BackupScenario) cmd).options;
     }
 
     private static void emit(BenchOptions o, List<Result> results) throws java.io.IOException {

@@ -12,10 +12,12 @@ import picocli.CommandLine.Parameters;
 
 /**
  * Merges TSV results files from several runs into one table and one set of charts, and, given the labels of
- * the three stash-comparison configurations, prints the issue #11 goals as ratios.
+ * the three stash-comparison configurations, prints the issue #11 goals as ratios. Rows of the same
+ * configuration (label, scenario, op, size, clients), from one file or several, become one row whose
+ * latencies are the union of theirs (their histograms added).
  */
 @Command(name = "combine", mixinStandardHelpOptions = true,
-        description = "Merge --out TSV files into one table and chart set")
+        description = "Merge --out TSV files into one table and chart set; runs of one configuration merge into one row")
 public final class CombineCommand implements Callable<List<Result>> {
     @Parameters(paramLabel = "FILE", description = "TSV files written with --out")
     List<Path> files;
@@ -31,7 +33,9 @@ public final class CombineCommand implements Callable<List<Result>> {
     public List<Result> call() throws Exception {
         List<Result> all = new ArrayList<>();
         for (Path f : files) {
-            all.addAll(Report.readTsv(f));
+            for (Result r : Report.readTsv(f)) {
+                add(all, r);
+            }
         }
         Report.printTable(System.out, all);
         if (plotDir != null) {
@@ -43,6 +47,17 @@ public final class CombineCommand implements Callable<List<Result>> {
             printGoals(all, goals.get(0), goals.get(1), goals.get(2));
         }
         return all;
+    }
+
+    /** Adds {@code r} to {@code merged}, merged into the row of its configuration if there is one. */
+    static void add(List<Result> merged, Result r) {
+        for (int i = 0; i < merged.size(); i++) {
+            if (merged.get(i).sameConfiguration(r)) {
+                merged.set(i, merged.get(i).merge(r));
+                return;
+            }
+        }
+        merged.add(r);
     }
 
     private static void printGoals(List<Result> all, String stash, String noStash, String disk) {

@@ -2,7 +2,6 @@ package io.shardvault.bench;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -13,7 +12,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "latency", mixinStandardHelpOptions = true,
         description = "Sequential PUTs over one connection with an uncounted pause (the original method)")
-public final class LatencyScenario implements Callable<List<Result>> {
+public final class LatencyScenario implements Scenario {
     @Mixin
     BenchOptions options;
 
@@ -28,6 +27,11 @@ public final class LatencyScenario implements Callable<List<Result>> {
 
     @Option(names = "--sizes", split = ",", defaultValue = "256KiB,1MiB", description = "Object sizes (default: ${DEFAULT-VALUE})")
     List<String> sizes;
+
+    @Override
+    public BenchOptions options() {
+        return options;
+    }
 
     @Override
     public List<Result> call() throws Exception {

@@ -1,39 +1,121 @@
 package io.shardvault.bench;
 
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.zip.DataFormatException;
+import org.HdrHistogram.AbstractHistogram;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
 
 /**
- * Summary of a set of latency samples (nanoseconds): mean and nearest-rank percentiles.
- * Immutable and thread-safe.
+ * A latency distribution (samples in nanoseconds) kept as an HdrHistogram with {@value #SIGNIFICANT_DIGITS}
+ * significant digits, so that every percentile is within 0.1% of the sample it names and two runs merge into
+ * the distribution of their union (percentiles of percentiles would not). Immutable: the histogram is copied in
+ * and never handed out.
  */
-public record LatencyStats(long count, double meanMs, double p50Ms, double p90Ms, double p99Ms, double maxMs,
-                           double[] curveMs) {
+public final class LatencyStats {
+    static final int SIGNIFICANT_DIGITS = 3;
 
-    /** Percentiles (0-100) at which {@link #curveMs()} is sampled, for the percentile charts. */
-    public static final double[] CURVE_PERCENTILES = {
-        1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 97, 98, 99, 99.5, 99.9, 100};
+    private final Histogram histogram;
 
-    public static LatencyStats of(long[] nanos) {
-        if (nanos.length == 0) {
-            return new LatencyStats(0, 0, 0, 0, 0, 0, new double[CURVE_PERCENTILES.length]);
-        }
-        long[] sorted = nanos.clone();
-        Arrays.sort(sorted);
-        double sum = 0;
-        for (long n : sorted) {
-            sum += n;
-        }
-        double[] curve = new double[CURVE_PERCENTILES.length];
-        for (int i = 0; i < curve.length; i++) {
-            curve[i] = percentileMs(sorted, CURVE_PERCENTILES[i]);
-        }
-        return new LatencyStats(sorted.length, sum / sorted.length / 1e6, percentileMs(sorted, 50),
-                percentileMs(sorted, 90), percentileMs(sorted, 99), sorted[sorted.length - 1] / 1e6, curve);
+    private LatencyStats(Histogram histogram) {
+        this.histogram = histogram;
     }
 
-    /** Nearest-rank percentile: the smallest sample with at least p% of samples at or below it. */
-    static double percentileMs(long[] sorted, double p) {
-        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
-        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))] / 1e6;
+    public static LatencyStats of(long[] nanos) {
+        Histogram h = newHistogram();
+        for (long n : nanos) {
+            h.recordValue(n);
+        }
+        return new LatencyStats(h);
+    }
+
+    /** A copy of {@code histogram}'s distribution. */
+    static LatencyStats of(AbstractHistogram histogram) {
+        Histogram h = newHistogram();
+        h.add(histogram);
+        return new LatencyStats(h);
+    }
+
+    /** An auto-resizing histogram with this class's precision, for recording samples in nanoseconds. */
+    static Histogram newHistogram() {
+        return new Histogram(SIGNIFICANT_DIGITS);
+    }
+
+    /** The distribution of both sets of samples. */
+    LatencyStats merge(LatencyStats other) {
+        Histogram h = newHistogram();
+        h.add(histogram);
+        h.add(other.histogram);
+        return new LatencyStats(h);
+    }
+
+    public long count() {
+        return histogram.getTotalCount();
+    }
+
+    public double meanMs() {
+        return count() == 0 ? 0 : histogram.getMean() / 1e6;
+    }
+
+    public double p50Ms() {
+        return percentileMs(50);
+    }
+
+    public double p90Ms() {
+        return percentileMs(90);
+    }
+
+    public double p99Ms() {
+        return percentileMs(99);
+    }
+
+    public double p999Ms() {
+        return percentileMs(99.9);
+    }
+
+    public double maxMs() {
+        return count() == 0 ? 0 : histogram.getMaxValue() / 1e6;
+    }
+
+    /** The smallest recorded value (within the precision) with at least {@code percentile}% at or below it. */
+    public double percentileMs(double percentile) {
+        return count() == 0 ? 0 : histogram.getValueAtPercentile(percentile) / 1e6;
+    }
+
+    /**
+     * The percentile distribution as HdrHistogram prints it ({@code outputPercentileDistribution}): points
+     * {percentile, ms} whose spacing halves with each halving of the distance to 100%, {@code ticksPerHalf}
+     * points per halving, ending at 100% (the maximum).
+     */
+    List<double[]> percentileCurve(int ticksPerHalf) {
+        List<double[]> points = new ArrayList<>();
+        if (count() == 0) {
+            return points;
+        }
+        for (HistogramIterationValue v : histogram.percentiles(ticksPerHalf)) {
+            points.add(new double[] {v.getPercentileLevelIteratedTo(), v.getValueIteratedTo() / 1e6});
+        }
+        return points;
+    }
+
+    /** HdrHistogram's compressed encoding in base64, as its histogram log files carry it. */
+    String encoded() {
+        ByteBuffer buf = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
+        int n = histogram.encodeIntoCompressedByteBuffer(buf);
+        return Base64.getEncoder().encodeToString(Arrays.copyOf(buf.array(), n));
+    }
+
+    static LatencyStats decode(String base64) {
+        try {
+            Histogram decoded = Histogram.decodeFromCompressedByteBuffer(
+                    ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 0);
+            return of(decoded);
+        } catch (DataFormatException | RuntimeException e) {
+            throw new IllegalArgumentException("not an HdrHistogram in compressed base64: " + e.getMessage(), e);
+        }
     }
 }

@@ -5,7 +5,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A one-line progress bar on stderr, redrawn at most every 200 ms. Thread-safe: workers call {@link #step()}.
- * Silent when disabled (for {@code --json} or when not attached to a terminal).
+ * Silent when disabled (for {@code --json} or when not attached to a terminal). A total of
+ * {@link Long#MAX_VALUE} (a run bounded by time) draws the count alone.
  */
 final class ProgressBar implements AutoCloseable {
     private static final int WIDTH = 30;
@@ -34,10 +35,14 @@ final class ProgressBar implements AutoCloseable {
     }
 
     private synchronized void draw(long d, long now) {
-        int filled = (int) (WIDTH * d / total);
         double secs = (now - startNanos) / 1e9;
-        out.printf("\r%-28s [%s%s] %d/%d %.1fs", title, "#".repeat(filled), " ".repeat(WIDTH - filled), d, total,
-                secs);
+        if (total == Long.MAX_VALUE) {
+            out.printf("\r%-28s %d %.1fs", title, d, secs);
+        } else {
+            int filled = (int) (WIDTH * d / total);
+            out.printf("\r%-28s [%s%s] %d/%d %.1fs", title, "#".repeat(filled), " ".repeat(WIDTH - filled), d,
+                    total, secs);
+        }
         out.flush();
     }
 

@@ -54,7 +54,25 @@ final class S3Target implements AutoCloseable {
     }
 
     String key(String scenario, long n) {
-        return prefix + scenario + "/" + n;
+        return keyPrefix(scenario) + n;
+    }
+
+    /** The prefix of every {@link #key} of {@code scenario}: what a listing of its objects asks for. */
+    String keyPrefix(String scenario) {
+        return prefix + scenario + "/";
+    }
+
+    void head(String key) {
+        client.headObject(b -> b.bucket(bucket).key(key));
+    }
+
+    void delete(String key) {
+        client.deleteObject(b -> b.bucket(bucket).key(key));
+    }
+
+    /** Lists one page of up to {@code maxKeys} keys under {@code prefix}; returns how many it listed. */
+    int listPage(String prefix, int maxKeys) {
+        return client.listObjectsV2(b -> b.bucket(bucket).prefix(prefix).maxKeys(maxKeys)).keyCount();
     }
 
     /** Creates the bucket unless it exists already. */

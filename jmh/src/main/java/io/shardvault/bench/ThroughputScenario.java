@@ -2,7 +2,6 @@ package io.shardvault.bench;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -13,7 +12,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "throughput", mixinStandardHelpOptions = true,
         description = "Concurrent PUT and GET at several client counts and sizes")
-public final class ThroughputScenario implements Callable<List<Result>> {
+public final class ThroughputScenario implements Scenario {
     @Mixin
     BenchOptions options;
 
@@ -31,6 +30,11 @@ public final class ThroughputScenario implements Callable<List<Result>> {
 
     @Option(names = "--ops", split = ",", defaultValue = "PUT,GET", description = "Operations (default: ${DEFAULT-VALUE})")
     List<String> ops;
+
+    @Override
+    public BenchOptions options() {
+        return options;
+    }
 
     @Override
     public List<Result> call() throws Exception {

@@ -2,7 +2,6 @@ package io.shardvault.bench;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -17,7 +16,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "ttfb", mixinStandardHelpOptions = true,
         description = "GET time-to-first-byte percentiles and throughput by size, single-stream or concurrent")
-public final class TtfbScenario implements Callable<List<Result>> {
+public final class TtfbScenario implements Scenario {
     /** The part of the scenario to run alone. */
     enum Only {
         UPLOAD, READ
@@ -45,6 +44,11 @@ public final class TtfbScenario implements Callable<List<Result>> {
     @Option(names = "--only", paramLabel = "upload|read", description = "Only upload the objects, or only read the "
             + "objects an earlier `--only upload` wrote with the same --run-id and --objects")
     Only only;
+
+    @Override
+    public BenchOptions options() {
+        return options;
+    }
 
     @Override
     public List<Result> call() throws Exception {
