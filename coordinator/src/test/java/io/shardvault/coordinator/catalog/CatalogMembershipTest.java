@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
+import io.shardvault.coordinator.repair.LeaderTenure;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -21,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The catalog group's membership through {@link CatalogServer} on real Ratis peers in this JVM: the leader's view
  * of the peers, a fourth peer added through a follower and serving, a peer removed and stopped while the rest
  * keep committing, and the removals refused: an unknown peer, one the answering peers could not commit, the
- * last peer.
+ * last peer; and a leader whose group grew from one peer waits out the takeover delay.
  */
 @Timeout(180)
 class CatalogMembershipTest {
@@ -135,6 +137,24 @@ class CatalogMembershipTest {
                 .hasRootCauseInstanceOf(IllegalArgumentException.class).rootCause()
                 .hasMessageContaining("bring a peer back first");
         assertThat(ids(get(servers.get(now).members()))).contains(other, stopped);
+    }
+
+    /**
+     * A one-peer group's leader repairs at once (no other leader can have calls in flight); once the group has
+     * grown, the same running coordinator must wait out the takeover delay like any other leader.
+     */
+    @Test
+    void aLeaderWhoseGroupGrewWaitsOutTheTakeoverDelay() throws Exception {
+        List<Integer> ports = CatalogTestPeers.freePorts(2);
+        CatalogServer first = start(0, CatalogTestPeers.peersSpec(ports.subList(0, 1)));
+        leader();
+        LeaderTenure tenure = LeaderTenure.of(first, Duration.ofHours(1));
+        assertThat(tenure.getAsBoolean()).as("alone: no delay").isTrue();
+
+        start(1, CatalogTestPeers.peersSpec(ports));
+        get(first.addPeer(new CatalogConfig.Peer("p2", "127.0.0.1", ports.get(1))));
+        assertThat(first.isLeader()).isTrue();
+        assertThat(tenure.getAsBoolean()).as("two peers: the hour's delay applies").isFalse();
     }
 
     @Test

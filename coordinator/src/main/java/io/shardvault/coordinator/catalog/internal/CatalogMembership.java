@@ -18,6 +18,7 @@ import java.util.concurrent.Executor;
 import java.util.function.Function;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.proto.RaftProtos.CommitInfoProto;
+import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
 import org.apache.ratis.proto.RaftProtos.ServerRpcProto;
 import org.apache.ratis.protocol.GroupInfoReply;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -144,25 +145,43 @@ final class CatalogMembership {
                 division.getRaftConf().getCurrentPeers()));
     }
 
-    /** The membership from the leader's own answer (it alone knows when it last heard from each follower). */
+    /**
+     * The membership as the leader has it (it alone knows when it last heard from each follower): from this
+     * peer when it leads, else from the leader's answer to a GroupInfo request.
+     */
     private List<CatalogMember> leaderView(RaftClient client) throws IOException {
-        RaftPeerId leader = division.getInfo().isLeader() ? division.getId() : division.getInfo().getLeaderId();
+        if (division.getInfo().isLeader()) {
+            return view(division.getId(), division.getGroup().getPeers(), division.getCommitInfos(),
+                    division.getInfo().getRoleInfoProto());
+        }
+        RaftPeerId leader = division.getInfo().getLeaderId();
         if (leader == null) {
             throw new IOException("no catalog leader is known now (an election is under way?)");
         }
-        GroupInfoReply info = client.getGroupManagementApi(leader).info(division.getMemberId().getGroupId());
-        if (!info.getRoleInfoProto().hasLeaderInfo()) {
+        GroupInfoReply info;
+        try {
+            info = client.getGroupManagementApi(leader).info(division.getMemberId().getGroupId());
+        } catch (RuntimeException e) {
+            // gRPC's own failures (a deadline, an unreachable leader) come unchecked from the blocking call.
+            throw new IOException("asking catalog leader " + leader + ": " + e.getMessage(), e);
+        }
+        return view(leader, info.getGroup().getPeers(), info.getCommitInfos(), info.getRoleInfoProto());
+    }
+
+    private static List<CatalogMember> view(RaftPeerId leader, Collection<RaftPeer> peers,
+                                            Collection<CommitInfoProto> commitInfos, RoleInfoProto role)
+            throws IOException {
+        if (!role.hasLeaderInfo()) {
             throw new IOException("catalog peer " + leader + " no longer leads");
         }
         Map<String, Long> commits = new HashMap<>();
-        for (CommitInfoProto c : info.getCommitInfos()) {
+        for (CommitInfoProto c : commitInfos) {
             commits.put(c.getServer().getId().toStringUtf8(), c.getCommitIndex());
         }
         Map<String, Long> contact = new HashMap<>();
-        for (ServerRpcProto f : info.getRoleInfoProto().getLeaderInfo().getFollowerInfoList()) {
+        for (ServerRpcProto f : role.getLeaderInfo().getFollowerInfoList()) {
             contact.put(f.getId().getId().toStringUtf8(), f.getLastRpcElapsedTimeMs());
         }
-        Collection<RaftPeer> peers = info.getGroup().getPeers();
         List<CatalogMember> out = new ArrayList<>();
         for (RaftPeer p : peers) {
             String id = p.getId().toString();
