@@ -157,10 +157,7 @@ public final class Coordinator implements AutoCloseable {
             RpcClient repairRpc = RpcClient.create(transport, RpcClientConfig.from(settings));
             started.add(repairRpc);
             // Repairs and rebuilds rewrite shards: only after a takeover delay in the lead (LeaderTenure says why).
-            // A one-peer catalog has no other leader to wait for.
-            LeaderTenure tenure = new LeaderTenure(catalogServer::isLeader, catalogServer::term,
-                    catalogConfig.peers().size() == 1 ? Duration.ZERO : settings.get(RepairConfigKeys.TAKEOVER_DELAY),
-                    System::nanoTime);
+            LeaderTenure tenure = LeaderTenure.of(catalogServer, settings.get(RepairConfigKeys.TAKEOVER_DELAY));
             RepairWorker repair = RepairWorker.start(repairConfig, catalog, tenure, vaults, data,
                     new PodClient(repairRpc), codecs, repairMetrics, dataConfig.rpcTimeout());
             started.add(repair);

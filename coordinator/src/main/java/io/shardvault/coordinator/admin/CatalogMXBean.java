@@ -26,6 +26,17 @@ public interface CatalogMXBean {
     @Description("Takes a catalog snapshot (RocksDB checkpoint) on this peer now; returns the log index it covers.")
     long takeSnapshot();
 
+    @Description("The group's peers as its leader sees them: role, commit index, how long since it heard from each.")
+    CatalogMemberView[] getMembers();
+
+    @Description("Adds a catalog peer (its coordinator must be running, with the group's peers and itself in"
+            + " catalog.peers); returns the new membership once the leader has caught it up and committed the change.")
+    CatalogMemberView[] addPeer(@Description(value = "The new peer as id=host:port.", name = "peer") String peer);
+
+    @Description("Removes a catalog peer; refuses the last peer, and a removal the peers that stay could not"
+            + " commit. Returns the new membership; the removed peer's coordinator may then be stopped.")
+    CatalogMemberView[] removePeer(@Description(value = "The peer id to remove.", name = "peerId") String peerId);
+
     @Description("Hands the catalog leadership to another peer; returns the new leader once it leads.")
     String transferLeadership(@Description(value = "The peer id that should lead.", name = "peerId") String peerId);
 }

@@ -1,6 +1,7 @@
 package io.shardvault.coordinator.catalog;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -50,6 +51,29 @@ public interface CatalogServer extends AutoCloseable {
      * that peer leads, fails when it does not within the election timeout.
      */
     CompletableFuture<Void> transferLeadership(String peerId);
+
+    /**
+     * The group's peers as its leader sees them: role, commit index, last contact. Fails with a
+     * {@link CatalogException} (UNAVAILABLE) while no leader is known.
+     */
+    CompletableFuture<List<CatalogMember>> members();
+
+    /**
+     * Adds {@code peer} to the group (Ratis {@code setConfiguration}): the leader first catches it up,
+     * then commits the new configuration. The peer must be running, started with the group's peers and
+     * itself in {@code catalog.peers}. Completes with the new membership; fails with an
+     * {@link IllegalArgumentException} for a peer id or address the group already has, and a
+     * {@link CatalogException} when the peer does not catch up in time or the group changed meanwhile.
+     */
+    CompletableFuture<List<CatalogMember>> addPeer(CatalogConfig.Peer peer);
+
+    /**
+     * Removes peer {@code peerId} from the group. Refuses (an {@link IllegalArgumentException}) an unknown
+     * peer, the last peer, and a removal the rest could not commit: the change must be acknowledged by a
+     * majority of the present configuration, so at least that many of the peers that stay must be answering
+     * the leader. Completes with the new membership; the removed peer's process may then be stopped.
+     */
+    CompletableFuture<List<CatalogMember>> removePeer(String peerId);
 
     /** Stops the client and the peer; the data directory stays usable for a restart. */
     @Override

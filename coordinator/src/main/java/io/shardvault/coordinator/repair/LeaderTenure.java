@@ -1,5 +1,6 @@
 package io.shardvault.coordinator.repair;
 
+import io.shardvault.coordinator.catalog.CatalogServer;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
@@ -22,7 +23,7 @@ import java.util.function.LongSupplier;
 public final class LeaderTenure implements BooleanSupplier {
     private final BooleanSupplier leads;
     private final LongSupplier term;
-    private final long delayNanos;
+    private final LongSupplier delayNanos;
     private final LongSupplier nanoTime;
     private long seenTerm = -1;
     private long seenAtNanos;
@@ -34,13 +35,32 @@ public final class LeaderTenure implements BooleanSupplier {
      * @param nanoTime the clock ({@link System#nanoTime})
      */
     public LeaderTenure(BooleanSupplier leads, LongSupplier term, Duration delay, LongSupplier nanoTime) {
+        this(leads, term, checked(delay)::toNanos, nanoTime);
+    }
+
+    private LeaderTenure(BooleanSupplier leads, LongSupplier term, LongSupplier delayNanos, LongSupplier nanoTime) {
+        this.leads = leads;
+        this.term = term;
+        this.delayNanos = delayNanos;
+        this.nanoTime = nanoTime;
+    }
+
+    private static Duration checked(Duration delay) {
         if (delay.isNegative()) {
             throw new IllegalArgumentException("the takeover delay must be >= 0: " + delay);
         }
-        this.leads = leads;
-        this.term = term;
-        this.delayNanos = delay.toNanos();
-        this.nanoTime = nanoTime;
+        return delay;
+    }
+
+    /**
+     * The tenure of {@code server}'s peer: the takeover delay, none while the group has this one peer (there is
+     * no other leader whose calls could still be in flight). The group's size is asked at every check, not
+     * taken from catalog.peers at start: a group grown by add-peer has other leaders from then on.
+     */
+    public static LeaderTenure of(CatalogServer server, Duration takeoverDelay) {
+        long delay = checked(takeoverDelay).toNanos();
+        return new LeaderTenure(server::isLeader, server::term,
+                () -> server.status().peers().size() == 1 ? 0 : delay, System::nanoTime);
     }
 
     /** Whether the peer leads and has led in this term for the delay. */
@@ -58,6 +78,6 @@ public final class LeaderTenure implements BooleanSupplier {
             seenTerm = t;
             seenAtNanos = now;
         }
-        return now - seenAtNanos >= delayNanos;
+        return now - seenAtNanos >= delayNanos.getAsLong();
     }
 }

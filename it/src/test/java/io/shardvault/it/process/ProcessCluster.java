@@ -1,5 +1,6 @@
 package io.shardvault.it.process;
 
+import io.shardvault.common.jmx.MBeanRegistrations;
 import io.shardvault.coordinator.testing.ClusterKeyFile;
 import io.shardvault.it.s3.S3Cluster;
 import java.io.IOException;
@@ -24,6 +25,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import javax.management.JMException;
+import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
@@ -35,18 +38,24 @@ import software.amazon.awssdk.services.s3.S3Client;
  * A cluster of real processes on 127.0.0.1, each service started from the fat JAR the reactor built, as
  * {@code bin/shardvault dev} starts it (the same config file shapes, JVM options and ready lines), under one
  * directory: {@code stash} stash servers, {@code podProcesses} pod processes hosting {@code podsPerProcess}
- * pods each (pod i is shard i of the one vault; process p hosts pods p*podsPerProcess and up), and one
- * coordinator with a 1-peer catalog and remote JMX. Unlike the in-JVM {@code MiniCluster}, a stopped
+ * pods each (pod i is shard i of the one vault; process p hosts pods p*podsPerProcess and up), and
+ * {@code coordinators} coordinators (1 by default), each a catalog peer of the one group and an S3 endpoint of
+ * its own, with remote JMX. Unlike the in-JVM {@code MiniCluster}, a stopped
  * service is a process that is gone: SIGTERM runs its real shutdown, SIGKILL loses what a power cut loses
  * for that process, and a restart reads what it left on disk.
  *
+ * <p>Coordinator c (0, 1, ...) is catalog peer {@code c<c+1>}, its files named {@code coordinator-<c>} ({@code
+ * coordinator} for c = 0, as in a 1-coordinator cluster); the methods without an index mean coordinator 0.
+ * Coordinators added later ({@link #launchAddedCoordinator()}) are started with the group's peers as the test
+ * knows them, as an operator names them in a new host's file before {@code admin catalog add-peer}.
+ *
  * <p>Addresses other services or clients must find again after a restart (pods, stash servers, the catalog
- * peer, S3, remote JMX) are free loopback ports picked at start; admin HTTP ports are ephemeral. Secrets
+ * peers, S3, remote JMX) are free loopback ports picked at start; admin HTTP ports are ephemeral. Secrets
  * (the S3 secret key, the JMX password) reach the coordinator and the admin CLI through their environment,
  * as {@code bin/shardvault} passes them, never on a command line. Logs: {@code dir/logs/<service>.log}; a
  * failed start or wait reports the tail of the log concerned.
  *
- * <p>Use with try-with-resources: {@link #close()} stops every process still running (the coordinator first,
+ * <p>Use with try-with-resources: {@link #close()} stops every process still running (the coordinators first,
  * then pods, then stash servers), whatever state the test left. Not thread-safe: drive it from the test
  * thread.
  */
@@ -55,6 +64,7 @@ public final class ProcessCluster implements AutoCloseable {
     public static final int VAULT_ID = 0;
     public static final String ACCESS_KEY = S3Cluster.ACCESS_KEY;
     public static final String JMX_USER = "admin";
+    private static final ObjectName CATALOG_MBEAN = MBeanRegistrations.name("Catalog", "catalog");
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
     /** Set by it/pom.xml (failsafe): where the reactor's modules are, and their version. */
     public static final String ROOT_PROPERTY = "shardvault.root";
@@ -66,7 +76,19 @@ public final class ProcessCluster implements AutoCloseable {
      * for the dev cluster).
      */
     public record Options(int stashServers, int podProcesses, int podsPerProcess, String layout,
-                          List<String> podConf, List<String> coordinatorConf) {
+                          List<String> podConf, List<String> coordinatorConf, int coordinators) {
+        public Options {
+            if (coordinators < 1) {
+                throw new IllegalArgumentException("at least one coordinator: " + coordinators);
+            }
+        }
+
+        /** One coordinator. */
+        public Options(int stashServers, int podProcesses, int podsPerProcess, String layout, List<String> podConf,
+                       List<String> coordinatorConf) {
+            this(stashServers, podProcesses, podsPerProcess, layout, podConf, coordinatorConf, 1);
+        }
+
         /** One 16+4 vault on 5 pod processes of 4 pods, 2 stash servers, pods flushing every 50 ms. */
         public static Options defaults() {
             return new Options(2, 5, 4, "16+4", List.of("pod.flush.interval = 50ms", "pod.purge.linger = 20ms",
@@ -76,8 +98,17 @@ public final class ProcessCluster implements AutoCloseable {
         public Options withCoordinatorConf(String... lines) {
             List<String> all = new ArrayList<>(coordinatorConf);
             all.addAll(List.of(lines));
-            return new Options(stashServers, podProcesses, podsPerProcess, layout, podConf, all);
+            return new Options(stashServers, podProcesses, podsPerProcess, layout, podConf, all, coordinators);
         }
+
+        /** {@code n} coordinators, each a peer of the one catalog group. */
+        public Options withCoordinators(int n) {
+            return new Options(stashServers, podProcesses, podsPerProcess, layout, podConf, coordinatorConf, n);
+        }
+    }
+
+    /** One coordinator's fixed addresses: they stay across its restarts. */
+    private record CoordinatorPorts(int catalog, int s3, int jmx) {
     }
 
     private final Path dir;
@@ -90,11 +121,12 @@ public final class ProcessCluster implements AutoCloseable {
     /** Every port handed to a service of this cluster. */
     private final Set<Integer> pickedPorts = new HashSet<>();
     private final List<ServiceProcess> podProcesses = new ArrayList<>();
-    private final int catalogPort;
-    private final int s3Port;
-    private final int jmxPort;
-    private ServiceProcess coordinator;
-    private URI coordinatorAdmin;
+    /** Every coordinator ever added, by index; a removed one keeps its slot. */
+    private final List<CoordinatorPorts> coordinatorPorts = new ArrayList<>();
+    private final List<ServiceProcess> coordinators = new ArrayList<>();
+    private final List<URI> coordinatorAdmins = new ArrayList<>();
+    /** The coordinators a newly started one is told are the catalog's peers. */
+    private final List<Integer> catalogPeers = new ArrayList<>();
 
     private ProcessCluster(Path dir, Options options) throws IOException {
         this.dir = dir;
@@ -112,9 +144,16 @@ public final class ProcessCluster implements AutoCloseable {
         for (int p = 0; p < options.podProcesses(); p++) {
             podProcesses.add(null);
         }
-        this.catalogPort = distinctFreePort();
-        this.s3Port = distinctFreePort();
-        this.jmxPort = distinctFreePort();
+        for (int c = 0; c < options.coordinators(); c++) {
+            catalogPeers.add(newCoordinatorSlot());
+        }
+    }
+
+    private int newCoordinatorSlot() throws IOException {
+        coordinatorPorts.add(new CoordinatorPorts(distinctFreePort(), distinctFreePort(), distinctFreePort()));
+        coordinators.add(null);
+        coordinatorAdmins.add(null);
+        return coordinatorPorts.size() - 1;
     }
 
     /**
@@ -132,7 +171,9 @@ public final class ProcessCluster implements AutoCloseable {
     }
 
     /**
-     * Starts the stash servers, the pod processes, then the coordinator, each waited for by its ready line.
+     * Starts the stash servers, the pod processes, then the coordinators (all of them before waiting for any:
+     * a coordinator is ready only once its catalog has a leader, which takes a majority of the peers), each
+     * waited for by its ready line.
      *
      * @throws IllegalStateException when a fat JAR is missing (the reactor did not package its module)
      */
@@ -149,7 +190,12 @@ public final class ProcessCluster implements AutoCloseable {
             for (int p = 0; p < options.podProcesses(); p++) {
                 cluster.startPodProcess(p);
             }
-            cluster.startCoordinator();
+            for (int c = 0; c < options.coordinators(); c++) {
+                cluster.launchCoordinator(c);
+            }
+            for (int c = 0; c < options.coordinators(); c++) {
+                cluster.awaitCoordinator(c);
+            }
             return cluster;
         } catch (IOException | InterruptedException | TimeoutException | RuntimeException e) {
             cluster.close();
@@ -283,11 +329,65 @@ public final class ProcessCluster implements AutoCloseable {
         return writeConf("pod-" + i + ".conf", lines);
     }
 
-    // ---- coordinator
+    // ---- coordinators
 
-    /** Starts the coordinator (again: same catalog directory and ports); waits for its S3 endpoint. */
+    /** How many coordinators this cluster has had (started, stopped or removed). */
+    public int coordinatorCount() {
+        return coordinators.size();
+    }
+
+    /** Coordinator {@code c}'s catalog peer id. */
+    public static String peerId(int c) {
+        return "c" + (c + 1);
+    }
+
+    /** Coordinator {@code c}'s catalog peer as {@code id=host:port}. */
+    public String peerSpec(int c) {
+        return peerId(c) + "=127.0.0.1:" + coordinatorPorts.get(c).catalog();
+    }
+
+    private static String coordinatorName(int c) {
+        return c == 0 ? "coordinator" : "coordinator-" + c;
+    }
+
+    /** Starts coordinator 0 (again: same catalog directory and ports); waits for its S3 endpoint. */
     public void startCoordinator() throws IOException, InterruptedException, TimeoutException {
-        requireStopped(coordinator, "the coordinator");
+        startCoordinator(0);
+    }
+
+    /** Starts coordinator {@code c} (again: same catalog directory and ports); waits for its S3 endpoint. */
+    public void startCoordinator(int c) throws IOException, InterruptedException, TimeoutException {
+        launchCoordinator(c);
+        awaitCoordinator(c);
+    }
+
+    /**
+     * Starts a new coordinator and returns its index: the next one, the next peer id, its own ports and catalog
+     * directory, and for its peers every coordinator of {@link #catalogPeers()} and itself. It is not waited for:
+     * it becomes ready ({@link #awaitCoordinator}) only once the group has it ({@code admin catalog add-peer}),
+     * as before that it hears from no leader.
+     */
+    public int launchAddedCoordinator() throws IOException {
+        int c = newCoordinatorSlot();
+        catalogPeers.add(c);
+        launchCoordinator(c);
+        return c;
+    }
+
+    /** Leaves coordinator {@code c} out of the peers later starts name (after {@code admin catalog remove-peer}). */
+    public void forgetCatalogPeer(int c) {
+        catalogPeers.remove(Integer.valueOf(c));
+    }
+
+    /** The coordinators a coordinator started now is told make up the catalog group. */
+    public List<Integer> catalogPeers() {
+        return List.copyOf(catalogPeers);
+    }
+
+    private void launchCoordinator(int c) throws IOException {
+        String name = coordinatorName(c);
+        requireStopped(coordinators.get(c), name);
+        CoordinatorPorts ports = coordinatorPorts.get(c);
         List<String> lines = new ArrayList<>(List.of(
                 "coordinator.vault.id = " + VAULT_ID,
                 "coordinator.vault.layout = \"" + options.layout() + "\"",
@@ -295,55 +395,84 @@ public final class ProcessCluster implements AutoCloseable {
                         .collect(Collectors.joining(",")) + "\"",
                 "coordinator.stash.servers = \"" + stashPorts.stream().map(port -> "127.0.0.1:" + port)
                         .collect(Collectors.joining(",")) + "\"",
-                "catalog.peerId = \"c1\"",
-                "catalog.peers = \"c1=127.0.0.1:" + catalogPort + "\"",
-                "catalog.dataDir = \"" + dir.resolve("catalog") + "\"",
+                "catalog.peerId = \"" + peerId(c) + "\"",
+                "catalog.peers = \"" + catalogPeers.stream().map(this::peerSpec).collect(Collectors.joining(","))
+                        + "\"",
+                "catalog.dataDir = \"" + dir.resolve(c == 0 ? "catalog" : "catalog-" + c) + "\"",
                 "catalog.secrets.keyFile = \"" + ClusterKeyFile.in(dir) + "\"",
                 "s3.bindHost = \"127.0.0.1\"",
-                "s3.port = " + s3Port,
+                "s3.port = " + ports.s3(),
                 "admin.bind = \"127.0.0.1:0\"",
-                "audit.file = \"" + dir.resolve("logs").resolve("audit.json") + "\""));
+                "audit.file = \"" + dir.resolve("logs").resolve(c == 0 ? "audit.json" : "audit-" + c + ".json") + "\""));
         lines.addAll(options.coordinatorConf());
         // As bin/shardvault: the file names the variables, the config loader substitutes them; last, so they win.
         lines.add("coordinator.secretKey = ${SHARDVAULT_IT_COORDINATOR_SECRET_KEY}");
         lines.add("jmx.remote.password = ${SHARDVAULT_IT_COORDINATOR_JMX_PASSWORD}");
-        Path conf = writeConf("coordinator.conf", lines);
+        Path conf = writeConf(name + ".conf", lines);
         List<String> args = List.of("-jar", jar("coordinator").toString(), "--config", conf.toString(),
                 "--set", "coordinator.accessKey=" + ACCESS_KEY, "--set", "jmx.remote.enabled=true",
-                "--set", "jmx.remote.bind=127.0.0.1:" + jmxPort, "--set", "jmx.remote.user=" + JMX_USER);
+                "--set", "jmx.remote.bind=127.0.0.1:" + ports.jmx(), "--set", "jmx.remote.user=" + JMX_USER);
         Map<String, String> env = Map.of("SHARDVAULT_IT_COORDINATOR_SECRET_KEY", secretKey,
                 "SHARDVAULT_IT_COORDINATOR_JMX_PASSWORD", jmxPassword);
-        coordinator = ServiceProcess.start("coordinator", jvm("256m"), args, env, log("coordinator"));
-        String admin = coordinator.awaitLine("admin listening on", START_TIMEOUT);
-        coordinatorAdmin = URI.create("http://" + admin);
-        coordinator.awaitLine("coordinator S3 endpoint ready on", START_TIMEOUT);
+        coordinators.set(c, ServiceProcess.start(name, jvm("256m"), args, env, log(name)));
     }
 
-    /** SIGKILL to the coordinator, now: whatever it was doing stops where it is. */
+    /** Waits for coordinator {@code c}'s admin port and S3 endpoint. */
+    public void awaitCoordinator(int c) throws IOException, InterruptedException, TimeoutException {
+        ServiceProcess p = coordinators.get(c);
+        coordinatorAdmins.set(c, URI.create("http://" + p.awaitLine("admin listening on", START_TIMEOUT)));
+        p.awaitLine("coordinator S3 endpoint ready on", START_TIMEOUT);
+    }
+
+    /** SIGKILL to coordinator 0, now: whatever it was doing stops where it is. */
     public void killCoordinator() {
-        coordinator.kill();
+        killCoordinator(0);
     }
 
-    /** SIGTERM to the coordinator, waited for. */
+    /** SIGKILL to coordinator {@code c}, now. */
+    public void killCoordinator(int c) {
+        coordinators.get(c).kill();
+    }
+
+    /** SIGTERM to coordinator 0, waited for. */
     public void stopCoordinator() {
-        stop(coordinator);
+        stopCoordinator(0);
+    }
+
+    /** SIGTERM to coordinator {@code c}, waited for. */
+    public void stopCoordinator(int c) {
+        stop(coordinators.get(c));
     }
 
     public ServiceProcess coordinator() {
-        return coordinator;
+        return coordinator(0);
     }
 
-    /** An AWS SDK v2 client of the S3 endpoint (the same port across coordinator restarts); the caller closes it. */
+    public ServiceProcess coordinator(int c) {
+        return coordinators.get(c);
+    }
+
+    /** An AWS SDK v2 client of coordinator 0's S3 endpoint (the same port across restarts); the caller closes it. */
     public S3Client s3Client() {
-        return s3Client(ACCESS_KEY, secretKey);
+        return s3Client(0);
+    }
+
+    /** An AWS SDK v2 client of coordinator {@code c}'s S3 endpoint; the caller closes it. */
+    public S3Client s3Client(int c) {
+        return s3Client(c, ACCESS_KEY, secretKey);
     }
 
     /** The same with another access key (one made with {@code admin keys create}); the caller closes it. */
     public S3Client s3Client(String accessKey, String secret) {
-        return S3Cluster.syncClient(URI.create("http://127.0.0.1:" + s3Port), accessKey, secret, Duration.ofSeconds(60));
+        return s3Client(0, accessKey, secret);
     }
 
-    /** The cluster key file the coordinator reads ({@code catalog.secrets.keyFile}), for rotation tests. */
+    private S3Client s3Client(int c, String accessKey, String secret) {
+        return S3Cluster.syncClient(URI.create("http://127.0.0.1:" + coordinatorPorts.get(c).s3()), accessKey, secret,
+                Duration.ofSeconds(60));
+    }
+
+    /** The cluster key file the coordinators read ({@code catalog.secrets.keyFile}), for rotation tests. */
     public Path clusterKeyFile() {
         return ClusterKeyFile.in(dir);
     }
@@ -353,15 +482,60 @@ public final class ProcessCluster implements AutoCloseable {
         return List.of(secretKey, jmxPassword);
     }
 
-    /** A remote JMX connection to the running coordinator, as the admin user; the caller closes it. */
+    /** A remote JMX connection to coordinator 0, as the admin user; the caller closes it. */
     public JMXConnector connectJmx() throws IOException {
-        JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi");
+        return connectJmx(0);
+    }
+
+    /** A remote JMX connection to coordinator {@code c}, as the admin user; the caller closes it. */
+    public JMXConnector connectJmx(int c) throws IOException {
+        JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + coordinatorPorts.get(c).jmx()
+                + "/jmxrmi");
         return JMXConnectorFactory.connect(url, Map.of(JMXConnector.CREDENTIALS, new String[] {JMX_USER, jmxPassword}));
     }
 
-    /** The coordinator's Prometheus scrape ({@code /metrics} on its admin port). */
+    /**
+     * The running coordinator whose catalog peer leads, once exactly one says so (its Catalog MBean's role);
+     * waits up to {@code timeout}, through an election.
+     *
+     * @throws TimeoutException when no single running coordinator leads within it
+     */
+    public int catalogLeader(Duration timeout) throws IOException, InterruptedException, TimeoutException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        List<String> roles = new ArrayList<>();
+        while (true) {
+            roles.clear();
+            List<Integer> leaders = new ArrayList<>();
+            for (int c = 0; c < coordinators.size(); c++) {
+                ServiceProcess p = coordinators.get(c);
+                String role = p == null || !p.isAlive() ? "STOPPED" : catalogAttribute(c, "Role");
+                roles.add(peerId(c) + "=" + role);
+                if (role.equals("LEADER")) {
+                    leaders.add(c);
+                }
+            }
+            if (leaders.size() == 1) {
+                return leaders.get(0);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException("no single catalog leader within " + timeout + ": " + roles);
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /** An attribute of coordinator {@code c}'s Catalog MBean, as text; UNREACHABLE when its JMX does not answer. */
+    public String catalogAttribute(int c, String attribute) {
+        try (JMXConnector jmx = connectJmx(c)) {
+            return String.valueOf(jmx.getMBeanServerConnection().getAttribute(CATALOG_MBEAN, attribute));
+        } catch (IOException | JMException e) {
+            return "UNREACHABLE";
+        }
+    }
+
+    /** Coordinator 0's Prometheus scrape ({@code /metrics} on its admin port). */
     public String coordinatorMetrics() throws IOException, InterruptedException {
-        return scrape("the coordinator", coordinatorAdmin);
+        return scrape("the coordinator", coordinatorAdmins.get(0));
     }
 
     /**
@@ -372,7 +546,7 @@ public final class ProcessCluster implements AutoCloseable {
         Map<String, String> out = new LinkedHashMap<>();
         List<ServiceProcess> running = new ArrayList<>(stash);
         running.addAll(podProcesses);
-        running.add(coordinator);
+        running.addAll(coordinators);
         for (ServiceProcess p : running) {
             if (p != null && p.isAlive()) {
                 URI admin = URI.create("http://" + p.awaitLine("admin listening on", START_TIMEOUT));
@@ -397,13 +571,18 @@ public final class ProcessCluster implements AutoCloseable {
 
     /**
      * Runs {@code shardvault admin ARGS} as bin/shardvault does: the CLI main from the coordinator's fat JAR,
-     * in a process of its own, against this cluster's remote JMX, the credentials in its environment.
+     * in a process of its own, against coordinator 0's remote JMX, the credentials in its environment.
      */
     public AdminRun admin(String... args) throws IOException, InterruptedException, TimeoutException {
+        return adminVia(0, args);
+    }
+
+    /** {@link #admin} against coordinator {@code c}'s remote JMX. */
+    public AdminRun adminVia(int c, String... args) throws IOException, InterruptedException, TimeoutException {
         List<String> all = new ArrayList<>(List.of("-cp", jar("coordinator").toString(),
                 "io.shardvault.coordinator.admin.cli.AdminCli"));
         Collections.addAll(all, args);
-        all.addAll(List.of("--jmx", "127.0.0.1:" + jmxPort));
+        all.addAll(List.of("--jmx", "127.0.0.1:" + coordinatorPorts.get(c).jmx()));
         ServiceProcess cli = ServiceProcess.start("admin " + String.join(" ", args),
                 List.of("-Xmx64m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"), all,
                 Map.of("SHARDVAULT_JMX_USER", JMX_USER, "SHARDVAULT_JMX_PASSWORD", jmxPassword), log("admin"));
@@ -424,7 +603,7 @@ public final class ProcessCluster implements AutoCloseable {
         StringBuilder out = new StringBuilder("process cluster under ").append(dir).append('\n');
         List<ServiceProcess> all = new ArrayList<>(stash);
         all.addAll(podProcesses);
-        all.add(coordinator);
+        all.addAll(coordinators);
         for (ServiceProcess p : all) {
             if (p != null) {
                 out.append(p.name()).append(p.isAlive() ? " running" : " stopped").append("; ").append(p.tail())
@@ -434,11 +613,10 @@ public final class ProcessCluster implements AutoCloseable {
         return out.toString();
     }
 
-    /** Stops the coordinator, then the pod processes, then the stash servers (as bin/shardvault does). */
+    /** Stops the coordinators, then the pod processes, then the stash servers (as bin/shardvault does). */
     @Override
     public void close() {
-        List<ServiceProcess> order = new ArrayList<>();
-        order.add(coordinator);
+        List<ServiceProcess> order = new ArrayList<>(coordinators);
         order.addAll(podProcesses);
         order.addAll(stash);
         for (ServiceProcess p : order) {

@@ -1,9 +1,13 @@
 package io.shardvault.coordinator.admin.internal;
 
 import io.shardvault.coordinator.admin.CatalogMXBean;
+import io.shardvault.coordinator.admin.CatalogMemberView;
 import io.shardvault.coordinator.admin.CatalogView;
+import io.shardvault.coordinator.catalog.CatalogConfig;
+import io.shardvault.coordinator.catalog.CatalogMember;
 import io.shardvault.coordinator.catalog.CatalogServer;
 import io.shardvault.coordinator.catalog.CatalogStatus;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,6 +61,38 @@ public final class CatalogBean implements CatalogMXBean {
         long index = Await.get(server.takeSnapshot(), "catalog snapshot on peer " + server.peerId());
         LOG.info("operator took a catalog snapshot peer={} index={}", server.peerId(), index);
         return index;
+    }
+
+    @Override
+    public CatalogMemberView[] getMembers() {
+        return views(Await.get(server.members(), "reading the catalog group's membership"));
+    }
+
+    @Override
+    public CatalogMemberView[] addPeer(String peer) {
+        List<CatalogMember> members = Await.call(() -> server.addPeer(parsePeer(peer)), "adding catalog peer " + peer);
+        LOG.info("operator added catalog peer {}", peer);
+        return views(members);
+    }
+
+    @Override
+    public CatalogMemberView[] removePeer(String peerId) {
+        List<CatalogMember> members = Await.call(() -> server.removePeer(peerId), "removing catalog peer " + peerId);
+        LOG.info("operator removed catalog peer {}", peerId);
+        return views(members);
+    }
+
+    /** One {@code id=host:port}, as catalog.peers names each peer. */
+    private static CatalogConfig.Peer parsePeer(String peer) {
+        List<CatalogConfig.Peer> peers = CatalogConfig.parsePeers(peer);
+        if (peers.size() != 1) {
+            throw new IllegalArgumentException("name one peer as id=host:port, not '" + peer + "'");
+        }
+        return peers.get(0);
+    }
+
+    private static CatalogMemberView[] views(List<CatalogMember> members) {
+        return members.stream().map(CatalogMemberView::of).toArray(CatalogMemberView[]::new);
     }
 
     @Override

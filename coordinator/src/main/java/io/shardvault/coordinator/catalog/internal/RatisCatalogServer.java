@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.shardvault.common.DaemonThreads;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CatalogConfig;
+import io.shardvault.coordinator.catalog.CatalogMember;
 import io.shardvault.coordinator.catalog.CatalogServer;
 import io.shardvault.coordinator.catalog.CatalogStatus;
 import java.io.IOException;
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -33,6 +35,7 @@ import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.retry.RetryPolicy;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
@@ -60,6 +63,13 @@ public final class RatisCatalogServer implements CatalogServer {
     /** The leader lease as a share of the minimum election timeout; the rest is the clock-rate margin. */
     static final double LEASE_RATIO = 0.9;
 
+    /** Catalog calls retry until their own timeout ({@link RatisCalls}) gives up on them. */
+    private static final RetryPolicy CALL_RETRIES =
+            RetryPolicies.retryForeverWithSleep(TimeDuration.valueOf(50, TimeUnit.MILLISECONDS));
+    /** Membership commands are an operator's: a few retries, then an answer, never a wait without end. */
+    private static final RetryPolicy ADMIN_RETRIES =
+            RetryPolicies.retryUpToMaximumCountWithFixedSleep(5, TimeDuration.valueOf(500, TimeUnit.MILLISECONDS));
+
     private final CatalogConfig config;
     private final RaftServer server;
     private final RaftClient client;
@@ -67,9 +77,11 @@ public final class RatisCatalogServer implements CatalogServer {
     private final RatisCatalog catalog;
     private final ExecutorService readExecutor;
     private final ExecutorService replyExecutor;
+    private final CatalogMembership membership;
 
     private RatisCatalogServer(CatalogConfig config, RaftServer server, RaftClient client, RaftGroupId groupId,
-                               RatisCatalog catalog, ExecutorService readExecutor, ExecutorService replyExecutor) {
+                               RatisCatalog catalog, ExecutorService readExecutor, ExecutorService replyExecutor,
+                               CatalogMembership membership) {
         this.config = config;
         this.server = server;
         this.client = client;
@@ -77,6 +89,7 @@ public final class RatisCatalogServer implements CatalogServer {
         this.catalog = catalog;
         this.readExecutor = readExecutor;
         this.replyExecutor = replyExecutor;
+        this.membership = membership;
     }
 
     /** Starts the peer and its client; the group may still be electing a leader when this returns. */
@@ -111,12 +124,14 @@ public final class RatisCatalogServer implements CatalogServer {
         // the peer's apply thread nor on its read threads. Cached, like gRPC's executor it replaces:
         // a continuation that blocks holds only its own thread.
         ExecutorService replyExecutor = Executors.newCachedThreadPool(DaemonThreads.numbered("catalog-reply"));
-        RaftClient client = newClient(props, parameters(config), group);
+        RaftClient client = newClient(props, parameters(config), group, CALL_RETRIES);
+        CatalogMembership membership = new CatalogMembership(division,
+                g -> newClient(props, parameters(config), g, ADMIN_RETRIES), config.electionTimeoutMax(), readExecutor);
         RatisCatalog catalog = new RatisCatalog(client,
                 Optional.of(new RatisCalls.LocalPeer(division, replyExecutor)), config.requestTimeout(), registry,
                 config.secrets());
         RatisCatalogServer started = new RatisCatalogServer(config, server, client, groupId, catalog, readExecutor,
-                replyExecutor);
+                replyExecutor, membership);
         // This peer's current Raft term (NaN once closed): it only grows, by one per election.
         Gauge.builder("shardvault.catalog.term", started, RatisCatalogServer::currentTerm).tag("peer", config.peerId())
                 .description("The current Raft term of this catalog peer").register(registry);
@@ -126,11 +141,10 @@ public final class RatisCatalogServer implements CatalogServer {
         return started;
     }
 
-    private static RaftClient newClient(RaftProperties props, Parameters parameters, RaftGroup group) {
+    private static RaftClient newClient(RaftProperties props, Parameters parameters, RaftGroup group,
+                                        RetryPolicy retries) {
         return RaftClient.newBuilder().setProperties(props).setParameters(parameters).setRaftGroup(group)
-                .setClientId(ClientId.randomId())
-                .setRetryPolicy(RetryPolicies.retryForeverWithSleep(TimeDuration.valueOf(50, TimeUnit.MILLISECONDS)))
-                .build();
+                .setClientId(ClientId.randomId()).setRetryPolicy(retries).build();
     }
 
     /**
@@ -143,8 +157,8 @@ public final class RatisCatalogServer implements CatalogServer {
         List<RaftPeer> peers = config.peers().stream()
                 .map(p -> RaftPeer.newBuilder().setId(p.id()).setAddress(p.address()).build()).toList();
         RaftGroup group = RaftGroup.valueOf(RaftGroupId.valueOf(config.groupId()), peers);
-        return new RatisCatalog(newClient(props, parameters(config), group), Optional.empty(), config.requestTimeout(),
-                registry, config.secrets());
+        return new RatisCatalog(newClient(props, parameters(config), group, CALL_RETRIES), Optional.empty(),
+                config.requestTimeout(), registry, config.secrets());
     }
 
     /**
@@ -272,15 +286,39 @@ public final class RatisCatalogServer implements CatalogServer {
 
     @Override
     public CatalogStatus status() {
-        List<String> peers = config.peers().stream().map(p -> p.id() + "=" + p.address()).toList();
         try {
             var division = server.getDivision(groupId);
             var info = division.getInfo();
             return new CatalogStatus(config.peerId(), info.getCurrentRole().name(), leaderId(), info.getCurrentTerm(),
-                    info.getLastAppliedIndex(), peers);
+                    info.getLastAppliedIndex(), currentPeers(division).stream().map(p -> p.getId() + "="
+                    + p.getAddress()).toList());
         } catch (IOException e) {
-            return new CatalogStatus(config.peerId(), "UNKNOWN", Optional.empty(), -1, -1, peers);
+            return new CatalogStatus(config.peerId(), "UNKNOWN", Optional.empty(), -1, -1,
+                    config.peers().stream().map(p -> p.id() + "=" + p.address()).toList());
         }
+    }
+
+    /**
+     * The group's peers as this peer's Raft configuration has them: catalog.peers only at the group's first start,
+     * then whatever add-peer and remove-peer made of it.
+     */
+    private static Collection<RaftPeer> currentPeers(RaftServer.Division division) {
+        return division.getRaftConf().getCurrentPeers();
+    }
+
+    @Override
+    public CompletableFuture<List<CatalogMember>> members() {
+        return membership.members();
+    }
+
+    @Override
+    public CompletableFuture<List<CatalogMember>> addPeer(CatalogConfig.Peer peer) {
+        return membership.add(peer);
+    }
+
+    @Override
+    public CompletableFuture<List<CatalogMember>> removePeer(String peerId) {
+        return membership.remove(peerId);
     }
 
     @Override
@@ -302,9 +340,15 @@ public final class RatisCatalogServer implements CatalogServer {
 
     @Override
     public CompletableFuture<Void> transferLeadership(String peerId) {
-        if (config.peers().stream().noneMatch(p -> p.id().equals(peerId))) {
+        List<String> peers;
+        try {
+            peers = currentPeers(server.getDivision(groupId)).stream().map(p -> p.getId().toString()).toList();
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        if (!peers.contains(peerId)) {
             return CompletableFuture.failedFuture(new IllegalArgumentException("no catalog peer '" + peerId
-                    + "' in the group (peers: " + config.peers().stream().map(p -> p.id()).toList() + ")"));
+                    + "' in the group (peers: " + peers + ")"));
         }
         long timeoutMs = Math.max(5_000, config.electionTimeoutMax().toMillis() * 4);
         return CompletableFuture.runAsync(() -> {
