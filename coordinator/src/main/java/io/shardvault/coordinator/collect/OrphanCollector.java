@@ -1,6 +1,5 @@
 package io.shardvault.coordinator.collect;
 
-import io.shardvault.common.DaemonThreads;
 import io.shardvault.common.ShardId;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.FileKey;
@@ -8,6 +7,7 @@ import io.shardvault.coordinator.catalog.FileState;
 import io.shardvault.coordinator.data.Vault;
 import io.shardvault.coordinator.data.VaultDirectory;
 import io.shardvault.coordinator.repair.Bounded;
+import io.shardvault.coordinator.repair.PeriodicPass;
 import io.shardvault.coordinator.repair.RateLimiter;
 import io.shardvault.pod.api.AgedShard;
 import io.shardvault.pod.api.PodAgedPage;
@@ -28,9 +28,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -109,7 +106,7 @@ public final class OrphanCollector implements AutoCloseable {
     private final Clock clock;
     private final Duration callTimeout;
     private final RateLimiter rate;
-    private final ScheduledExecutorService passes;
+    private PeriodicPass<Pass> passes;
 
     private OrphanCollector(CollectConfig config, Catalog catalog, BooleanSupplier leads, VaultDirectory vaults,
                             PodClient pods, StashClient stash, List<InetSocketAddress> stashServers,
@@ -125,7 +122,6 @@ public final class OrphanCollector implements AutoCloseable {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.callTimeout = Objects.requireNonNull(callTimeout, "callTimeout");
         this.rate = new RateLimiter(config.filesPerSecond(), System::nanoTime);
-        this.passes = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("orphan-collector"));
     }
 
     /**
@@ -142,8 +138,8 @@ public final class OrphanCollector implements AutoCloseable {
                                         CollectMetrics metrics, Duration callTimeout) {
         OrphanCollector c = new OrphanCollector(config, catalog, leads, vaults, pods, stash, stashServers, metrics,
                 Clock.systemUTC(), callTimeout);
-        c.passes.scheduleWithFixedDelay(c::scheduledPass, config.interval().toMillis(), config.interval().toMillis(),
-                TimeUnit.MILLISECONDS);
+        c.passes = PeriodicPass.start("orphan-collector", "orphan collection pass", config.interval(),
+                c.metrics.failures, c::pass);
         return c;
     }
 
@@ -161,24 +157,7 @@ public final class OrphanCollector implements AutoCloseable {
 
     /** Runs one pass now, on the collector's thread, and waits for it (an operator's action, and tests'). */
     public Pass collectNow() throws IOException, InterruptedException {
-        try {
-            return passes.submit(this::pass).get();
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw e.getCause() instanceof IOException io ? io : new IOException("collection pass", e.getCause());
-        }
-    }
-
-    private void scheduledPass() {
-        try {
-            pass();
-        } catch (IOException e) {
-            LOG.warn("orphan collection pass failed; retrying on the next: {}", e.toString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            metrics.failures.increment();
-            LOG.error("orphan collection pass failed", e);
-        }
+        return passes.runNow();
     }
 
     private Pass pass() throws IOException, InterruptedException {
@@ -359,11 +338,6 @@ public final class OrphanCollector implements AutoCloseable {
 
     @Override
     public void close() {
-        passes.shutdownNow();
-        try {
-            passes.awaitTermination(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        passes.close();
     }
 }

@@ -1,9 +1,9 @@
 package io.shardvault.coordinator.lifecycle;
 
-import io.shardvault.common.DaemonThreads;
 import io.shardvault.coordinator.catalog.Bucket;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.repair.Bounded;
+import io.shardvault.coordinator.repair.PeriodicPass;
 import io.shardvault.coordinator.repair.RateLimiter;
 import io.shardvault.s3.LifecycleConfiguration;
 import java.io.IOException;
@@ -14,10 +14,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,7 +59,7 @@ public final class LifecycleExpirer implements AutoCloseable {
     /** The longest wait for one catalog call: twice its timeout. */
     private final Duration callLimit;
     private final RateLimiter rate;
-    private final ScheduledExecutorService runs;
+    private PeriodicPass<Run> runs;
 
     private LifecycleExpirer(LifecycleConfig config, Catalog catalog, BooleanSupplier leads, Runnable filesReleased,
                              LifecycleMetrics metrics, Clock clock, Duration callTimeout) {
@@ -75,7 +71,6 @@ public final class LifecycleExpirer implements AutoCloseable {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.callLimit = callTimeout.multipliedBy(2);
         this.rate = new RateLimiter(config.deletesPerSecond(), System::nanoTime);
-        this.runs = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("lifecycle-expirer"));
     }
 
     /**
@@ -90,8 +85,7 @@ public final class LifecycleExpirer implements AutoCloseable {
                                          Runnable filesReleased, LifecycleMetrics metrics, Clock clock,
                                          Duration callTimeout) {
         LifecycleExpirer e = new LifecycleExpirer(config, catalog, leads, filesReleased, metrics, clock, callTimeout);
-        e.runs.scheduleWithFixedDelay(e::scheduledRun, config.interval().toMillis(), config.interval().toMillis(),
-                TimeUnit.MILLISECONDS);
+        e.runs = PeriodicPass.start("lifecycle-expirer", "lifecycle run", config.interval(), metrics.failures, e::run);
         return e;
     }
 
@@ -102,24 +96,7 @@ public final class LifecycleExpirer implements AutoCloseable {
 
     /** Runs once now, on the expirer's thread, and waits for it (an operator's action, and tests'). */
     public Run runNow() throws IOException, InterruptedException {
-        try {
-            return runs.submit(this::run).get();
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof IOException io ? io : new IOException("lifecycle run", e.getCause());
-        }
-    }
-
-    private void scheduledRun() {
-        try {
-            run();
-        } catch (IOException e) {
-            LOG.warn("lifecycle run failed; retrying on the next: {}", e.toString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            metrics.failures.increment();
-            LOG.error("lifecycle run failed", e);
-        }
+        return runs.runNow();
     }
 
     private Run run() throws IOException, InterruptedException {
@@ -172,11 +149,6 @@ public final class LifecycleExpirer implements AutoCloseable {
 
     @Override
     public void close() {
-        runs.shutdownNow();
-        try {
-            runs.awaitTermination(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        runs.close();
     }
 }
