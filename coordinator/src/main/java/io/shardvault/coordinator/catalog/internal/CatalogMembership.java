@@ -198,14 +198,38 @@ final class CatalogMembership {
                 .toList();
     }
 
-    private static void change(RaftClient client, List<RaftPeer> current, List<RaftPeer> next, String what)
+    /**
+     * Sets the configuration {@code next} if it is still {@code current}. A change the client had to retry may
+     * have taken effect at its first attempt, whose answer was lost: the retry's compare then fails against
+     * the change itself. So a failed change is checked against the leader's view, and counts as done when the
+     * group is {@code next} already.
+     */
+    private void change(RaftClient client, List<RaftPeer> current, List<RaftPeer> next, String what)
             throws IOException {
-        RaftClientReply reply = client.admin().setConfiguration(SetConfigurationRequest.Arguments.newBuilder()
-                .setServersInCurrentConf(current).setServersInNewConf(next)
-                .setMode(SetConfigurationRequest.Mode.COMPARE_AND_SET).build());
-        if (!reply.isSuccess()) {
-            throw new IOException(what + " failed: " + reply.getException());
+        Object failure;
+        try {
+            RaftClientReply reply = client.admin().setConfiguration(SetConfigurationRequest.Arguments.newBuilder()
+                    .setServersInCurrentConf(current).setServersInNewConf(next)
+                    .setMode(SetConfigurationRequest.Mode.COMPARE_AND_SET).build());
+            if (reply.isSuccess()) {
+                return;
+            }
+            failure = reply.getException();
+        } catch (IOException e) {
+            failure = e;
         }
+        if (addresses(peers(leaderView(client))).equals(addresses(next))) {
+            LOG.info("{}: done, though its last attempt answered {}", what, failure);
+            return;
+        }
+        throw new IOException(what + " failed: " + failure);
+    }
+
+    /** Peer id to address, of a group. */
+    private static Map<String, String> addresses(List<RaftPeer> group) {
+        Map<String, String> out = new HashMap<>();
+        group.forEach(p -> out.put(p.getId().toString(), p.getAddress()));
+        return out;
     }
 
     private static List<String> ids(List<RaftPeer> peers) {
