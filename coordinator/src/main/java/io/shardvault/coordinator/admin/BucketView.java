@@ -18,9 +18,10 @@ public final class BucketView {
     private final long storedBytes;
     private final long onDiskBytes;
     private final long quotaBytes;
+    private final String[] lifecycleRules;
 
     public BucketView(String name, String owner, String createdAt, String versioning, boolean objectLock, long objects,
-                      long storedBytes, long onDiskBytes, long quotaBytes) {
+                      long storedBytes, long onDiskBytes, long quotaBytes, String[] lifecycleRules) {
         this.name = name;
         this.owner = owner;
         this.createdAt = createdAt;
@@ -30,6 +31,7 @@ public final class BucketView {
         this.storedBytes = storedBytes;
         this.onDiskBytes = onDiskBytes;
         this.quotaBytes = quotaBytes;
+        this.lifecycleRules = lifecycleRules.clone();
     }
 
     public String getName() {
@@ -71,5 +73,10 @@ public final class BucketView {
     /** 0 when the bucket has no quota. */
     public long getQuotaBytes() {
         return quotaBytes;
+    }
+
+    /** Its lifecycle rules, one line each ({@link LifecycleRuleText}); empty when it has none. */
+    public String[] getLifecycleRules() {
+        return lifecycleRules.clone();
     }
 }

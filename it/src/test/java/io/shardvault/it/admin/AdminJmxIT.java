@@ -57,6 +57,8 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.ExpirationStatus;
+import software.amazon.awssdk.services.s3.model.LifecycleRule;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
@@ -552,7 +554,14 @@ class AdminJmxIT {
             assertThat(cli(withCredentials("buckets", "quota", "set", bucket, "none")).exit()).isZero();
             s3.putObject(b -> b.bucket(bucket).key("b"), RequestBody.fromBytes(body(800_000)));
             assertThat(cli(withCredentials("buckets", "show", bucket)).out()).contains("quota:       none",
-                    "objects:     3");
+                    "objects:     3", "lifecycle:   none");
+            s3.putBucketLifecycleConfiguration(b -> b.bucket(bucket).lifecycleConfiguration(c -> c.rules(
+                    LifecycleRule.builder().id("logs").status(ExpirationStatus.ENABLED)
+                            .filter(f -> f.prefix("logs/")).expiration(e -> e.days(30))
+                            .abortIncompleteMultipartUpload(a -> a.daysAfterInitiation(2)).build())));
+            assertThat(cli(withCredentials("buckets", "show", bucket)).out()).contains("lifecycle:   1 rule",
+                    "logs (enabled), keys \"logs/\": current versions expire after 30 days; incomplete uploads aborted"
+                            + " 2 days after initiation");
         }
     }
 

@@ -63,6 +63,12 @@ final class BucketsCommand extends CommandGroup {
                     + " bytes)");
             out.println("  on disk:     " + Table.bytes((Long) b.get("onDiskBytes")) + " (estimated: stored x n / k)");
             out.println("  quota:       " + (quota == 0 ? "none" : Table.bytes(quota) + " (" + quota + " bytes)"));
+            String[] rules = (String[]) b.get("lifecycleRules");
+            out.println("  lifecycle:   " + (rules.length == 0 ? "none" : rules.length + (rules.length == 1 ? " rule"
+                    : " rules")));
+            for (String rule : rules) {
+                out.println("    " + rule);
+            }
         });
     }
 

@@ -1,6 +1,9 @@
 package io.shardvault.coordinator.admin.internal;
 
 import io.shardvault.coordinator.admin.BucketView;
+import io.shardvault.coordinator.admin.LifecycleRuleText;
+import io.shardvault.s3.LifecycleConfiguration;
+import java.nio.charset.StandardCharsets;
 import io.shardvault.coordinator.admin.BucketsMXBean;
 import io.shardvault.coordinator.catalog.Bucket;
 import io.shardvault.coordinator.catalog.Catalog;
@@ -38,7 +41,14 @@ public final class BucketsBean implements BucketsMXBean {
         Usage u = usage(b.name());
         return new BucketView(b.name(), b.ownerAccessKeyId(), b.createdAt().toString(), b.versioning().name(),
                 b.objectLockEnabled(), u.objectVersions(), u.storedBytes(),
-                (long) Math.ceil((double) u.storedBytes() * n / k), u.quotaBytes());
+                (long) Math.ceil((double) u.storedBytes() * n / k), u.quotaBytes(), lifecycle(b.name()));
+    }
+
+    private String[] lifecycle(String bucket) {
+        return Await.call(() -> catalog.bucketLifecycle(bucket), "reading the lifecycle rules of bucket " + bucket)
+                .map(xml -> LifecycleConfiguration.parse(xml.getBytes(StandardCharsets.UTF_8)).rules().stream()
+                        .map(LifecycleRuleText::of).toArray(String[]::new))
+                .orElse(new String[0]);
     }
 
     @Override
