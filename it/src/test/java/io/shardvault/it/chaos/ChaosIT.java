@@ -1,6 +1,7 @@
 package io.shardvault.it.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.shardvault.it.process.ProcessCluster;
@@ -11,10 +12,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,7 +34,6 @@ import software.amazon.awssdk.services.s3.S3Client;
  * visualization and a summary are under {@code it/target/chaos/<seed>/}; the processes' logs under the test's
  * directory, kept when it fails. Skipped, saying so, where there is no Go toolchain.
  */
-@Timeout(value = 30, unit = TimeUnit.MINUTES)
 class ChaosIT {
     private static final Logger LOG = LoggerFactory.getLogger(ChaosIT.class);
     private static final int CLIENTS = 8;
@@ -43,6 +41,8 @@ class ChaosIT {
     private static final long[] CI_SEEDS = {23L};
     private static final Duration SHORT = Duration.ofSeconds(60);
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
+    /** The time a run may take beyond its faults: the cluster's start, the last restarts, the checks. */
+    private static final Duration BEYOND_FAULTS = Duration.ofMinutes(15);
     private static final String PLAIN = "chaos-plain";
     private static final String VERSIONED = "chaos-versioned";
 
@@ -63,6 +63,11 @@ class ChaosIT {
         LinearizabilityChecker checker = LinearizabilityChecker.build(go.get());
         String minutes = System.getProperty("chaos.minutes");
         Duration length = minutes == null ? SHORT : Duration.ofMinutes(Long.parseLong(minutes));
+        // A soak's length is a property, so the bound is too: the faults, then starts, restarts and checks.
+        assertTimeoutPreemptively(length.plus(BEYOND_FAULTS), () -> run(seed, length, checker));
+    }
+
+    private void run(long seed, Duration length, LinearizabilityChecker checker) throws Exception {
         System.out.println("chaos seed=" + seed);
         LOG.info("chaos seed={} for {}", seed, length);
         Path out = Path.of("target", "chaos", Long.toString(seed)).toAbsolutePath();
