@@ -191,8 +191,8 @@ func main() {
 	for _, r := range registers {
 		history := byRegister[r]
 		total += len(history)
-		result, info := porcupine.CheckOperationsVerbose(registerModel, history, *timeout)
-		fmt.Printf("%s/%s: %s (%d ops)\n", r.bucket, r.key, verdict(result), len(history))
+		result, info, how := check(history, *timeout)
+		fmt.Printf("%s/%s: %s (%d ops%s)\n", r.bucket, r.key, verdict(result), len(history), how)
 		switch result {
 		case porcupine.Illegal:
 			exit = 1
@@ -217,6 +217,60 @@ func main() {
 	fmt.Printf("chaoscheck: %d registers, %d ops checked: %s\n", len(registers), total,
 		map[int]string{0: "linearizable", 1: "NOT linearizable", 2: "undecided"}[exit])
 	os.Exit(exit)
+}
+
+// check decides a register's history. It first tries the history pruned of what cannot be seen (pruned): when
+// that is linearizable so is the full history, and the search is far smaller, as every op of unknown outcome
+// stays pending to the end. Otherwise it checks the full history, whose verdict stands either way.
+func check(history []porcupine.Operation, timeout time.Duration) (porcupine.CheckResult, porcupine.LinearizationInfo, string) {
+	if p := pruned(history); len(p) < len(history) || hasUnknown(history) {
+		if porcupine.CheckOperationsTimeout(registerModel, p, timeout) == porcupine.Ok {
+			return porcupine.Ok, porcupine.LinearizationInfo{}, fmt.Sprintf("; decided on %d after pruning", len(p))
+		}
+	}
+	result, info := porcupine.CheckOperationsVerbose(registerModel, history, timeout)
+	return result, info, ""
+}
+
+func hasUnknown(history []porcupine.Operation) bool {
+	for _, p := range history {
+		if p.Output.(output).Unknown {
+			return true
+		}
+	}
+	return false
+}
+
+// pruned drops each write of unknown outcome whose digest no get returned, and makes each one some get did
+// return return at the earliest such get's return (it took effect before that get did). Either change only
+// constrains: a linearization of the pruned history is one of the full history, with the dropped writes put
+// last, where they change nothing anyone saw, and the others where they were. The converse does not hold (a
+// dropped write may be what a later 412 saw), so a pruned history that is not linearizable proves nothing.
+func pruned(history []porcupine.Operation) []porcupine.Operation {
+	firstRead := map[string]int64{}
+	for _, p := range history {
+		in, out := p.Input.(input), p.Output.(output)
+		if in.Op == "get" && out.Digest != "" {
+			if t, ok := firstRead[out.Digest]; !ok || p.Return < t {
+				firstRead[out.Digest] = p.Return
+			}
+		}
+	}
+	var kept []porcupine.Operation
+	for _, p := range history {
+		in, out := p.Input.(input), p.Output.(output)
+		if out.Unknown && in.Op != "delete" {
+			t, read := firstRead[in.Digest]
+			if !read {
+				continue
+			}
+			if t < p.Return {
+				p.Return = t
+			}
+		}
+		kept = append(kept, p)
+	}
+	return kept
 }
 
 func verdict(r porcupine.CheckResult) string {
