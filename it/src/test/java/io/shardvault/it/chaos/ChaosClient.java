@@ -147,6 +147,7 @@ public final class ChaosClient implements Runnable {
             done = new Op(id, op, bucket, key, r.digest(), r.versionId(), invoke, history.now(), Op.OK, r.status(),
                     r.keys(), null);
         } catch (SdkException e) {
+            // Only the writes carry a digest, and a body.
             done = new Op(id, op, bucket, key, digest, null, invoke, history.now(), outcome(e, digest != null),
                     status(e), List.of(), describe(e));
             backOff(e);
@@ -173,9 +174,10 @@ public final class ChaosClient implements Runnable {
      * (the SDK's URL-connection client) silently sends a request without one (GET, DELETE) again on a new
      * connection when the one it reused fails before an answer, so a DELETE the coordinator applied just before
      * it was killed comes back as "connection refused" (seed 7's soak: a delete marker no history line
-     * explained). A body is streamed, and a streamed request is never resent. A 4xx is a definite answer (the request was refused, or, 412, its condition did not hold) but for 408
-     * and 429, which say nothing of the request's fate; a 5xx or no answer at all (a timeout, a refused or
-     * reset connection, a body cut short) may or may not have taken effect.
+     * explained). A body is streamed, and a streamed request is never resent. A 4xx is a definite answer (the
+     * request was refused, or, 412, its condition did not hold) but for 408 and 429, which say nothing of the
+     * request's fate; a 5xx or no answer at all (a timeout, a reset connection, a body cut short) may or may
+     * not have taken effect.
      */
     static String outcome(SdkException e, boolean hasBody) {
         for (Throwable cause = e; hasBody && cause != null; cause = cause.getCause()) {
