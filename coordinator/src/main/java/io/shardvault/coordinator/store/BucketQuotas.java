@@ -6,7 +6,6 @@ import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.Usage;
 import io.shardvault.s3.ObjectStoreException;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
 
 /**
  * Bucket quotas, enforced (issue #24): a write that would take its bucket's stored bytes past the bucket's
@@ -35,14 +34,8 @@ final class BucketQuotas {
 
     /** As {@link #admit(String, long)}, against a usage read with the bucket ({@link BucketAccess}). */
     static CompletableFuture<Void> admit(BucketUsage read, long incoming) {
-        return admit(read, () -> CompletableFuture.completedFuture(incoming));
-    }
-
-    /** As {@link #admit(BucketUsage, long)}, where counting the bytes coming in takes a catalog read. */
-    static CompletableFuture<Void> admit(BucketUsage read, Supplier<CompletableFuture<Long>> incoming) {
         Usage u = read.usage();
-        return u.quotaBytes() == 0 ? CompletableFuture.completedFuture(null)
-                : incoming.get().thenCompose(bytes -> check(read.bucket().name(), u, bytes));
+        return u.quotaBytes() == 0 ? CompletableFuture.completedFuture(null) : check(read.bucket().name(), u, incoming);
     }
 
     private static CompletableFuture<Void> check(String bucket, Usage u, long incoming) {

@@ -32,7 +32,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -149,30 +148,33 @@ record CatalogUploads(Catalog catalog, DataPath data, BucketAccess access, Bucke
      * a full-object checksum sent with the request ({@code CHECKSUM_MISMATCH}), then committed with the
      * version. A part replaced between the listing and the commit changes its ETag, which the catalog's
      * commit refuses, so the combined checksum always describes the committed parts.
+     *
+     * <p>The parts are listed once, before the commit, for the quota, the checksum and the size answered. The
+     * committed version is not read back: a write to the key may have replaced it already (an unversioned
+     * bucket's null version), and issue #23's nemesis saw Complete answer NoSuchVersion for an upload it had
+     * completed.
      */
     CompletableFuture<WriteResult> complete(Caller caller, CompleteMultipartUploadRequest request) {
         return access.ownedWithUsage(caller, request.bucket())
-                // Completing stores no new byte, but the version's size joins the bucket's usage: the parts' sum.
-                .thenCompose(read -> BucketQuotas.admit(read, () -> allParts(request.bucket(), request.key(),
-                        request.uploadId(), 0, new HashMap<>()).thenApply(parts -> listedBytes(request, parts))))
-                .thenCompose(admitted -> upload(caller, request.bucket(), request.key(), request.uploadId()))
-                .thenCompose(upload -> {
-                    if (upload.checksumAlgorithm() == null) {
-                        return CompletableFuture.completedFuture((Checksum) null);
-                    }
-                    return allParts(request.bucket(), request.key(), request.uploadId(), 0, new HashMap<>())
-                            .thenApply(uploaded -> objectChecksum(upload, request, uploaded));
-                })
-                .thenCompose(checksum -> catalog.completeMultipartUpload(request.bucket(), request.key(),
-                        request.uploadId(), CatalogMapper.completedParts(request.parts()), minPartBytes,
+                .thenCompose(read -> allParts(request.bucket(), request.key(), request.uploadId(), 0, new HashMap<>())
+                        // Completing stores no new byte, but the version's size joins the bucket's usage.
+                        .thenCompose(parts -> BucketQuotas.admit(read, listedBytes(request, parts))
+                                .thenCompose(admitted -> upload(caller, request.bucket(), request.key(),
+                                        request.uploadId()))
+                                .thenCompose(upload -> commit(request, upload, parts))));
+    }
+
+    private CompletableFuture<WriteResult> commit(CompleteMultipartUploadRequest request, UploadInfo upload,
+                                                  Map<Integer, UploadedPart> parts) {
+        Checksum checksum = upload.checksumAlgorithm() == null ? null : objectChecksum(upload, request, parts);
+        return catalog.completeMultipartUpload(request.bucket(), request.key(), request.uploadId(),
+                        CatalogMapper.completedParts(request.parts()), minPartBytes,
                         CatalogMapper.condition(request.condition()), CatalogMapper.checksumMap(checksum),
                         checksum == null ? "" : checksum.type().name())
-                        .thenCompose(r -> {
-                            commits.released(r.releasedFiles());
-                            return catalog.getObjectVersion(request.bucket(), request.key(),
-                                    Optional.of(r.versionId()))
-                                    .thenApply(v -> CatalogMapper.writeResult(r, checksum, v.size()));
-                        }));
+                .thenApply(r -> {
+                    commits.released(r.releasedFiles());
+                    return CatalogMapper.writeResult(r, checksum, listedBytes(request, parts));
+                });
     }
 
     /** Every part of an upload by number, a catalog page at a time. */

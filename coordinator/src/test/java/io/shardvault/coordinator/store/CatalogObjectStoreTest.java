@@ -7,6 +7,7 @@ import io.shardvault.common.jmx.MBeanRegistrations;
 import io.shardvault.coordinator.admin.AccessKeysMXBean;
 import io.shardvault.coordinator.admin.NewAccessKeyView;
 import io.shardvault.coordinator.admin.internal.AccessKeysBean;
+import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CatalogServer;
 import io.shardvault.coordinator.data.DataPath;
 import io.shardvault.coordinator.testing.MiniCluster;
@@ -47,6 +48,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -82,6 +85,7 @@ class CatalogObjectStoreTest {
     static CatalogServer catalogServer;
     static FileReaper reaper;
     static CatalogObjectStore store;
+    static DataPath data;
     static Random random;
 
     @BeforeAll
@@ -91,7 +95,7 @@ class CatalogObjectStoreTest {
         random = new Random(seed);
         cluster = MiniCluster.start(dir.resolve("vault"), MiniCluster.Options.defaults());
         catalogServer = SinglePeerCatalog.start(dir.resolve("catalog"));
-        DataPath data = cluster.newDataPath(MiniCluster.Options.defaults().dataPath(),
+        data = cluster.newDataPath(MiniCluster.Options.defaults().dataPath(),
                 new CatalogFileIdSource(catalogServer.catalog(), 16));
         reaper = new FileReaper(catalogServer.catalog(), data, Duration.ofHours(1));
         store = new CatalogObjectStore(catalogServer.catalog(), data, null, 1024, REGION, null,
@@ -203,6 +207,45 @@ class CatalogObjectStoreTest {
         assertThat(get("photos", "big", p1.length - 5, 10)).isEqualTo(Arrays.copyOfRange(all, p1.length - 5,
                 p1.length + 5));
         assertThat(join(store.headObject(ALICE, "photos", "big", null)).partsCount()).isEqualTo(2);
+    }
+
+    /**
+     * Issue #23's nemesis: a CompleteMultipartUpload that committed answered NoSuchVersion when a write to its key
+     * replaced the new version (an unversioned bucket's null version) before the store read it back. Here the
+     * catalog deletes the key as soon as the commit is done, as a concurrent DeleteObject would.
+     */
+    @Test
+    void aCompletedUploadIsAnsweredAsCompletedWhenAnotherWriteReplacesItAtOnce() {
+        Catalog real = catalogServer.catalog();
+        Catalog racing = (Catalog) Proxy.newProxyInstance(Catalog.class.getClassLoader(), new Class<?>[] {Catalog.class},
+                (proxy, method, args) -> {
+                    Object result;
+                    try {
+                        result = method.invoke(real, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                    if (!method.getName().equals("completeMultipartUpload")) {
+                        return result;
+                    }
+                    return ((CompletableFuture<?>) result).thenCompose(committed -> real.deleteObject(
+                            (String) args[0], (String) args[1], Optional.empty()).thenApply(deleted -> committed));
+                });
+        CatalogObjectStore raced = new CatalogObjectStore(racing, data, null, 1024, REGION, null,
+                Optional.of(ROOT.accessKeyId()), new SimpleMeterRegistry());
+        var upload = join(raced.createMultipartUpload(ALICE, new CreateMultipartUploadRequest("photos", "raced",
+                ObjectMetadata.EMPTY, null, null, ObjectLock.NONE, CannedAcl.PRIVATE)));
+        byte[] part = new byte[2_000];
+        random.nextBytes(part);
+        var uploaded = join(raced.uploadPart(ALICE, new UploadPartRequest("photos", "raced", upload.uploadId(), 1,
+                TestBodies.of(part))));
+
+        var done = join(raced.completeMultipartUpload(ALICE, new CompleteMultipartUploadRequest("photos", "raced",
+                upload.uploadId(), List.of(new CompletedPart(1, uploaded.etag(), null)), WriteCondition.NONE, null)));
+
+        assertThat(done.etag()).endsWith("-1");
+        assertThat(done.size()).isEqualTo(part.length);
+        assertThat(codeOf(store.headObject(ALICE, "photos", "raced", null))).isEqualTo(ErrorCode.NO_SUCH_KEY);
     }
 
     @Test

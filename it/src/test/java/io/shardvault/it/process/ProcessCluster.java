@@ -32,6 +32,7 @@ import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -249,6 +250,15 @@ public final class ProcessCluster implements AutoCloseable {
         stop(stash.get(s));
     }
 
+    /** SIGKILL to stash server {@code s}, now. */
+    public void killStash(int s) {
+        stash.get(s).kill();
+    }
+
+    public int stashCount() {
+        return stash.size();
+    }
+
     // ---- pods
 
     public int podCount() {
@@ -284,6 +294,42 @@ public final class ProcessCluster implements AutoCloseable {
     /** SIGTERM to pod process {@code p} (its pods flush and stop cleanly), waited for. */
     public void stopPodProcess(int p) {
         stop(podProcesses.get(p));
+    }
+
+    /** SIGKILL to pod process {@code p}, now: what its pods buffered is lost, their page cache is not. */
+    public void killPodProcess(int p) {
+        podProcesses.get(p).kill();
+    }
+
+    public int podProcessCount() {
+        return podProcesses.size();
+    }
+
+    /**
+     * A power cut of pod process {@code p}'s host, as far as files can show it: SIGKILL, then every shard file
+     * of its pods last modified at or after {@code flushedBeforeMillis} (the page cache's content, unsynced or
+     * not, a test cannot tell) is deleted, as {@code MiniCluster.crashPodLosingUnflushed} does in one JVM. A
+     * file's partly lost tail and directory entries of older files are not modelled.
+     *
+     * @return how many shard files were deleted
+     */
+    public int killPodProcessLosingUnflushed(int p, long flushedBeforeMillis) throws IOException {
+        killPodProcess(p);
+        int deleted = 0;
+        for (int pod : podsOf(p)) {
+            if (!Files.isDirectory(tomeDir(pod))) {
+                continue;
+            }
+            try (Stream<Path> files = Files.walk(tomeDir(pod))) {
+                for (Path f : files.filter(shard -> shard.toString().endsWith(".shard")).collect(Collectors.toList())) {
+                    if (Files.getLastModifiedTime(f).toMillis() >= flushedBeforeMillis && Files.deleteIfExists(f)) {
+                        deleted++;
+                    }
+                }
+            }
+        }
+        LOG.info("pod process {} lost power; {} shard files modified since {} deleted", p, deleted, flushedBeforeMillis);
+        return deleted;
     }
 
     /**
@@ -460,6 +506,15 @@ public final class ProcessCluster implements AutoCloseable {
     /** An AWS SDK v2 client of coordinator {@code c}'s S3 endpoint; the caller closes it. */
     public S3Client s3Client(int c) {
         return s3Client(c, ACCESS_KEY, secretKey);
+    }
+
+    /**
+     * A client whose SDK never retries, each call bounded by {@code apiCallTimeout}: every attempt is the caller's
+     * to see (a chaos history). The caller closes it.
+     */
+    public S3Client s3ClientWithoutRetries(Duration apiCallTimeout) {
+        return S3Cluster.syncClient(URI.create("http://127.0.0.1:" + s3Port), ACCESS_KEY, secretKey,
+                c -> c.apiCallTimeout(apiCallTimeout).retryStrategy(AwsRetryStrategy.doNotRetry()));
     }
 
     /** The same with another access key (one made with {@code admin keys create}); the caller closes it. */

@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.http.SdkHttpConfigurationOption;
 import software.amazon.awssdk.utils.AttributeMap;
@@ -30,6 +31,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -282,11 +284,18 @@ public final class S3Cluster implements S3Target {
      */
     public static S3Client syncClient(URI endpoint, String key, String secret, Duration apiCallTimeout,
                                       ExecutionInterceptor... interceptors) {
+        return syncClient(endpoint, key, secret,
+                c -> c.apiCallTimeout(apiCallTimeout).executionInterceptors(List.of(interceptors)));
+    }
+
+    /** The same with the SDK's settings of {@code override} (its retries off, say). */
+    public static S3Client syncClient(URI endpoint, String key, String secret,
+                                      Consumer<ClientOverrideConfiguration.Builder> override) {
         return S3Client.builder().endpointOverride(endpoint).region(Region.US_EAST_1).forcePathStyle(true)
                 .credentialsProvider(credentials(key, secret))
                 .httpClient(UrlConnectionHttpClient.builder().socketTimeout(Duration.ofMinutes(2))
                         .buildWithDefaults(httpOptions(endpoint)))
-                .overrideConfiguration(c -> c.apiCallTimeout(apiCallTimeout).executionInterceptors(List.of(interceptors)))
+                .overrideConfiguration(override)
                 .build();
     }
 

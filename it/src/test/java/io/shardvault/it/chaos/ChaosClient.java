@@ -1,0 +1,218 @@
+package io.shardvault.it.chaos;
+
+import java.net.ConnectException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+
+/**
+ * One of a chaos run's clients: a seeded random mix of puts, conditional puts (If-None-Match: *), one-part
+ * multipart uploads, gets, deletes and listings on {@link #KEYS} of the run's buckets, each recorded in the
+ * {@link History} with its outcome, until told to stop. The client's SDK must not retry (see {@link
+ * io.shardvault.it.process.ProcessCluster#s3ClientWithoutRetries}): an attempt the history does not show
+ * could have written. Bodies are 1 KiB to 300 KiB, each unique (its first bytes name client and op). Runs on
+ * one thread.
+ */
+public final class ChaosClient implements Runnable {
+    /** A small key space, so that clients collide on keys and the checker has something to decide. */
+    public static final List<String> KEYS = IntStream.range(0, 8).mapToObj(i -> "k" + i).collect(Collectors.toList());
+    private static final int MIN_BODY = 1024;
+    private static final int MAX_BODY = 300 * 1024;
+    private static final Duration BACK_OFF = Duration.ofMillis(500);
+
+    private final int id;
+    private final S3Client s3;
+    private final List<String> buckets;
+    private final History history;
+    private final SplittableRandom random;
+    private final BooleanSupplier stopped;
+    private int sequence;
+
+    public ChaosClient(int id, S3Client s3, List<String> buckets, History history, long seed, BooleanSupplier stopped) {
+        this.id = id;
+        this.s3 = s3;
+        this.buckets = buckets;
+        this.history = history;
+        this.random = new SplittableRandom(seed);
+        this.stopped = stopped;
+    }
+
+    @Override
+    public void run() {
+        while (!stopped.getAsBoolean()) {
+            String bucket = buckets.get(random.nextInt(buckets.size()));
+            String key = KEYS.get(random.nextInt(KEYS.size()));
+            int dice = random.nextInt(100);
+            if (dice < 28) {
+                put(bucket, key, false);
+            } else if (dice < 38) {
+                put(bucket, key, true);
+            } else if (dice < 43) {
+                multipart(bucket, key);
+            } else if (dice < 73) {
+                get(bucket, key);
+            } else if (dice < 86) {
+                delete(bucket, key);
+            } else {
+                list(bucket);
+            }
+        }
+    }
+
+    /** What a call returned: the digest written or read, the version, the listing. */
+    private record Result(String digest, String versionId, int status, List<String> keys) {
+        static Result of(String digest, String versionId) {
+            return new Result(digest, versionId, 200, List.of());
+        }
+    }
+
+    private void put(String bucket, String key, boolean conditional) {
+        byte[] body = body();
+        String digest = sha256(body);
+        record(conditional ? "cput" : "put", bucket, key, digest, () -> Result.of(digest, s3.putObject(b -> {
+            b.bucket(bucket).key(key);
+            if (conditional) {
+                b.ifNoneMatch("*");
+            }
+        }, RequestBody.fromBytes(body)).versionId()));
+    }
+
+    /**
+     * A one-part upload: the last part has no minimum size, every other one has 5 MiB (too big for a quick
+     * run). Until Complete is sent the object cannot appear, so a failed Create or UploadPart, whatever its
+     * kind, is a definite failure of the whole; the recorded times and outcome are Complete's.
+     */
+    private void multipart(String bucket, String key) {
+        byte[] body = body();
+        String digest = sha256(body);
+        String uploadId;
+        String etag;
+        try {
+            uploadId = s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId();
+            etag = s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId).partNumber(1),
+                    RequestBody.fromBytes(body)).eTag();
+        } catch (SdkException e) {
+            long now = history.now();
+            history.record(new Op(id, "mpu", bucket, key, digest, null, now, now, Op.FAIL, status(e), List.of(),
+                    "before Complete: " + describe(e)));
+            backOff(e);
+            return;
+        }
+        record("mpu", bucket, key, digest, () -> Result.of(digest, s3.completeMultipartUpload(b -> b.bucket(bucket)
+                .key(key).uploadId(uploadId).multipartUpload(u -> u.parts(CompletedPart.builder().partNumber(1).eTag(etag).build())))
+                .versionId()));
+    }
+
+    private void get(String bucket, String key) {
+        record("get", bucket, key, null, () -> {
+            try {
+                var object = s3.getObjectAsBytes(b -> b.bucket(bucket).key(key));
+                return Result.of(sha256(object.asByteArray()), object.response().versionId());
+            } catch (NoSuchKeyException e) {
+                return new Result(null, null, 404, List.of());
+            }
+        });
+    }
+
+    private void delete(String bucket, String key) {
+        record("delete", bucket, key, null, () -> new Result(null,
+                s3.deleteObject(b -> b.bucket(bucket).key(key)).versionId(), 204, List.of()));
+    }
+
+    private void list(String bucket) {
+        record("list", bucket, null, null, () -> new Result(null, null, 200,
+                s3.listObjectsV2(b -> b.bucket(bucket)).contents().stream().map(o -> o.key())
+                        .collect(Collectors.toList())));
+    }
+
+    private void record(String op, String bucket, String key, String digest, Supplier<Result> call) {
+        long invoke = history.now();
+        Op done;
+        try {
+            Result r = call.get();
+            done = new Op(id, op, bucket, key, r.digest(), r.versionId(), invoke, history.now(), Op.OK, r.status(),
+                    r.keys(), null);
+        } catch (SdkException e) {
+            // Only the writes carry a digest, and a body.
+            done = new Op(id, op, bucket, key, digest, null, invoke, history.now(), outcome(e, digest != null),
+                    status(e), List.of(), describe(e));
+            backOff(e);
+        }
+        history.record(done);
+    }
+
+    /**
+     * A pause after no answer at all: without it a client spins on refused connections while the coordinator
+     * restarts, and tens of thousands of failed calls say no more than a few.
+     */
+    private static void backOff(SdkException e) {
+        if (status(e) == 0) {
+            try {
+                Thread.sleep(BACK_OFF.toMillis());
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * A refused connection is a definite failure only for a request with a body: the JDK's HttpURLConnection
+     * (the SDK's URL-connection client) silently sends a request without one (GET, DELETE) again on a new
+     * connection when the one it reused fails before an answer, so a DELETE the coordinator applied just before
+     * it was killed comes back as "connection refused" (seed 7's soak: a delete marker no history line
+     * explained). A body is streamed, and a streamed request is never resent. A 4xx is a definite answer (the
+     * request was refused, or, 412, its condition did not hold) but for 408 and 429, which say nothing of the
+     * request's fate; a 5xx or no answer at all (a timeout, a reset connection, a body cut short) may or may
+     * not have taken effect.
+     */
+    static String outcome(SdkException e, boolean hasBody) {
+        for (Throwable cause = e; hasBody && cause != null; cause = cause.getCause()) {
+            if (cause instanceof ConnectException) {
+                return Op.FAIL;
+            }
+        }
+        int status = status(e);
+        return status >= 400 && status < 500 && status != 408 && status != 429 ? Op.FAIL : Op.UNKNOWN;
+    }
+
+    private static int status(SdkException e) {
+        return e instanceof AwsServiceException service ? service.statusCode() : 0;
+    }
+
+    private static String describe(SdkException e) {
+        if (e instanceof AwsServiceException service && service.awsErrorDetails() != null) {
+            return service.awsErrorDetails().errorCode();
+        }
+        return e.getClass().getSimpleName() + ": " + e.getMessage();
+    }
+
+    private byte[] body() {
+        byte[] body = new byte[random.nextInt(MIN_BODY, MAX_BODY + 1)];
+        random.nextBytes(body);
+        byte[] name = ("client " + id + " op " + sequence++ + "\n").getBytes(StandardCharsets.US_ASCII);
+        System.arraycopy(name, 0, body, 0, name.length);
+        return body;
+    }
+
+    static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package io.shardvault.it.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.shardvault.it.process.ProcessCluster;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Issue #23: {@value #CLIENTS} S3 clients without SDK retries ({@link ChaosClient}) on a versioned and an
+ * unversioned bucket of a {@link ProcessCluster} (2 stash servers, 6 pod processes of one pod each, one 4+2
+ * vault, one coordinator), while a {@link Nemesis} kills and restarts pods (one with a power cut), stash servers
+ * and the coordinator at seeded random times, alone and in pairs. Once all is healed, {@link PostHealCheck}
+ * runs, then the Porcupine checker ({@link LinearizabilityChecker}) decides each key's history.
+ *
+ * <p>Prints {@code chaos seed=N}; {@code -Dchaos.seed=N} replays that fault schedule, {@code -Dchaos.minutes=N}
+ * makes a soak of N minutes of faults (default: {@link #SHORT}). The history, the checker's output, any
+ * visualization and a summary are under {@code it/target/chaos/<seed>/}; the processes' logs under the test's
+ * directory, kept when it fails. Skipped, saying so, where there is no Go toolchain.
+ */
+class ChaosIT {
+    private static final Logger LOG = LoggerFactory.getLogger(ChaosIT.class);
+    private static final int CLIENTS = 8;
+    /** The seeds `./mvnw verify` runs: fixed, so that CI is repeatable. */
+    private static final long[] CI_SEEDS = {23L};
+    private static final Duration SHORT = Duration.ofSeconds(60);
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
+    /** The time a run may take beyond its faults: the cluster's start, the last restarts, the checks. */
+    private static final Duration BEYOND_FAULTS = Duration.ofMinutes(15);
+    private static final String PLAIN = "chaos-plain";
+    private static final String VERSIONED = "chaos-versioned";
+
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    Path dir;
+
+    static LongStream seeds() {
+        String seed = System.getProperty("chaos.seed");
+        return seed == null ? LongStream.of(CI_SEEDS) : LongStream.of(Long.parseLong(seed));
+    }
+
+    @ParameterizedTest(name = "chaos seed={0}")
+    @MethodSource("seeds")
+    void everyKeysHistoryIsLinearizableAndTheHealedClusterHoldsWhatWasAcknowledged(long seed) throws Exception {
+        Optional<Path> go = LinearizabilityChecker.go();
+        assumeTrue(go.isPresent(), "ChaosIT skipped: no Go toolchain on the PATH or in /usr/local/go/bin, and the"
+                + " history's checker is a Go program (it/src/test/go/chaoscheck); CI has Go (it/interop/install.sh)");
+        LinearizabilityChecker checker = LinearizabilityChecker.build(go.get());
+        String minutes = System.getProperty("chaos.minutes");
+        Duration length = minutes == null ? SHORT : Duration.ofMinutes(Long.parseLong(minutes));
+        // A soak's length is a property, so the bound is too: the faults, then starts, restarts and checks.
+        assertTimeoutPreemptively(length.plus(BEYOND_FAULTS), () -> run(seed, length, checker));
+    }
+
+    private void run(long seed, Duration length, LinearizabilityChecker checker) throws Exception {
+        System.out.println("chaos seed=" + seed);
+        LOG.info("chaos seed={} for {}", seed, length);
+        Path out = Path.of("target", "chaos", Long.toString(seed)).toAbsolutePath();
+        clear(out);
+
+        long started = System.nanoTime();
+        List<Nemesis.Injected> injected;
+        List<String> violations;
+        History history = new History(out.resolve("history.jsonl"));
+        try (ProcessCluster cluster = ProcessCluster.start(dir, options())) {
+            try (S3Client admin = cluster.s3Client()) {
+                admin.createBucket(b -> b.bucket(PLAIN));
+                admin.createBucket(b -> b.bucket(VERSIONED));
+                admin.putBucketVersioning(b -> b.bucket(VERSIONED).versioningConfiguration(v -> v.status("Enabled")));
+            }
+            List<Nemesis.Step> schedule = Nemesis.schedule(seed, length, cluster.podProcessCount(),
+                    cluster.stashCount());
+            LOG.info("chaos seed={}: {} steps\n  {}", seed, schedule.size(),
+                    String.join("\n  ", schedule.stream().map(Nemesis.Step::toString).toList()));
+            Nemesis nemesis = new Nemesis(cluster, history);
+            AtomicBoolean stop = new AtomicBoolean();
+            List<Thread> threads = new ArrayList<>();
+            List<S3Client> clients = new ArrayList<>();
+            try {
+                for (int c = 0; c < CLIENTS; c++) {
+                    S3Client s3 = cluster.s3ClientWithoutRetries(CALL_TIMEOUT);
+                    clients.add(s3);
+                    Thread t = new Thread(new ChaosClient(c, s3, List.of(PLAIN, VERSIONED), history,
+                            seed * 1_000_003L + c, stop::get), "chaos-client-" + c);
+                    t.start();
+                    threads.add(t);
+                }
+                nemesis.run(schedule, length);
+            } finally {
+                stop.set(true);
+                for (Thread t : threads) {
+                    t.join(CALL_TIMEOUT.multipliedBy(4).toMillis());
+                }
+                clients.forEach(S3Client::close);
+            }
+            injected = nemesis.injected();
+            try (S3Client s3 = cluster.s3ClientWithoutRetries(CALL_TIMEOUT)) {
+                violations = new PostHealCheck(s3, history, CLIENTS).run(List.of(PLAIN, VERSIONED), VERSIONED);
+            }
+        } finally {
+            history.close();
+        }
+        LinearizabilityChecker.Verdict verdict = checker.check(history.file());
+        String summary = summary(seed, history, injected, violations, verdict, System.nanoTime() - started);
+        Files.writeString(out.resolve("summary.txt"), summary, StandardCharsets.UTF_8);
+        LOG.info("{}", summary);
+
+        assertThat(history.ops().stream().filter(Op::ok).count()).as("acknowledged ops").isPositive();
+        assertThat(violations).as("post-heal checks, seed %d (history %s)", seed, history.file()).isEmpty();
+        assertThat(verdict.linearizable()).as("seed %d, history %s, visualizations %s:\n%s", seed, history.file(),
+                LinearizabilityChecker.visualizations(history.file()), verdict.output()).isTrue();
+    }
+
+    private static ProcessCluster.Options options() {
+        // One pod per process and 4+2: a pod process down leaves 5 pods, the write quorum (n-1), so writes go on
+        // through a pod fault. Purges linger 2 s, longer than the power cut's window: see Nemesis.
+        return new ProcessCluster.Options(2, 6, 1, "4+2", List.of("pod.flush.interval = 50ms",
+                "pod.purge.linger = 2s", "pod.purge.retry.min = 20ms", "pod.purge.retry.max = 500ms"),
+                List.of("stash.threshold = 128KiB"));
+    }
+
+    private static String summary(long seed, History history, List<Nemesis.Injected> injected,
+                                  List<String> violations, LinearizabilityChecker.Verdict verdict, long nanos) {
+        List<Op> ops = history.ops();
+        long faultNanos = 0;
+        long okDuringFaults = 0;
+        StringBuilder steps = new StringBuilder();
+        for (Nemesis.Injected i : injected) {
+            faultNanos += i.healedAt() - i.injectedAt();
+            okDuringFaults += ops.stream().filter(o -> o.ok() && o.complete() >= i.injectedAt()
+                    && o.complete() <= i.healedAt()).count();
+            steps.append("  ").append(i.step()).append(" (").append(i.detail()).append(")\n");
+        }
+        long end = ops.stream().mapToLong(Op::complete).max().orElse(1);
+        return String.format("chaos seed=%d: %d ops (%d ok, %d fail, %d unknown) in %.1f s of history, %.1f ok ops/s"
+                        + " overall, %.1f ok ops/s during faults; %d fault steps:%n%s"
+                        + "post-heal violations: %d%s%nchecker: %s%nwall time %.1f s%n",
+                seed, ops.size(), ops.stream().filter(Op::ok).count(),
+                ops.stream().filter(o -> Op.FAIL.equals(o.outcome())).count(),
+                ops.stream().filter(Op::unknown).count(), end / 1e9,
+                ops.stream().filter(Op::ok).count() / (end / 1e9),
+                faultNanos == 0 ? 0.0 : okDuringFaults / (faultNanos / 1e9), injected.size(), steps,
+                violations.size(), violations.isEmpty() ? "" : "\n  " + String.join("\n  ", violations),
+                lastLine(verdict.output()), nanos / 1e9);
+    }
+
+    private static String lastLine(String output) {
+        String[] lines = output.strip().split("\n");
+        return lines[lines.length - 1];
+    }
+
+    /** A seed's directory from an earlier run would mix its visualizations with this run's. */
+    private static void clear(Path out) throws java.io.IOException {
+        if (Files.isDirectory(out)) {
+            try (var files = Files.list(out)) {
+                for (Path f : files.toList()) {
+                    Files.delete(f);
+                }
+            }
+        }
+        Files.createDirectories(out);
+    }
+}

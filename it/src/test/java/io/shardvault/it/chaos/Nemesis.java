@@ -1,0 +1,189 @@
+package io.shardvault.it.chaos;
+
+import io.shardvault.it.process.ProcessCluster;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Seeded random faults on a {@link ProcessCluster}, alone and in pairs: the schedule ({@link #schedule}) is a
+ * function of the seed and the cluster's shape only, so {@code -Dchaos.seed=N} replays it (the clients'
+ * timing, and so the history, differs from run to run). Each step waits for its time, injects its faults,
+ * leaves them for their down time, then heals them (restarts what it killed) before the next step; {@link
+ * #run} returns with every fault healed.
+ *
+ * <p>Runs on the thread that drives the cluster (ProcessCluster is not thread-safe); not thread-safe itself.
+ */
+public final class Nemesis {
+    private static final Logger LOG = LoggerFactory.getLogger(Nemesis.class);
+
+    /** What a fault does to its target. */
+    public enum Kind {
+        /** SIGKILL of a pod process, restarted after the down time. */
+        KILL_POD,
+        /** SIGKILL of a pod process and the loss of its shard files written in the last {@link #POWER_LOSS_WINDOW}. */
+        POWER_LOSS_POD,
+        /** SIGKILL of a stash server, restarted after the down time. */
+        KILL_STASH,
+        /** SIGKILL of the coordinator (the catalog's one peer, so its leader), restarted after the down time. */
+        KILL_COORDINATOR
+    }
+
+    /**
+     * What a power cut loses: files written this recently. It must stay shorter than the pods' {@code
+     * pod.purge.linger}, so that every file deleted still has its stash copy (a real power cut loses only
+     * unsynced data, which the stash holds; deleting an already purged file would be a loss we made up).
+     */
+    public static final Duration POWER_LOSS_WINDOW = Duration.ofSeconds(1);
+
+    public record Fault(Kind kind, int target) {
+        @Override
+        public String toString() {
+            return kind == Kind.KILL_COORDINATOR ? kind.name().toLowerCase() : kind.name().toLowerCase() + " " + target;
+        }
+    }
+
+    /** One step: its faults start {@code at} after the run's start and are healed {@code down} later. */
+    public record Step(Duration at, List<Fault> faults, Duration down) {
+        @Override
+        public String toString() {
+            return "at " + at.toMillis() + " ms for " + down.toMillis() + " ms: "
+                    + faults.stream().map(Fault::toString).collect(Collectors.joining(" + "));
+        }
+    }
+
+    /** What happened: each step as run, with the history's times of injection and healing. */
+    public record Injected(Step step, long injectedAt, long healedAt, String detail) {
+    }
+
+    private final ProcessCluster cluster;
+    private final History history;
+    private final List<Injected> injected = new ArrayList<>();
+
+    public Nemesis(ProcessCluster cluster, History history) {
+        this.cluster = cluster;
+        this.history = history;
+    }
+
+    /**
+     * The steps for {@code length} of faults: a pause of 2 to 5 s, then one fault, or two (2 in 5) on distinct
+     * targets, for 1 to 5 s; steps end before {@code length} does. Pod faults pick among {@code podProcesses},
+     * stash faults among {@code stashServers}.
+     */
+    public static List<Step> schedule(long seed, Duration length, int podProcesses, int stashServers) {
+        SplittableRandom random = new SplittableRandom(seed);
+        List<Step> steps = new ArrayList<>();
+        long at = 0;
+        while (true) {
+            at += random.nextLong(2_000, 5_001);
+            long down = random.nextLong(1_000, 5_001);
+            if (at + down > length.toMillis()) {
+                return steps;
+            }
+            List<Fault> faults = new ArrayList<>();
+            faults.add(fault(random, podProcesses, stashServers));
+            if (random.nextInt(5) < 2) {
+                Fault second = fault(random, podProcesses, stashServers);
+                if (!conflicts(faults.get(0), second)) {
+                    faults.add(second);
+                }
+            }
+            steps.add(new Step(Duration.ofMillis(at), List.copyOf(faults), Duration.ofMillis(down)));
+            at += down;
+        }
+    }
+
+    private static Fault fault(SplittableRandom random, int podProcesses, int stashServers) {
+        Kind kind = Kind.values()[random.nextInt(Kind.values().length)];
+        return switch (kind) {
+            case KILL_POD, POWER_LOSS_POD -> new Fault(kind, random.nextInt(podProcesses));
+            case KILL_STASH -> new Fault(kind, random.nextInt(stashServers));
+            case KILL_COORDINATOR -> new Fault(kind, 0);
+        };
+    }
+
+    /** Two faults on one process are one; two power cuts at once could lose more shards than parity covers. */
+    private static boolean conflicts(Fault a, Fault b) {
+        boolean podA = a.kind() == Kind.KILL_POD || a.kind() == Kind.POWER_LOSS_POD;
+        boolean podB = b.kind() == Kind.KILL_POD || b.kind() == Kind.POWER_LOSS_POD;
+        if (podA && podB) {
+            return a.target() == b.target() || (a.kind() == Kind.POWER_LOSS_POD && b.kind() == Kind.POWER_LOSS_POD);
+        }
+        return a.kind() == b.kind() && a.target() == b.target();
+    }
+
+    /**
+     * Runs {@code steps} from now, each at its time or, when the restarts of the one before took longer than
+     * the pause (a JVM's start takes seconds on a busy machine), right after; starts no step after {@code
+     * length}. Returns once the last step run is healed.
+     */
+    public void run(List<Step> steps, Duration length) throws IOException, InterruptedException, TimeoutException {
+        long start = System.nanoTime();
+        for (Step step : steps) {
+            if (System.nanoTime() - start > length.toNanos()) {
+                LOG.info("nemesis: {} of {} steps run in {}; the rest skipped", injected.size(), steps.size(), length);
+                return;
+            }
+            long wait = step.at().toNanos() - (System.nanoTime() - start);
+            if (wait > 0) {
+                Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+            }
+            long injectedAt = history.now();
+            List<String> details = new ArrayList<>();
+            for (Fault fault : step.faults()) {
+                details.add(inject(fault));
+            }
+            LOG.info("nemesis: {} injected ({})", step, String.join("; ", details));
+            Thread.sleep(step.down().toMillis());
+            // In the cluster's start order: a pod that lost power recovers from its stash server before it
+            // listens, so a stash server killed with it must be back first.
+            for (Fault fault : step.faults().stream().sorted(Comparator.comparingInt(Nemesis::healOrder)).toList()) {
+                heal(fault);
+            }
+            long healedAt = history.now();
+            LOG.info("nemesis: {} healed", step);
+            injected.add(new Injected(step, injectedAt, healedAt, String.join("; ", details)));
+        }
+    }
+
+    public List<Injected> injected() {
+        return List.copyOf(injected);
+    }
+
+    private String inject(Fault fault) throws IOException {
+        switch (fault.kind()) {
+            case KILL_POD -> cluster.killPodProcess(fault.target());
+            case POWER_LOSS_POD -> {
+                int lost = cluster.killPodProcessLosingUnflushed(fault.target(),
+                        System.currentTimeMillis() - POWER_LOSS_WINDOW.toMillis());
+                return fault + ": " + lost + " shard files lost";
+            }
+            case KILL_STASH -> cluster.killStash(fault.target());
+            case KILL_COORDINATOR -> cluster.killCoordinator();
+        }
+        return fault.toString();
+    }
+
+    private static int healOrder(Fault fault) {
+        return switch (fault.kind()) {
+            case KILL_STASH -> 0;
+            case KILL_POD, POWER_LOSS_POD -> 1;
+            case KILL_COORDINATOR -> 2;
+        };
+    }
+
+    private void heal(Fault fault) throws IOException, InterruptedException, TimeoutException {
+        switch (fault.kind()) {
+            case KILL_POD, POWER_LOSS_POD -> cluster.startPodProcess(fault.target());
+            case KILL_STASH -> cluster.startStash(fault.target());
+            case KILL_COORDINATOR -> cluster.startCoordinator();
+        }
+    }
+}
