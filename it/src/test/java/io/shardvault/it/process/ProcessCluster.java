@@ -513,7 +513,8 @@ public final class ProcessCluster implements AutoCloseable {
      * to see (a chaos history). The caller closes it.
      */
     public S3Client s3ClientWithoutRetries(Duration apiCallTimeout) {
-        return S3Cluster.syncClient(URI.create("http://127.0.0.1:" + s3Port), ACCESS_KEY, secretKey,
+        return S3Cluster.syncClient(URI.create("http://127.0.0.1:" + coordinatorPorts.get(0).s3()), ACCESS_KEY,
+                secretKey,
                 c -> c.apiCallTimeout(apiCallTimeout).retryStrategy(AwsRetryStrategy.doNotRetry()));
     }
 
