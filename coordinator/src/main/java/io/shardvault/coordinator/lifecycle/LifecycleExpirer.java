@@ -7,7 +7,6 @@ import io.shardvault.coordinator.repair.PeriodicPass;
 import io.shardvault.coordinator.repair.RateLimiter;
 import io.shardvault.s3.LifecycleConfiguration;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -113,14 +112,14 @@ public final class LifecycleExpirer implements AutoCloseable {
                     break;
                 }
                 try {
-                    Optional<String> doc = Bounded.await(catalog.bucketLifecycle(b.name()), callLimit,
-                            "lifecycle of " + b.name());
+                    Optional<LifecycleConfiguration> doc = Bounded.await(StoredLifecycle.read(catalog, b.name()),
+                            callLimit, "lifecycle of " + b.name());
                     if (doc.isEmpty()) {
                         continue;
                     }
                     withRules++;
                     new BucketExpiry(catalog, b, config.batch(), rate, this::activeHere, now, callLimit, tally)
-                            .apply(LifecycleConfiguration.parse(doc.get().getBytes(StandardCharsets.UTF_8)));
+                            .apply(doc.get());
                 } catch (IOException e) {
                     // A bucket deleted meanwhile, a timeout: the other buckets still get their run.
                     metrics.failures.increment();

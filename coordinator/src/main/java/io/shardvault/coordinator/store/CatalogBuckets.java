@@ -4,6 +4,7 @@ import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardvaultException;
 import io.shardvault.coordinator.catalog.Bucket;
 import io.shardvault.coordinator.catalog.Catalog;
+import io.shardvault.coordinator.lifecycle.StoredLifecycle;
 import io.shardvault.s3.AccessControl;
 import io.shardvault.s3.BucketCapacity;
 import io.shardvault.s3.BucketInfo;
@@ -13,7 +14,6 @@ import io.shardvault.s3.LifecycleConfiguration;
 import io.shardvault.s3.ObjectStoreException;
 import io.shardvault.s3.VersioningStatus;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -78,13 +78,11 @@ record CatalogBuckets(Catalog catalog, BucketAccess access, String region, FreeS
 
     /** The catalog keeps the document as the S3 layer wrote it, which reads back as it was validated. */
     CompletableFuture<Optional<LifecycleConfiguration>> lifecycle(Caller caller, String bucket) {
-        return access.owned(caller, bucket).thenCompose(b -> catalog.bucketLifecycle(bucket))
-                .thenApply(doc -> doc.map(d -> LifecycleConfiguration.parse(d.getBytes(StandardCharsets.UTF_8))));
+        return access.owned(caller, bucket).thenCompose(b -> StoredLifecycle.read(catalog, bucket));
     }
 
     CompletableFuture<Void> setLifecycle(Caller caller, String bucket, Optional<LifecycleConfiguration> configuration) {
-        return access.owned(caller, bucket).thenCompose(b -> catalog.setBucketLifecycle(bucket,
-                configuration.map(c -> new String(c.toXml(), StandardCharsets.UTF_8))));
+        return access.owned(caller, bucket).thenCompose(b -> StoredLifecycle.write(catalog, bucket, configuration));
     }
 
     boolean reportsCapacity() {

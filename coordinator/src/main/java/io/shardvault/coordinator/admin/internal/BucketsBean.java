@@ -1,13 +1,12 @@
 package io.shardvault.coordinator.admin.internal;
 
 import io.shardvault.coordinator.admin.BucketView;
-import io.shardvault.coordinator.admin.LifecycleRuleText;
-import io.shardvault.s3.LifecycleConfiguration;
-import java.nio.charset.StandardCharsets;
 import io.shardvault.coordinator.admin.BucketsMXBean;
+import io.shardvault.coordinator.admin.LifecycleRuleText;
 import io.shardvault.coordinator.catalog.Bucket;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.Usage;
+import io.shardvault.coordinator.lifecycle.StoredLifecycle;
 import java.util.Optional;
 
 /** The Buckets MXBean over the catalog: each call is one catalog operation per bucket. Thread-safe. */
@@ -45,9 +44,8 @@ public final class BucketsBean implements BucketsMXBean {
     }
 
     private String[] lifecycle(String bucket) {
-        return Await.call(() -> catalog.bucketLifecycle(bucket), "reading the lifecycle rules of bucket " + bucket)
-                .map(xml -> LifecycleConfiguration.parse(xml.getBytes(StandardCharsets.UTF_8)).rules().stream()
-                        .map(LifecycleRuleText::of).toArray(String[]::new))
+        return Await.call(() -> StoredLifecycle.read(catalog, bucket), "reading the lifecycle rules of bucket " + bucket)
+                .map(c -> c.rules().stream().map(LifecycleRuleText::of).toArray(String[]::new))
                 .orElse(new String[0]);
     }
 
