@@ -24,7 +24,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -86,8 +85,6 @@ public final class PodRebuildWorker implements AutoCloseable {
     private final ExecutorService shardWorkers;
     /** The jobs this coordinator runs now, as of their last file, by (vault, pod); empty when none. */
     private final Map<List<Integer>, PodRebuildJob> running = new ConcurrentHashMap<>();
-    /** Whether a run is under way here (it may not have reported a job yet). */
-    private final AtomicBoolean busy = new AtomicBoolean();
     private volatile boolean closed;
 
     private PodRebuildWorker(PodRebuildConfig config, Catalog catalog, BooleanSupplier leads, VaultDirectory vaults,
@@ -228,7 +225,7 @@ public final class PodRebuildWorker implements AutoCloseable {
 
     /** Whether this coordinator runs a job now. */
     public boolean rebuildingHere() {
-        return busy.get();
+        return !running.isEmpty();
     }
 
     private static List<Integer> key(PodRebuildJob job) {
@@ -236,7 +233,7 @@ public final class PodRebuildWorker implements AutoCloseable {
     }
 
     private void poll() {
-        if (closed || busy.get() || !leads.getAsBoolean()) {
+        if (closed || !running.isEmpty() || !leads.getAsBoolean()) {
             return;
         }
         try {
@@ -289,7 +286,8 @@ public final class PodRebuildWorker implements AutoCloseable {
                     group.add(job);
                 }
             }
-            if (!group.isEmpty() && busy.compareAndSet(false, true)) {
+            // Polls run on one thread: nothing else starts a run between the check above and this.
+            if (!group.isEmpty()) {
                 group.forEach(job -> running.put(key(job), job));
                 Vault vault = groupVault;
                 List<PodRebuildJob> jobs = List.copyOf(group);
@@ -363,7 +361,6 @@ public final class PodRebuildWorker implements AutoCloseable {
                             .toList(), vault.vaultId(), config.interval(), e.toString());
         } finally {
             running.clear();
-            busy.set(false);
         }
     }
 
