@@ -210,7 +210,7 @@ final class ChunkLog implements AutoCloseable {
                         break;
                     }
                     buffers.add(ByteBuffer.wrap(recordHeader(ids.get(i), length)));
-                    buffers.add(chunkValues.get(i).nioBuffer());
+                    buffers.addAll(Arrays.asList(chunkValues.get(i).nioBuffers()));
                     out.add(new ChunkLocation(segment.number, at));
                     at += size;
                     i++;

@@ -32,7 +32,10 @@ class RocksShardStoreTest {
                 Unpooled.wrappedBuffer(chunk))));
     }
 
-    /** The stash's own values come in pooled direct buffers, tests' in heap ones: both store the same bytes. */
+    /**
+     * The stash's own chunks arrive in pooled direct buffers (slices of the socket's frame), which the
+     * chunk value shares rather than copies; tests' come in heap ones: both store the same bytes.
+     */
     @Test
     void directAndHeapValuesAreStoredAlike() throws Exception {
         byte[] chunk = new byte[20_000];
@@ -40,10 +43,10 @@ class RocksShardStoreTest {
         ShardId heapId = new ShardId(3, 1, 0);
         ShardId directId = new ShardId(3, 2, 0);
         StashEntryInfo directInfo = new StashEntryInfo(directId, 0, chunk.length, Crc32c.of(chunk), 1);
-        ByteBuf direct = EntryFormat.encodeChunkValue(directInfo, Unpooled.wrappedBuffer(chunk),
-                PooledByteBufAllocator.DEFAULT);
+        ByteBuf arrived = PooledByteBufAllocator.DEFAULT.directBuffer(chunk.length).writeBytes(chunk);
+        ByteBuf direct = EntryFormat.encodeChunkValue(directInfo, arrived, PooledByteBufAllocator.DEFAULT);
         try (RocksShardStore store = RocksShardStore.open(dir, StashStoreOptions.defaults())) {
-            assertThat(direct.isDirect()).isTrue();
+            assertThat(arrived.refCnt()).as("the value holds the arrived chunk, not a copy").isEqualTo(2);
             store.write(List.of(put(heapId, chunk), new ShardStore.Put(directInfo, direct)));
             store.syncWal();
             assertThat(direct.readableBytes()).as("the store leaves the caller's buffer as it was")
@@ -55,6 +58,7 @@ class RocksShardStoreTest {
             }
         } finally {
             direct.release();
+            assertThat(arrived.release()).as("releasing the value lets the chunk go").isTrue();
         }
     }
 
