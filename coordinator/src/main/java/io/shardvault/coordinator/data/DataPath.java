@@ -1,5 +1,6 @@
 package io.shardvault.coordinator.data;
 
+import io.netty.buffer.ByteBuf;
 import io.shardvault.common.ShardvaultException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -60,6 +61,13 @@ public interface DataPath extends AutoCloseable {
      * path's shard writes of the file still on their way, so no late stash copy lands after the purge.
      */
     CompletableFuture<Void> purgeStashCopies(StoredFile file, List<Integer> shards);
+
+    /**
+     * A reused stripe buffer of {@code capacity} bytes, 64-byte aligned (an {@code ErasureCodec} chunk
+     * buffer), from the pool the data path encodes and decodes in; its contents are undefined. The
+     * caller owns its one reference and releases it once nothing reads it any more.
+     */
+    ByteBuf stripeBuffer(int capacity);
 
     /** Stops timers and background work; calls in flight fail or finish. */
     @Override

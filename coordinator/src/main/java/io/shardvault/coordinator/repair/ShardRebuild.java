@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.crc.Crc32c;
-import io.shardvault.common.erasure.AlignedBuffers;
 import io.shardvault.common.erasure.ErasureCodec;
 import io.shardvault.common.erasure.ErasureCodecs;
 import io.shardvault.common.erasure.ErasureStripes;
@@ -31,9 +30,9 @@ import java.util.function.BooleanSupplier;
 /**
  * Rebuilds whole shards of one file, stripe by stripe: reads the stripe's bytes through the
  * {@link DataPath} (which reads any k good chunks, CRC-checked, and decodes; the targets are passed
- * as recorded missing, so it asks them only when too few others answer), encodes the stripe again and
- * writes each target's chunk {@link WriteMode#DURABLE} at its offset. Encoding is deterministic, so
- * the chunk and its CRC32C are those of the file's first write.
+ * as recorded missing, so it asks them only when too few others answer), computes the parity targets
+ * again and writes each target's chunk {@link WriteMode#DURABLE} at its offset. Encoding is
+ * deterministic, so the chunk and its CRC32C are those of the file's first write.
  *
  * <p>The targets' shard files are deleted first: a pod acknowledges a chunk that matches a stored one
  * (same offset, length and CRC) without writing it, so a chunk whose stored bytes rotted under an intact
@@ -101,11 +100,16 @@ final class ShardRebuild {
         for (int i = 0; i < deletes.size(); i++) {
             await(deletes.get(i), "delete of shard " + targets.get(i) + " before its rewrite");
         }
-        ByteBuffer block = AlignedBuffers.allocate(layout.n() * layout.chunkBytes());
+        ByteBuf lease = data.stripeBuffer(layout.n() * layout.chunkBytes());
         ErasureCodec codec = codecs.codec(layout.erasure());
         long written = 0;
-        for (long s = 0; s < stripes; s++) {
-            written += rebuildStripe(vault, file, codec, block, s, targets);
+        try {
+            ByteBuffer block = lease.nioBuffer(0, layout.n() * layout.chunkBytes());
+            for (long s = 0; s < stripes; s++) {
+                written += rebuildStripe(vault, file, codec, block, s, targets);
+            }
+        } finally {
+            lease.release();
         }
         if (file.stashed()) {
             // Durable on the pods now; a stash copy a pod never buffered (it missed the write) no pod
@@ -179,7 +183,7 @@ final class ShardRebuild {
         readStripe(file, stripe * layout.stripeBytes(), length, block.duplicate().limit(length));
         block.duplicate().position(length).limit(k * chunk).put(ByteBuffer.allocate(k * chunk - length));
         ByteBuffer[] chunks = ErasureStripes.slices(block.duplicate().limit(n * chunk), n, chunk);
-        codec.encode(Arrays.copyOfRange(chunks, 0, k), Arrays.copyOfRange(chunks, k, n), chunk);
+        computeParityTargets(codec, chunks, targets, chunk);
         limiter.acquire((long) chunk * targets.size());
         long offset = layout.shardOffset(stripe);
         stillLeading("writes of shards " + targets + " of file " + vault.vaultId() + "/" + file.fileId() + " stripe "
@@ -193,6 +197,29 @@ final class ShardRebuild {
             await(writes.get(i), "durable write of shard " + targets.get(i) + " stripe " + stripe);
         }
         return (long) chunk * targets.size();
+    }
+
+    /**
+     * Computes the parity chunks among {@code targets} from the stripe's data chunks, and no other: a data
+     * target is already in the block, as read, and each parity chunk is its own row of the code (a decode
+     * whose only missing chunks are those parity ones), so a lost data pod costs no coding at all here.
+     */
+    private static void computeParityTargets(ErasureCodec codec, ByteBuffer[] chunks, List<Integer> targets,
+                                             int chunk) {
+        int k = codec.layout().k();
+        ByteBuffer[] wanted = new ByteBuffer[chunks.length];
+        boolean[] present = new boolean[chunks.length];
+        boolean any = false;
+        for (int i = 0; i < chunks.length; i++) {
+            present[i] = i < k;
+            if (i < k || targets.contains(i)) {
+                wanted[i] = chunks[i];
+                any |= i >= k;
+            }
+        }
+        if (any) {
+            codec.decode(wanted, present, chunk);
+        }
     }
 
     /** Reads {@code length} bytes of the file from {@code offset} into {@code into}, which has room for exactly them. */
@@ -209,7 +236,10 @@ final class ShardRebuild {
                     if (piece.readableBytes() > into.remaining()) {
                         throw new IOException("read of stripe at " + offset + " returned more bytes than asked");
                     }
-                    into.put(piece.nioBuffer());
+                    // getBytes copies a composite piece component by component; nioBuffer() would merge it first.
+                    int n = piece.readableBytes();
+                    piece.getBytes(piece.readerIndex(), into.duplicate().limit(into.position() + n));
+                    into.position(into.position() + n);
                 } finally {
                     piece.release();
                 }

@@ -85,6 +85,28 @@ class PodRebuildClusterTest {
         h.assertReadBack();
     }
 
+    /**
+     * A parity pod's shards are computed, not read: each from its own row of the code. With four data pods
+     * down, every stripe needs the rebuilt parity shard to decode.
+     */
+    @Test
+    void aWipedParityPodIsRebuiltAndThenCarriesReadsWithFourDataPodsDown() throws Exception {
+        int wiped = 18;
+        int before = h.writeMixedLoad();
+        cluster.wipePod(wiped);
+        PodRebuildWorker w = h.rebuildWorker(1L << 30, 3, new PodRebuildMetrics(new SimpleMeterRegistry()));
+        PodRebuildJob done = h.awaitDone(w.start(MiniCluster.VAULT_ID, wiped, false).join());
+        assertThat(done.failures()).isZero();
+        assertThat(done.shardsRebuilt()).isEqualTo(before - 1);
+        w.close();
+
+        for (int pod : new int[] {0, 5, 9, 15}) {
+            cluster.stopPod(pod);
+        }
+        h.stopStash();
+        h.assertReadBack();
+    }
+
     @Test
     void aRebuildStoppedHalfwayResumesFromItsCheckpointNotFromZeroAndRedoesAHalfWrittenShard() throws Exception {
         int wiped = 4;

@@ -1,6 +1,7 @@
 package io.shardvault.coordinator.data.internal;
 
 
+import io.netty.buffer.ByteBuf;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.shardvault.common.DaemonThreads;
 import io.shardvault.common.ErrorCode;
@@ -211,6 +212,11 @@ public final class ShardDataPath implements DataPath {
     /** The stash server for shard {@code shardIndex} of a vault; only when a stash is configured. */
     InetSocketAddress stashFor(int vaultId, int shardIndex) {
         return placement.serverFor(vaultId, shardIndex);
+    }
+
+    @Override
+    public ByteBuf stripeBuffer(int capacity) {
+        return buffers.acquire(capacity);
     }
 
     @Override
