@@ -21,7 +21,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -180,8 +180,20 @@ final class ShardRebuild {
         int chunk = layout.chunkLength(file.size(), stripe);
         int length = layout.stripeLength(file.size(), stripe);
         // The data chunks lie back to back in the block: the stripe's bytes, then zeros (the format's padding).
-        readStripe(file, stripe * layout.stripeBytes(), length, block.duplicate().limit(length));
-        block.duplicate().position(length).limit(k * chunk).put(ByteBuffer.allocate(k * chunk - length));
+        // Parity targets need every data chunk; data targets only their own, which the read decodes: the
+        // chunks between them come free with the read, and no others are copied into the block.
+        boolean parity = targets.stream().anyMatch(t -> t >= k);
+        int from = parity ? 0 : Collections.min(targets) * chunk;
+        int to = parity ? k * chunk : (Collections.max(targets) + 1) * chunk;
+        int readTo = Math.min(to, length);
+        if (readTo > from) {
+            readStripe(file, stripe * layout.stripeBytes() + from, readTo - from,
+                    block.duplicate().position(from).limit(readTo));
+        }
+        int padFrom = Math.max(from, length);
+        if (to > padFrom) {
+            block.duplicate().position(padFrom).limit(to).put(ByteBuffer.allocate(to - padFrom));
+        }
         ByteBuffer[] chunks = ErasureStripes.slices(block.duplicate().limit(n * chunk), n, chunk);
         computeParityTargets(codec, chunks, targets, chunk);
         limiter.acquire((long) chunk * targets.size());

@@ -286,7 +286,7 @@ public final class HealingCluster implements AutoCloseable {
 
     /**
      * The load both the rebuild and the decommission tests start from: four small (stashed) objects, a
-     * large one of several stripes, three parts of 2 MiB and an empty object; returns how many objects.
+     * large one of several stripes, three parts of 2 MiB, a tiny one and an empty object; returns how many objects.
      */
     public int writeMixedLoad() throws Exception {
         for (int i = 0; i < 4; i++) {
@@ -296,6 +296,8 @@ public final class HealingCluster implements AutoCloseable {
         for (int i = 0; i < 3; i++) {
             write("part-" + i, bytes(2 * 1024 * 1024 + 17 * i));
         }
+        // 100 bytes in 16 data chunks of 16: most of its chunks, data and parity alike, are the format's zero padding.
+        write("tiny", bytes(100));
         write("empty", new byte[0]);
         return objects().size();
     }
