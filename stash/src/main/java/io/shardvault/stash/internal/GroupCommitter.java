@@ -42,7 +42,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The promise holds because a batch is handed to the syncer only after its write returned (under
  * the lock that hands it over), and the syncer's {@code syncWal} starts after that hand-off: the
- * fdatasync covers the batch's WAL bytes. A written batch is visible to reads before it is synced;
+ * fdatasync covers the batch's WAL bytes. A batch of purges that found nothing to delete is answered
+ * without a sync when no batch waits for one and none runs: the absence it read is then durable. A written batch is visible to reads before it is synced;
  * the stash's readers only read acknowledged entries, and a crash loses only unacknowledged ones.
  *
  * <p>Limits: one write carries at most {@code maxBatchBytes} of chunk bytes (at least one
@@ -94,8 +95,12 @@ public final class GroupCommitter implements AutoCloseable {
     private volatile boolean closing;
     private volatile Throwable died;
 
-    /** A batch applied by the writer: what to complete once a sync covers it. */
-    private record Written(int ops, long bytes, long startNanos, List<Runnable> acks, List<Op> batch) {
+    /**
+     * A batch applied by the writer: what to complete once a sync covers it. {@code onlyAbsentPurges}: it
+     * was purges of ids the store did not hold, and changed nothing.
+     */
+    private record Written(int ops, long bytes, long startNanos, List<Runnable> acks, List<Op> batch,
+                           boolean onlyAbsentPurges) {
     }
 
     private sealed interface Op permits PutOp, PurgeOp {
@@ -276,15 +281,28 @@ public final class GroupCommitter implements AutoCloseable {
         } finally {
             // The store copied the values (into its chunk log); nothing reads them after the write.
             releaseValues(batch);
+            boolean durableAlready = false;
             synchronized (lock) {
                 writing = false;
                 if (written != null) {
-                    unsynced.add(written);
+                    // Purges of absent ids change nothing: with no batch written and unsynced, and no sync
+                    // under way, the absence they read is durable, and a sync of their own would cover no
+                    // byte (a rebuild purges each file's stash copies, long gone, one request per file).
+                    // A PUT always waits for a sync, even one repeating a stored entry: a sync that
+                    // failed may have left that entry readable and not durable.
+                    durableAlready = written.onlyAbsentPurges() && unsynced.isEmpty() && !syncing;
+                    if (!durableAlready) {
+                        unsynced.add(written);
+                    }
                 }
                 lock.notifyAll();
             }
-            if (written == null) {
+            if (written == null || durableAlready) {
                 queuedBytes.addAndGet(-bytes);
+            }
+            if (durableAlready) {
+                metrics.committed(written.ops(), System.nanoTime() - written.startNanos());
+                written.acks().forEach(Runnable::run);
             }
         }
     }
@@ -410,7 +428,8 @@ public final class GroupCommitter implements AutoCloseable {
         removed.forEach(occupancy::removed);
         added.forEach(occupancy::added);
         metrics.written(start - batch.get(0).enqueuedNanos(), System.nanoTime() - start);
-        return new Written(batch.size(), bytes, start, onSuccess, batch);
+        boolean onlyAbsentPurges = mutations.isEmpty() && batch.stream().allMatch(op -> op instanceof PurgeOp);
+        return new Written(batch.size(), bytes, start, onSuccess, batch, onlyAbsentPurges);
     }
 
     /** The stored meta of every id the batch touches, as of before the batch. */

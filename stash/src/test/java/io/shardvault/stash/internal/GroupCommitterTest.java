@@ -179,6 +179,35 @@ class GroupCommitterTest {
         }
     }
 
+    /**
+     * A purge that finds nothing to delete changes nothing, and with nothing written unsynced the absence
+     * it read is durable: it is answered without a sync. Behind a batch still waiting for its sync, it
+     * waits for that sync (the absence may be a deletion not yet durable).
+     */
+    @Test
+    void aPurgeOfAbsentIdsNeedsNoSyncOfItsOwnButWaitsForOneUnderWay() throws Exception {
+        MemoryStore store = new MemoryStore();
+        Occupancy occupancy = new Occupancy();
+        try (GroupCommitter committer = committer(store, occupancy, 1 << 30)) {
+            assertThat(committer.purge(List.of(info(7, 10).id(), info(8, 10).id())).get(10, TimeUnit.SECONDS))
+                    .isZero();
+            assertThat(store.syncs.get()).as("syncs for a purge of absent ids").isZero();
+
+            committer.put(info(1, 10), Unpooled.wrappedBuffer(new byte[10])).get(10, TimeUnit.SECONDS);
+            store.gate = new CountDownLatch(1);
+            CompletableFuture<Integer> purged = committer.purge(List.of(info(1, 10).id()));
+            assertThat(store.entered.tryAcquire(2, 10, TimeUnit.SECONDS)).isTrue();
+            // The deletion of 1 is written and its sync blocked: a purge that now finds 1 absent must wait.
+            CompletableFuture<Integer> again = committer.purge(List.of(info(1, 10).id()));
+            Thread.sleep(100);
+            assertThat(again).as("a purge that read an unsynced deletion").isNotDone();
+            store.gate.countDown();
+            assertThat(purged.get(10, TimeUnit.SECONDS)).isEqualTo(1);
+            assertThat(again.get(10, TimeUnit.SECONDS)).isZero();
+            assertThat(store.durable).doesNotContainKey(info(1, 10).id());
+        }
+    }
+
     @Test
     void aFailedCommitFailsItsRequestsChangesNothingAndTheNextOneWorks() throws Exception {
         MemoryStore store = new MemoryStore();
