@@ -78,7 +78,8 @@ final class PodRebuilds {
                 state, position, filesDone, shardsRebuilt, bytesRebuilt, failures, filesTotal, startedAt, updatedAt);
     }
 
-    private static PodRebuildJob stored(RocksCatalogStore.Reads r, int vaultId, int shardIndex) {
+    /** The pod's last rebuild or decommission, or null when it never had one. */
+    static PodRebuildJob stored(RocksCatalogStore.Reads r, int vaultId, int shardIndex) {
         byte[] v = r.get(Table.POD_REBUILDS, Keys.podKey(vaultId, shardIndex));
         return v == null ? null : job(new Wire.Reader(v));
     }
