@@ -71,6 +71,11 @@ class ClusterMapCatalogTest {
             assertThat(behind.changed()).isFalse();
             assertThat(behind.notes()).containsExactly("pod 2 of vault 1 is at 127.0.0.1:7202 since a decommission"
                     + " moved it from 127.0.0.1:7002: update the map file");
+            // A rebuild in place afterwards replaces the pod's job row: the move is still on record.
+            PodRebuildJob rebuild = catalog.startPodRebuild(1, 2, "127.0.0.1", 7202, false, 0).join();
+            catalog.checkpointPodRebuild(rebuild.progressed(PodRebuildJob.State.DONE, 0, 0, 0, 0, 0)).join();
+            assertThat(catalog.registerClusterMap(List.of(vault(LAYOUT, pods(7000))), STASHES).join().notes())
+                    .isEqualTo(behind.notes());
         }
     }
 

@@ -143,11 +143,7 @@ final class ClusterMap {
                 newPods.add(p);
                 notes.add("added pod " + p.shardIndex() + " of vault " + v.vaultId() + " at " + address(p));
             } else if (!address(at).equals(address(p))) {
-                PodRebuildJob last = PodRebuilds.stored(e.txn(), v.vaultId(), p.shardIndex());
-                if (last != null && last.copies() && last.state() == PodRebuildJob.State.DONE
-                        && last.sourceHost().equals(p.host())
-                        && last.sourcePort() == p.port() && last.targetHost().equals(at.host())
-                        && last.targetPort() == at.port()) {
+                if (leftByDecommission(e.txn(), p)) {
                     notes.add("pod " + p.shardIndex() + " of vault " + v.vaultId() + " is at " + address(at)
                             + " since a decommission moved it from " + address(p) + ": update the map file");
                 } else {
@@ -163,6 +159,38 @@ final class ClusterMap {
             conflicts.add("the catalog holds pod " + extra.shardIndex() + " of vault " + v.vaultId() + " at "
                     + address(extra) + ", which the map lacks");
         }
+    }
+
+    /** The COUNTERS row of the addresses decommissions moved a pod away from, oldest first. */
+    private static byte[] movedFromKey(int vaultId, int shardIndex) {
+        return Keys.utf8("podMovedFrom/" + vaultId + "/" + shardIndex);
+    }
+
+    /**
+     * Records that a decommission moved pod {@code shardIndex} of {@code vaultId} away from {@code host:port}
+     * (in the entry that moves it): a map file naming that address is then a decommission behind, not wrong.
+     */
+    static void recordDecommissionMove(Entry e, int vaultId, int shardIndex, String host, int port) {
+        byte[] key = movedFromKey(vaultId, shardIndex);
+        byte[] old = e.txn().get(Table.COUNTERS, key);
+        String from = host + ":" + port;
+        e.txn().put(Table.COUNTERS, key, Keys.utf8(old == null ? from
+                : new String(old, java.nio.charset.StandardCharsets.UTF_8) + "," + from));
+    }
+
+    /**
+     * Whether a decommission moved pod {@code p}'s slot away from {@code p}'s address: recorded since
+     * {@link #recordDecommissionMove}; before it, only the pod's last job (if a finished decommission) says so.
+     */
+    private static boolean leftByDecommission(RocksCatalogStore.Reads r, PodInfo p) {
+        byte[] moves = r.get(Table.COUNTERS, movedFromKey(p.vaultId(), p.shardIndex()));
+        if (moves != null && List.of(new String(moves, java.nio.charset.StandardCharsets.UTF_8).split(","))
+                .contains(address(p))) {
+            return true;
+        }
+        PodRebuildJob last = PodRebuilds.stored(r, p.vaultId(), p.shardIndex());
+        return last != null && last.copies() && last.state() == PodRebuildJob.State.DONE
+                && last.sourceHost().equals(p.host()) && last.sourcePort() == p.port();
     }
 
     private static String address(PodInfo p) {

@@ -122,6 +122,7 @@ final class PodRebuilds {
                 e.time()));
         if (row.state() == State.DONE && row.copies()) {
             // The map switches in the entry that ends the copy: no reader sees the job DONE and the old address.
+            ClusterMap.recordDecommissionMove(e, row.vaultId(), row.shardIndex(), row.sourceHost(), row.sourcePort());
             ClusterMap.registerPod(e, new PodInfo(row.vaultId(), row.shardIndex(), row.targetHost(), row.targetPort()));
         }
         return row;
