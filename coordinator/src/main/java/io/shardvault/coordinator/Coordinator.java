@@ -1,7 +1,6 @@
 package io.shardvault.coordinator;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.shardvault.common.ErrorCode;
 import io.shardvault.common.admin.Readiness;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.erasure.ErasureCodecs;
@@ -14,12 +13,7 @@ import io.shardvault.coordinator.admin.CoordinatorAdmin;
 import io.shardvault.coordinator.admin.HealingJobs;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CatalogConfig;
-import io.shardvault.coordinator.catalog.CatalogException;
 import io.shardvault.coordinator.catalog.CatalogServer;
-import io.shardvault.coordinator.catalog.FileLayout;
-import io.shardvault.coordinator.catalog.PodInfo;
-import io.shardvault.coordinator.catalog.StashInfo;
-import io.shardvault.coordinator.catalog.VaultInfo;
 import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import io.shardvault.coordinator.data.DataPathConfig;
 import io.shardvault.coordinator.data.PodAssignments;
@@ -51,7 +45,6 @@ import io.shardvault.coordinator.store.FileReaper;
 import io.shardvault.coordinator.store.FreeSpace;
 import io.shardvault.coordinator.store.PodFreeSpace;
 import io.shardvault.pod.api.PodClient;
-import io.shardvault.pod.api.PodSlot;
 import io.shardvault.s3.Credential;
 import io.shardvault.s3.CredentialStore;
 import io.shardvault.s3.S3Server;
@@ -65,22 +58,18 @@ import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
 /**
  * One coordinator: its catalog peer, the data paths over the vault's pods and the stash, the repair
  * worker, the file reaper, and the S3 endpoint, started in that order and closed in the reverse one.
  *
  * <pre>
- *  start() ──▶ catalog peer up, leader known ──▶ cluster map registered ──▶ pods assigned from the catalog's map
+ *  start() ──▶ catalog peer up, leader known ──▶ Catalog MXBean, remote JMX ──▶ cluster map from the catalog
+ *          (the settings' registered first, or waiting for shardvault init) ──▶ pods assigned from it
  *          ──▶ S3 endpoint listening ──▶ RUNNING
  *  close() ──▶ S3 endpoint closed ──▶ reaper, data paths, RPC transport closed ──▶ catalog peer closed
  * </pre>
@@ -115,8 +104,6 @@ public final class Coordinator implements AutoCloseable {
             throws IOException {
         CoordinatorConfig config = CoordinatorConfig.from(settings);
         DataPathConfig dataConfig = DataPathConfig.from(settings);
-        // Fail before anything starts, not on the first large PUT: the large-file chunk must suit the vault.
-        dataConfig.largeFileLayout(config.vault().layout());
         Coordinator c = new Coordinator();
         List<AutoCloseable> started = new ArrayList<>();
         try {
@@ -125,18 +112,24 @@ public final class Coordinator implements AutoCloseable {
             started.add(catalogServer);
             Catalog catalog = catalogServer.catalog();
             awaitCatalog(catalogServer, config.startupTimeout().toMillis());
-            // The catalog's pod addresses win over the setting: a decommission moves a pod there, not in the file.
-            Vault vault = register(catalog, config);
-            // One source for where stash copies go: the catalog's cluster map, for this coordinator's
-            // writes and for the pods' recovery alike (each pod is told by ASSIGN).
-            List<InetSocketAddress> stashServers = catalogStashServers(catalog, config);
+            // Before the map is known: shardvault init --map reaches the catalog through this coordinator's JMX.
+            CoordinatorAdmin admin = CoordinatorAdmin.open(settings, catalogServer,
+                    text -> ClusterMapBootstrap.init(catalogServer, text));
+            started.add(admin);
+            // One source for the map, the catalog's: where pods are (a decommission moves them there), and
+            // where stash copies go, for this coordinator's writes and the pods' recovery alike (ASSIGN).
+            ClusterMapBootstrap.Learned map = ClusterMapBootstrap.learn(catalog, config, settings.source(),
+                    config.startupTimeout());
+            Vault vault = map.vault();
+            List<InetSocketAddress> stashServers = map.stashServers();
+            // Fail before S3 listens, not on the first large PUT: the large-file chunk must suit the vault.
+            dataConfig.largeFileLayout(vault.layout());
 
             RpcTransport transport = RpcTransport.create(RpcTransportConfig.from(settings));
             started.add(transport);
             RpcClient statsRpc = RpcClient.create(transport, RpcClientConfig.from(settings));
             started.add(statsRpc);
-            PodAssignments assignments = new PodAssignments(new PodClient(statsRpc), catalogPods(catalog),
-                    stashServers);
+            PodAssignments assignments = new PodAssignments(new PodClient(statsRpc), map.podsBySlot(), stashServers);
             awaitAssignments(assignments);
             ErasureCodecs codecs = ErasureCodecs.create(ErasureConfig.from(settings), registry);
             // Operator pod states from the catalog: drained and down pods get no new shards.
@@ -189,9 +182,9 @@ public final class Coordinator implements AutoCloseable {
             CatalogObjectStore store = new CatalogObjectStore(catalog, data, reaper, CatalogObjectStore.MIN_PART_BYTES,
                     s3Config.region(), freeSpace, config.bootstrapKey().map(Credential::accessKeyId), registry);
             CredentialStore credentials = withBootstrapKey(new CatalogCredentialStore(catalog), config.bootstrapKey());
-            started.add(CoordinatorAdmin.start(settings, catalogServer, vaults::current,
-                    dataConfig.writeQuorum(vault.layout()), stashServers, transport, podStates,
-                    new HealingJobs(repair, collector, rebuilds)));
+            admin.registerCluster(catalogServer, vaults::current, dataConfig.writeQuorum(vault.layout()),
+                    stashServers, transport, RpcClientConfig.from(settings), podStates,
+                    new HealingJobs(repair, collector, rebuilds));
             c.catalog = catalog;
             c.s3 = S3Server.start(s3Config, store, credentials, registry);
             started.add(c.s3);
@@ -267,87 +260,8 @@ public final class Coordinator implements AutoCloseable {
         throw new IOException("the catalog did not answer within " + timeoutMillis + " ms: " + last, last);
     }
 
-    /**
-     * Records the configured cluster map in the catalog, pods only where it records none; returns the vault
-     * with the catalog's pod addresses, which win over {@code coordinator.vault.pods} (a decommission moved
-     * the pod there). A pod whose setting differs is logged, for the operator to update the setting.
-     */
-    private static Vault register(Catalog catalog, CoordinatorConfig config) throws IOException {
-        Vault v = config.vault();
-        List<CompletableFuture<?>> all = new ArrayList<>();
-        all.add(catalog.registerVault(vaultInfo(v)));
-        for (int s = 0; s < config.stashServers().size(); s++) {
-            InetSocketAddress a = config.stashServers().get(s);
-            all.add(catalog.registerStash(new StashInfo("stash-" + s, a.getHostString(), a.getPort())));
-        }
-        for (CompletableFuture<?> f : all) {
-            logRegistration(f);
-        }
-        List<VaultInfo> vaults = readCatalog("vaults", catalog.listVaults());
-        Set<Integer> inCatalog = vaults.stream().filter(r -> r.vaultId() == v.vaultId())
-                .flatMap(r -> r.pods().stream()).map(PodInfo::shardIndex).collect(Collectors.toSet());
-        Vault recorded = CatalogVaultMap.withCatalogPods(v, vaults);
-        for (int i = 0; i < v.pods().size(); i++) {
-            InetSocketAddress a = v.pod(i);
-            if (!inCatalog.contains(i)) {
-                // A new cluster or a new pod: the setting's address is the map's.
-                logRegistration(catalog.registerPod(new PodInfo(v.vaultId(), i, a.getHostString(), a.getPort())));
-            } else if (!recorded.pod(i).equals(a)) {
-                LOG.info("pod {} of vault {} is at {} in the catalog's map (a decommission moved it), not at {} as "
-                        + "coordinator.vault.pods has it: using the catalog's; update the setting", i, v.vaultId(),
-                        recorded.pod(i), a);
-            }
-        }
-        return recorded;
-    }
-
-    /** The catalog's record of {@code v} (its row only: registering it never moves a pod). */
-    static VaultInfo vaultInfo(Vault v) {
-        return new VaultInfo(v.vaultId(), new FileLayout(v.layout().k(), v.layout().m(), v.layout().chunkBytes()),
-                Long.MAX_VALUE, List.of());
-    }
-
     /** How long start-up waits for the pods to take their assignments (unassigned pods are written durably). */
     private static final Duration ASSIGN_WAIT = Duration.ofSeconds(5);
-
-    /**
-     * The stash servers of the catalog's cluster map, in its order. A configured list that differs is
-     * logged: the catalog's wins, as every pod is assigned the catalog's.
-     */
-    private static List<InetSocketAddress> catalogStashServers(Catalog catalog, CoordinatorConfig config)
-            throws IOException {
-        List<InetSocketAddress> servers = new ArrayList<>();
-        for (StashInfo s : readCatalog("stash servers", catalog.listStashes())) {
-            servers.add(new InetSocketAddress(s.host(), s.port()));
-        }
-        if (!new java.util.HashSet<>(servers).equals(new java.util.HashSet<>(config.stashServers()))) {
-            LOG.error("coordinator.stash.servers ({}) differs from the catalog's cluster map ({}); writing to and "
-                    + "assigning the pods the catalog's", config.stashServers(), servers);
-        }
-        return servers;
-    }
-
-    /** Every pod of the catalog's cluster map by the slot it holds. */
-    private static Map<PodSlot, InetSocketAddress> catalogPods(Catalog catalog) throws IOException {
-        Map<PodSlot, InetSocketAddress> bySlot = new HashMap<>();
-        for (VaultInfo v : readCatalog("vaults", catalog.listVaults())) {
-            for (PodInfo p : v.pods()) {
-                bySlot.put(new PodSlot(p.vaultId(), p.shardIndex()), new InetSocketAddress(p.host(), p.port()));
-            }
-        }
-        return bySlot;
-    }
-
-    private static <T> T readCatalog(String what, CompletableFuture<T> read) throws IOException {
-        try {
-            return read.get(30, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new IOException("cannot read the " + what + " of the catalog's cluster map: " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while reading the catalog's cluster map", e);
-        }
-    }
 
     /** Sends every pod its assignment and waits a little: pods not assigned by then are written durably. */
     private static void awaitAssignments(PodAssignments assignments) {
@@ -358,20 +272,6 @@ public final class Coordinator implements AutoCloseable {
                     ASSIGN_WAIT.toMillis(), e.toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static void logRegistration(CompletableFuture<?> f) {
-        try {
-            f.join();
-        } catch (CompletionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof CatalogException c && c.code() == ErrorCode.CONFLICT) {
-                LOG.debug("already registered: {}", c.getMessage());
-            } else {
-                LOG.warn("could not register the cluster map in the catalog (continuing with the configured one): {}",
-                        String.valueOf(cause));
-            }
         }
     }
 

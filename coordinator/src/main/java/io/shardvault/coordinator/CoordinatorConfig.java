@@ -1,17 +1,12 @@
 package io.shardvault.coordinator;
 
 import io.shardvault.common.config.ConfigException;
-import io.shardvault.common.config.HostPort;
+import io.shardvault.common.config.ConfigKey;
 import io.shardvault.common.config.Settings;
-import io.shardvault.common.erasure.ErasureLayout;
 import io.shardvault.coordinator.catalog.Account;
-import io.shardvault.coordinator.data.Vault;
-import io.shardvault.coordinator.data.VaultLayout;
 import io.shardvault.s3.Credential;
 
-import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -19,37 +14,43 @@ import java.util.Optional;
 /**
  * The resolved settings of {@link CoordinatorConfigKeys}.
  *
- * @param vault        the vault new files go to, with its pods
- * @param stashServers the stash servers, in cluster-map order (empty: no stash)
+ * @param vaultId      the vault new files go to
+ * @param map          the cluster map the settings hold, registered in the catalog at start (and refused there if
+ *     it disagrees); empty: the coordinator takes the catalog's, registered by {@code shardvault init --map}
  * @param reaperInterval how often released files' shards are deleted
  * @param fileIdBatch  file ids per catalog allocation
  * @param bootstrapKey an access key (of the built-in account {@link Account#BOOTSTRAP_ID}) accepted besides the
  *     catalog's, if set
- * @param startupTimeout how long start-up waits for the catalog
+ * @param startupTimeout how long start-up waits for the catalog, and for its cluster map
  */
-public record CoordinatorConfig(Vault vault, List<InetSocketAddress> stashServers, Duration reaperInterval,
+public record CoordinatorConfig(int vaultId, Optional<ClusterMapConfig> map, Duration reaperInterval,
                                 int fileIdBatch, Optional<Credential> bootstrapKey, Duration startupTimeout) {
 
     public CoordinatorConfig {
-        Objects.requireNonNull(vault, "vault");
-        stashServers = List.copyOf(stashServers);
+        Objects.requireNonNull(map, "map");
         Objects.requireNonNull(bootstrapKey, "bootstrapKey");
     }
 
     public static CoordinatorConfig from(Settings s) {
         try {
-            ErasureLayout erasure = ErasureLayout.parse(s.get(CoordinatorConfigKeys.VAULT_LAYOUT));
-            long chunk = s.get(CoordinatorConfigKeys.VAULT_CHUNK_BYTES);
-            VaultLayout layout = new VaultLayout(erasure, Math.toIntExact(chunk));
-            List<InetSocketAddress> pods = HostPort.parseList(s.get(CoordinatorConfigKeys.VAULT_PODS));
-            Vault vault = new Vault(s.get(CoordinatorConfigKeys.VAULT_ID), layout, pods);
+            Optional<ClusterMapConfig> map = ClusterMapConfig.isIn(s) ? Optional.of(ClusterMapConfig.from(s))
+                    : Optional.empty();
+            if (map.isEmpty()) {
+                List<String> stray = ClusterMapConfig.mapOnlyKeys().stream().map(ConfigKey::name)
+                        .filter(s::isSet).toList();
+                if (!stray.isEmpty()) {
+                    throw new IllegalArgumentException(String.join(", ", stray) + " set without "
+                            + CoordinatorConfigKeys.VAULT_PODS.name() + ": the cluster map is either all in the"
+                            + " settings or all in the catalog (shardvault init --map)");
+                }
+            }
             String access = noneAsEmpty(s.get(CoordinatorConfigKeys.ACCESS_KEY));
             String secret = noneAsEmpty(s.get(CoordinatorConfigKeys.SECRET_KEY));
             if (access.isEmpty() != secret.isEmpty()) {
                 throw new IllegalArgumentException(CoordinatorConfigKeys.ACCESS_KEY.name() + " and "
                         + CoordinatorConfigKeys.SECRET_KEY.name() + " go together");
             }
-            return new CoordinatorConfig(vault, HostPort.parseList(s.get(CoordinatorConfigKeys.STASH_SERVERS)),
+            return new CoordinatorConfig(s.get(CoordinatorConfigKeys.VAULT_ID), map,
                     s.get(CoordinatorConfigKeys.REAPER_INTERVAL), s.get(CoordinatorConfigKeys.FILE_ID_BATCH),
                     access.isEmpty() ? Optional.empty() : Optional.of(new Credential(access, secret, true, Account.BOOTSTRAP_ID)),
                     s.get(CoordinatorConfigKeys.STARTUP_TIMEOUT));

@@ -86,8 +86,8 @@ public final class CoordinatorProcess implements AutoCloseable {
             return Readiness.notReady("shutting down");
         }
         Coordinator c = coordinator;
-        return c == null ? Readiness.notReady("starting: waiting for the catalog to elect a leader and answer")
-                : c.readiness();
+        return c == null ? Readiness.notReady("starting: waiting for the catalog to elect a leader and answer, and"
+                + " for its cluster map (shardvault init --map)") : c.readiness();
     }
 
     @Override

@@ -127,7 +127,7 @@ final class VaultReadiness implements ReadinessCheck, AutoCloseable {
             return Readiness.ready();
         }
         // The vault's row, not a pod's: a coordinator whose map is a refresh behind must not move a pod back.
-        Throwable writeFailure = await(catalog.catalog().registerVault(Coordinator.vaultInfo(vault)),
+        Throwable writeFailure = await(catalog.catalog().registerVault(ClusterMapConfig.vaultRow(vault)),
                 System.nanoTime() + TIMEOUT.toNanos());
         if (writeFailure != null
                 && !(writeFailure instanceof CatalogException c && c.code() == ErrorCode.CONFLICT)) {

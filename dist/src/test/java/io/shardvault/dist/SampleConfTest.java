@@ -6,7 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.ConfigKey;
 import io.shardvault.common.config.Settings;
+import io.shardvault.coordinator.ClusterMapConfig;
+import io.shardvault.coordinator.CoordinatorConfig;
 import io.shardvault.coordinator.CoordinatorMain;
+import io.shardvault.coordinator.catalog.CatalogConfig;
+import io.shardvault.coordinator.catalog.CatalogConfigKeys;
 import io.shardvault.pod.PodConfigKeys;
 import io.shardvault.pod.PodMain;
 import io.shardvault.stash.StashConfig;
@@ -34,10 +38,10 @@ class SampleConfTest {
     private static final Pattern KEY_LINE = Pattern.compile("^([a-zA-Z][\\w.]*)\\s*=");
 
     @Test
-    void theCoordinatorSampleAndItsClusterMapHoldOnlyRealKeysWithValidValues() {
+    void theCoordinatorSampleHoldsOnlyRealKeysWithValidValuesAndTakesTheMapFromTheCatalog() {
         Settings settings = checked("coordinator.conf", CoordinatorMain.allKeys());
-        // The include brought the map in.
-        assertThat(settings.isSet("coordinator.vault.pods")).isTrue();
+        // No map in the settings: the coordinator waits for the one shardvault init registers.
+        assertThat(CoordinatorConfig.from(settings).map()).isEmpty();
         assertThat(settings.isSet("catalog.peers")).isTrue();
     }
 
@@ -55,8 +59,15 @@ class SampleConfTest {
     }
 
     @Test
-    void theClusterMapAloneHoldsOnlyCoordinatorKeys() {
+    void theClusterMapIsWhatInitParsesWithTheCoordinatorsCatalogPeers() throws IOException {
         checked("cluster-map.conf", CoordinatorMain.allKeys());
+        ClusterMapConfig map = ClusterMapConfig.parse(Files.readString(CONF.resolve("cluster-map.conf")),
+                "cluster-map.conf");
+        assertThat(map.vault().pods()).hasSize(20);
+        assertThat(map.stashServers()).hasSize(2);
+        // The two lists of catalog peers are kept in step.
+        assertThat(map.catalogPeers()).isEqualTo(CatalogConfig.parsePeers(
+                checked("coordinator.conf", CoordinatorMain.allKeys()).get(CatalogConfigKeys.PEERS)));
     }
 
     @Test

@@ -69,6 +69,21 @@ public final class Settings {
         return new Settings(parseOverrides(overrides).withFallback(base).resolve(), source);
     }
 
+    /**
+     * Settings from HOCON text that came from elsewhere than a local file (a cluster map sent over JMX),
+     * named {@code source} in every message about them.
+     *
+     * @throws ConfigException if the text cannot be parsed
+     */
+    public static Settings parse(String text, String source) {
+        try {
+            return new Settings(ConfigFactory.parseString(text, ConfigParseOptions.defaults()
+                    .setSyntax(ConfigSyntax.CONF).setOriginDescription(source)).resolve(), source);
+        } catch (com.typesafe.config.ConfigException e) {
+            throw new ConfigException(source + " cannot be parsed: " + e.getMessage(), e);
+        }
+    }
+
     /** Settings from in-memory values, for tests and embedded clusters. */
     public static Settings of(Map<String, ?> values) {
         return new Settings(ConfigFactory.parseMap(values, "in-memory settings"), "in-memory settings");

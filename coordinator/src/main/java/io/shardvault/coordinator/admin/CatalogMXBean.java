@@ -37,6 +37,12 @@ public interface CatalogMXBean {
             + " commit. Returns the new membership; the removed peer's coordinator may then be stopped.")
     CatalogMemberView[] removePeer(@Description(value = "The peer id to remove.", name = "peerId") String peerId);
 
+    @Description("Registers a cluster map (the text of a file like conf/cluster-map.conf: coordinator.vault.*,"
+            + " coordinator.stash.servers, catalog.peers) in the catalog, in one command, and checks its catalog peers"
+            + " against the group's. Again with the same map: nothing changes. A map that disagrees with the"
+            + " catalog's is refused, naming each difference. Returns what was done, a line each.")
+    String[] initMap(@Description(value = "The cluster map file's text (HOCON).", name = "map") String map);
+
     @Description("Hands the catalog leadership to another peer; returns the new leader once it leads.")
     String transferLeadership(@Description(value = "The peer id that should lead.", name = "peerId") String peerId);
 }

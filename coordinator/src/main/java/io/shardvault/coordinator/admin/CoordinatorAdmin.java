@@ -62,6 +62,9 @@ import org.slf4j.LoggerFactory;
  * registry's). A second coordinator in the same JVM (tests) finds the names taken and uses a
  * private MBean server of its own, served by its own remote connector.
  *
+ * <p>The Catalog MXBean (with its {@code initMap}) and the remote connector come first, while the coordinator
+ * waits for the catalog's cluster map; the others once it has it ({@link #registerCluster}).
+ *
  * <p>Thread-safe. {@link #close()} stops the remote connector and unregisters the MBeans.
  */
 public final class CoordinatorAdmin implements AutoCloseable {
@@ -69,12 +72,14 @@ public final class CoordinatorAdmin implements AutoCloseable {
 
     private final MBeanRegistrations registrations;
     private final Optional<JmxRemoteServer> remote;
-    private final RpcClient rpc;
+    private final CatalogBean catalog;
+    /** The console's RPC client, from {@link #registerCluster} on. */
+    private volatile RpcClient rpc;
 
-    private CoordinatorAdmin(MBeanRegistrations registrations, Optional<JmxRemoteServer> remote, RpcClient rpc) {
+    private CoordinatorAdmin(MBeanRegistrations registrations, Optional<JmxRemoteServer> remote, CatalogBean catalog) {
         this.registrations = registrations;
         this.remote = remote;
-        this.rpc = rpc;
+        this.catalog = catalog;
     }
 
     /** The pod-state refresh interval the settings ask for. */
@@ -83,69 +88,76 @@ public final class CoordinatorAdmin implements AutoCloseable {
     }
 
     /**
-     * Registers the MXBeans and starts remote JMX if configured.
+     * Registers the Catalog MXBean and starts remote JMX if configured: as soon as the catalog answers, before
+     * the coordinator knows the cluster map, so that {@code shardvault init --map} can register it through
+     * {@code mapInit}. The other MXBeans follow with {@link #registerCluster}.
+     */
+    public static CoordinatorAdmin open(Settings settings, CatalogServer catalogServer, ClusterMapInit mapInit)
+            throws IOException {
+        JmxRemoteConfig remoteConfig = JmxRemoteConfig.from(settings);
+        CatalogBean catalog = new CatalogBean(catalogServer, mapInit);
+        MBeanRegistrations regs = register(ManagementFactory.getPlatformMBeanServer(), catalog);
+        if (regs == null) {
+            LOG.warn("the coordinator MBeans are already registered in this JVM's platform MBean server"
+                    + " (another coordinator runs here): using a private MBean server");
+            regs = register(MBeanServerFactory.newMBeanServer(), catalog);
+        }
+        try {
+            Optional<JmxRemoteServer> remote = JmxRemoteServer.startIfEnabled(remoteConfig, regs.server());
+            return new CoordinatorAdmin(regs, remote, catalog);
+        } catch (IOException | RuntimeException e) {
+            regs.close();
+            throw e;
+        }
+    }
+
+    /** The Catalog MXBean in {@code server}; null when its name is taken there. */
+    private static MBeanRegistrations register(MBeanServer server, CatalogBean catalog) {
+        MBeanRegistrations regs = new MBeanRegistrations(server);
+        try {
+            regs.register(MBeanRegistrations.name("Catalog", "catalog"), catalog, CatalogMXBean.class);
+            return regs;
+        } catch (InstanceAlreadyExistsException e) {
+            regs.close();
+            return null;
+        }
+    }
+
+    /**
+     * Registers the cluster's MXBeans, once the coordinator knows the cluster map.
      *
      * @param transport the coordinator's RPC transport (not owned); the console makes its own client
      * @param vault the vault as the coordinator's map has it now (asked at every probe)
      * @param writeQuorum the data paths' write quorum for {@code vault}, to say whether it is writable
      * @param healing the repair worker, orphan collector and pod rebuilds, for their MBeans
      */
-    public static CoordinatorAdmin start(Settings settings, CatalogServer catalogServer, Supplier<Vault> vault,
-                                         int writeQuorum,
-                                         List<InetSocketAddress> stashServers, RpcTransport transport,
-                                         CatalogPodStates podStates, HealingJobs healing)
-            throws IOException {
-        JmxRemoteConfig remoteConfig = JmxRemoteConfig.from(settings);
-        RpcClient rpc = RpcClient.create(transport, RpcClientConfig.from(settings));
+    public void registerCluster(CatalogServer catalogServer, Supplier<Vault> vault, int writeQuorum,
+                                List<InetSocketAddress> stashServers, RpcTransport transport, RpcClientConfig rpcConfig,
+                                CatalogPodStates podStates, HealingJobs healing) {
+        rpc = RpcClient.create(transport, rpcConfig);
         ClusterProbe probe = new ClusterProbe(vault, writeQuorum, stashServers, new PodClient(rpc),
                 new StashClient(rpc), podStates);
-        MBeanRegistrations regs = null;
+        Vault v = probe.vault();
         try {
-            regs = register(ManagementFactory.getPlatformMBeanServer(), catalogServer, probe, healing);
-            if (regs == null) {
-                LOG.warn("the coordinator MBeans are already registered in this JVM's platform MBean server"
-                        + " (another coordinator runs here): using a private MBean server");
-                regs = register(MBeanServerFactory.newMBeanServer(), catalogServer, probe, healing);
-            }
-            Optional<JmxRemoteServer> remote = JmxRemoteServer.startIfEnabled(remoteConfig, regs.server());
-            return new CoordinatorAdmin(regs, remote, rpc);
-        } catch (IOException | RuntimeException e) {
-            if (regs != null) {
-                regs.close();
-            }
-            rpc.close();
-            throw e;
-        }
-    }
-
-    /** Registers every MBean in {@code server}; null when the names are taken there. */
-    private static MBeanRegistrations register(MBeanServer server, CatalogServer catalogServer, ClusterProbe probe,
-                                               HealingJobs healing) {
-        MBeanRegistrations regs = new MBeanRegistrations(server);
-        Vault vault = probe.vault();
-        CatalogBean catalog = new CatalogBean(catalogServer);
-        try {
-            regs.register(clusterName(), new ClusterBean(probe, catalog), ClusterMXBean.class);
-            regs.register(MBeanRegistrations.name("Vault", "vault-" + vault.vaultId()), new VaultBean(probe),
+            registrations.register(clusterName(), new ClusterBean(probe, catalog), ClusterMXBean.class);
+            registrations.register(MBeanRegistrations.name("Vault", "vault-" + v.vaultId()), new VaultBean(probe),
                     VaultMXBean.class);
-            for (int i = 0; i < vault.layout().n(); i++) {
-                regs.register(podName(vault.vaultId(), i), new PodBean(probe, i), PodMXBean.class);
+            for (int i = 0; i < v.layout().n(); i++) {
+                registrations.register(podName(v.vaultId(), i), new PodBean(probe, i), PodMXBean.class);
             }
-            regs.register(MBeanRegistrations.name("Stash", "stash"), new StashBean(probe), StashMXBean.class);
-            regs.register(MBeanRegistrations.name("Catalog", "catalog"), catalog, CatalogMXBean.class);
-            regs.register(MBeanRegistrations.name("AccessKeys", "accessKeys"),
+            registrations.register(MBeanRegistrations.name("Stash", "stash"), new StashBean(probe), StashMXBean.class);
+            registrations.register(MBeanRegistrations.name("AccessKeys", "accessKeys"),
                     new AccessKeysBean(catalogServer.catalog()), AccessKeysMXBean.class);
-            regs.register(MBeanRegistrations.name("Accounts", "accounts"),
+            registrations.register(MBeanRegistrations.name("Accounts", "accounts"),
                     new AccountsBean(catalogServer.catalog()), AccountsMXBean.class);
-            regs.register(bucketsName(), new BucketsBean(catalogServer.catalog(), vault.layout().n(),
-                    vault.layout().k()), BucketsMXBean.class);
-            regs.register(repairName(), new RepairBean(healing.repair()), RepairMXBean.class);
-            regs.register(collectName(), new CollectBean(healing.collector()), CollectMXBean.class);
-            regs.register(podRebuildName(), new PodRebuildBean(healing.rebuilds()), PodRebuildMXBean.class);
-            return regs;
+            registrations.register(bucketsName(), new BucketsBean(catalogServer.catalog(), v.layout().n(),
+                    v.layout().k()), BucketsMXBean.class);
+            registrations.register(repairName(), new RepairBean(healing.repair()), RepairMXBean.class);
+            registrations.register(collectName(), new CollectBean(healing.collector()), CollectMXBean.class);
+            registrations.register(podRebuildName(), new PodRebuildBean(healing.rebuilds()), PodRebuildMXBean.class);
         } catch (InstanceAlreadyExistsException e) {
-            regs.close();
-            return null;
+            // open() took this MBean server for this coordinator alone: a taken name is a second call.
+            throw new IllegalStateException("the cluster MBeans are registered already: " + e.getMessage(), e);
         }
     }
 
@@ -193,6 +205,9 @@ public final class CoordinatorAdmin implements AutoCloseable {
     public void close() {
         remote.ifPresent(JmxRemoteServer::close);
         registrations.close();
-        rpc.close();
+        RpcClient r = rpc;
+        if (r != null) {
+            r.close();
+        }
     }
 }

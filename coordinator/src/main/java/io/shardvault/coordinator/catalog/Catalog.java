@@ -212,6 +212,17 @@ public interface Catalog extends AutoCloseable {
     /** Registers a stash server, or moves it to a new address. */
     CompletableFuture<Void> registerStash(StashInfo stash);
 
+    /**
+     * Registers a whole cluster map in one command ({@code shardvault init --map}, and a coordinator whose
+     * settings hold the map): {@code vaults} with every pod, and {@code stashes}. A vault or pod the
+     * catalog lacks is added, and the stash servers when it records none; everything it holds must agree
+     * with the map: {@code CONFLICT}, naming each difference, when a vault's layout differs, a pod is at
+     * another address (unless the pod's last decommission moved it there from the map's address), the
+     * catalog holds a vault or stash server the map lacks, or the stash servers differ. Nothing is
+     * written then.
+     */
+    CompletableFuture<MapRegistration> registerClusterMap(List<VaultInfo> vaults, List<StashInfo> stashes);
+
     /** Every vault with its pods, by id. */
     CompletableFuture<List<VaultInfo>> listVaults();
 

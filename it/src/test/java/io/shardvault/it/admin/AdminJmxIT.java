@@ -24,8 +24,6 @@ import io.shardvault.it.s3.S3Cluster;
 import io.shardvault.pod.api.PodClient;
 import io.shardvault.pod.api.PodPage;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -284,17 +282,8 @@ class AdminJmxIT {
                 .isInstanceOf(SecurityException.class);
     }
 
-    private record Run(int exit, String out, String err) {
-    }
-
-    private Run cli(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        var cli = AdminCli.newCommandLine();
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        int exit = cli.execute(args);
-        return new Run(exit, out.toString(), err.toString());
+    private AdminCliRun cli(String... args) {
+        return AdminCliRun.execute(args);
     }
 
     private String[] withCredentials(String... args) throws IOException {
@@ -305,78 +294,78 @@ class AdminJmxIT {
 
     @Test
     void cliStatusShowsTheClusterAndFailsClearlyWhenNothingListens() throws Exception {
-        Run status = cli(withCredentials("status"));
+        AdminCliRun status = cli(withCredentials("status"));
         assertThat(status.exit()).as(status.err()).isZero();
         assertThat(status.out()).startsWith("CLUSTER ").contains("CATALOG", "LEADER", "VAULTS", "16+4", "PODS",
                 "FAILED TOMES", "STASH SERVERS",
                 nodes.podAddress(19).getPort() + "");
         assertThat(status.out().lines().filter(l -> l.matches("^1\\s+\\d+\\s+127\\.0\\.0\\.1:.*"))).hasSize(20);
 
-        Run json = cli(withCredentials("status", "--json"));
+        AdminCliRun json = cli(withCredentials("status", "--json"));
         assertThat(json.exit()).isZero();
         assertThat(json.out()).startsWith("{\"verdict\":\"").contains("\"catalog\":{", "\"pods\":[{",
                 "\"role\":\"LEADER\"");
 
-        Run noAccount = cli(withCredentials("keys", "create", "--account", "cli"));
+        AdminCliRun noAccount = cli(withCredentials("keys", "create", "--account", "cli"));
         assertThat(noAccount.exit()).isNotZero();
         assertThat(noAccount.err()).contains("no account named cli", "accounts create cli");
-        Run account = cli(withCredentials("accounts", "create", "cli"));
+        AdminCliRun account = cli(withCredentials("accounts", "create", "cli"));
         assertThat(account.exit()).as(account.err()).isZero();
         assertThat(account.out()).startsWith("account cli created, id SVA");
-        Run keys = cli(withCredentials("keys", "create", "--account", "cli"));
+        AdminCliRun keys = cli(withCredentials("keys", "create", "--account", "cli"));
         assertThat(keys.exit()).as(keys.err()).isZero();
         assertThat(keys.out()).contains("access key id:", "secret key:", "bypass governance: no");
-        Run scoped = cli(withCredentials("keys", "create", "--account", "cli", "--bucket", "repo", "--read-only"));
+        AdminCliRun scoped = cli(withCredentials("keys", "create", "--account", "cli", "--bucket", "repo", "--read-only"));
         assertThat(scoped.exit()).as(scoped.err()).isZero();
         assertThat(scoped.out()).contains("account:           cli (SVA", "bucket:            repo", "read-only:         yes");
-        Run bypassing = cli(withCredentials("keys", "create", "--account", "cli", "--bypass-governance"));
+        AdminCliRun bypassing = cli(withCredentials("keys", "create", "--account", "cli", "--bypass-governance"));
         assertThat(bypassing.exit()).as(bypassing.err()).isZero();
         assertThat(bypassing.out()).contains("bypass governance: yes");
         String bypassingId = bypassing.out().lines().filter(l -> l.startsWith("access key id:"))
                 .map(l -> l.substring(l.indexOf(':') + 1).strip()).findFirst().orElseThrow();
-        Run listed = cli(withCredentials("keys", "list"));
+        AdminCliRun listed = cli(withCredentials("keys", "list"));
         assertThat(listed.exit()).as(listed.err()).isZero();
         assertThat(listed.out()).contains("BYPASS GOVERNANCE");
         assertThat(listed.out().lines().filter(l -> l.startsWith(bypassingId))).singleElement()
                 .satisfies(l -> assertThat(l).matches(".*\\bcli\\s+yes\\s+\\*\\s+no\\s+yes\\b.*"));
-        Run accountList = cli(withCredentials("accounts", "list"));
+        AdminCliRun accountList = cli(withCredentials("accounts", "list"));
         assertThat(accountList.exit()).as(accountList.err()).isZero();
         assertThat(accountList.out()).contains("NAME", "ID", "KEYS", "BUCKETS");
         assertThat(accountList.out().lines().filter(l -> l.startsWith("cli "))).singleElement()
                 .satisfies(l -> assertThat(l).matches("cli\\s+SVA\\w+\\s+\\S+\\s+3\\s+0\\s+no"));
 
-        Run repair = cli(withCredentials("repair", "status", "--limit", "5"));
+        AdminCliRun repair = cli(withCredentials("repair", "status", "--limit", "5"));
         assertThat(repair.exit()).as(repair.err()).isZero();
         assertThat(repair.out()).contains("REPAIR", "repairing here:     true", "degraded files:", "QUEUED (first 5)",
                 "REASON");
-        Run repairJson = cli(withCredentials("repair", "status", "--json"));
+        AdminCliRun repairJson = cli(withCredentials("repair", "status", "--json"));
         assertThat(repairJson.exit()).as(repairJson.err()).isZero();
         assertThat(repairJson.out()).startsWith("{\"repairingHere\":true,\"degradedFiles\":").contains("\"queued\":[");
-        Run collect = cli(withCredentials("collect", "status"));
+        AdminCliRun collect = cli(withCredentials("collect", "status"));
         assertThat(collect.exit()).as(collect.err()).isZero();
         assertThat(collect.out()).contains("ORPHAN COLLECTION", "collecting here:    true", "files collected:");
-        Run collectJson = cli(withCredentials("collect", "status", "--json"));
+        AdminCliRun collectJson = cli(withCredentials("collect", "status", "--json"));
         assertThat(collectJson.exit()).as(collectJson.err()).isZero();
         assertThat(collectJson.out()).startsWith("{\"collectingHere\":true,\"orphansFound\":");
 
-        Run badPod = cli(withCredentials("pod", "drain", "77"));
+        AdminCliRun badPod = cli(withCredentials("pod", "drain", "77"));
         assertThat(badPod.exit()).isEqualTo(1);
         assertThat(badPod.err()).contains("no pod 77");
 
         Path wrong = dir.resolve("wrong.password");
         java.nio.file.Files.writeString(wrong, USER + " nope\n");
-        Run wrongPassword = cli("status", "--jmx", "127.0.0.1:" + jmxPort, "--password-file", wrong.toString());
+        AdminCliRun wrongPassword = cli("status", "--jmx", "127.0.0.1:" + jmxPort, "--password-file", wrong.toString());
         assertThat(wrongPassword.exit()).isEqualTo(1);
         assertThat(wrongPassword.err()).contains("refused the credentials");
 
-        Run usage = cli("pod", "drain");
+        AdminCliRun usage = cli("pod", "drain");
         assertThat(usage.exit()).isEqualTo(2);
 
         int dead = freePort();
-        Run unreachable = cli("status", "--jmx", "127.0.0.1:" + dead, "--password-file",
+        AdminCliRun unreachable = cli("status", "--jmx", "127.0.0.1:" + dead, "--password-file",
                 writePasswordFile().toString());
         // A password on the command line would be visible in ps: there is no such option.
-        Run onTheCommandLine = cli("status", "--jmx", "127.0.0.1:" + jmxPort, "--user", USER, "--password", PASSWORD);
+        AdminCliRun onTheCommandLine = cli("status", "--jmx", "127.0.0.1:" + jmxPort, "--user", USER, "--password", PASSWORD);
         assertThat(onTheCommandLine.exit()).isEqualTo(2);
         assertThat(onTheCommandLine.err()).contains("Unknown options: '--password'");
         assertThat(unreachable.exit()).isEqualTo(3);
@@ -417,7 +406,7 @@ class AdminJmxIT {
         assertThat(scrub.getLastBytes()).isGreaterThanOrEqualTo(64 * 1024);
         assertThat(scrub.getLastEnd()).isNotEmpty();
 
-        Run status = cli(withCredentials("pod", "scrub-status"));
+        AdminCliRun status = cli(withCredentials("pod", "scrub-status"));
         assertThat(status.exit()).as(status.err()).isZero();
         LOG.info("pod scrub-status:\n{}", status.out());
         List<String> lines = status.out().lines().toList();
@@ -428,7 +417,7 @@ class AdminJmxIT {
         String address = "127.0.0.1:" + nodes.podAddress(damaged).getPort();
         assertThat(lines.stream().filter(l -> l.startsWith("1 ") && l.contains(address + " "))).singleElement()
                 .satisfies(l -> assertThat(l).contains("8.0 MiB/s").matches(".*\\s1\\s+0\\s+\\d+\\s*$"));
-        Run json = cli(withCredentials("pod", "scrub-status", "--json"));
+        AdminCliRun json = cli(withCredentials("pod", "scrub-status", "--json"));
         assertThat(json.exit()).as(json.err()).isZero();
         assertThat(json.out()).startsWith("[{\"vaultId\":1,\"shardIndex\":0,").contains("\"lastCorrupt\":1,");
     }
@@ -455,7 +444,7 @@ class AdminJmxIT {
                 assertThat(t.isRecorded()).isTrue();
             });
 
-            Run status = cli(withCredentials("status"));
+            AdminCliRun status = cli(withCredentials("status"));
             assertThat(status.exit()).as(status.err()).isZero();
             LOG.info("status:\n{}", status.out());
             String address = "127.0.0.1:" + nodes.podAddress(shard).getPort();
@@ -467,7 +456,7 @@ class AdminJmxIT {
             assertThat(failedTomes.get(0)).startsWith("VAULT").contains("TOME", "PATH", "SINCE", "RECORDED", "WHY");
             assertThat(failedTomes.get(1)).matches("1\\s+7\\s+" + address + "\\s+0\\s+/\\S+\\s+"
                     + "2026-11-22T02:20:20Z\\s+yes\\s+shard 1:7:3 failed its fsync and its stash copy is gone");
-            Run json = cli(withCredentials("status", "--json"));
+            AdminCliRun json = cli(withCredentials("status", "--json"));
             assertThat(json.out()).startsWith("{\"verdict\":\"DEGRADED\",\"reasons\":[\"pod 7 of vault 1")
                     .contains("\"failedTomes\":[{\"directory\":");
         } finally {
@@ -475,7 +464,7 @@ class AdminJmxIT {
             java.nio.file.Files.delete(record);
             nodes.restartPod(shard);
         }
-        Run cleared = cli(withCredentials("status"));
+        AdminCliRun cleared = cli(withCredentials("status"));
         assertThat(cleared.out()).as(cleared.out()).startsWith("CLUSTER HEALTHY\n").contains("FAILED TOMES\n(none)");
     }
 
@@ -517,11 +506,11 @@ class AdminJmxIT {
             s3.createBucket(b -> b.bucket(bucket));
             s3.putObject(b -> b.bucket(bucket).key("a"), RequestBody.fromBytes(body(300_000)));
 
-            Run set = cli(withCredentials("buckets", "quota", "set", bucket, "1MiB"));
+            AdminCliRun set = cli(withCredentials("buckets", "quota", "set", bucket, "1MiB"));
             assertThat(set.exit()).as(set.err()).isZero();
             assertThat(set.out()).contains("quota set to 1.0 MiB (1048576 bytes)");
             assertThat(cli(withCredentials("buckets", "quota", "set", bucket, "lots")).exit()).isEqualTo(2);
-            Run list = cli(withCredentials("buckets", "list"));
+            AdminCliRun list = cli(withCredentials("buckets", "list"));
             assertThat(list.exit()).as(list.err()).isZero();
             assertThat(list.out().lines().filter(l -> l.startsWith(bucket + " "))).singleElement().satisfies(
                     l -> assertThat(l).contains("UNVERSIONED", " 1 ", "293.0 KiB", "366.2 KiB", "1.0 MiB", "28.6%"));
@@ -547,7 +536,7 @@ class AdminJmxIT {
                     .multipartUpload(m -> m.parts(CompletedPart.builder().partNumber(1).eTag(etag1).build(),
                             CompletedPart.builder().partNumber(2).eTag(etag2).build()))));
 
-            Run show = cli(withCredentials("buckets", "show", bucket, "--json"));
+            AdminCliRun show = cli(withCredentials("buckets", "show", bucket, "--json"));
             assertThat(show.exit()).as(show.err()).isZero();
             assertThat(show.out()).contains("\"storedBytes\":900000", "\"objects\":2", "\"quotaBytes\":2000000");
 

@@ -5,12 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.config.Settings;
 import io.shardvault.coordinator.Coordinator;
-import io.shardvault.coordinator.admin.cli.AdminCli;
 import io.shardvault.coordinator.testing.MiniCluster;
 import io.shardvault.it.s3.S3Cluster;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -93,7 +90,7 @@ class PodRebuildIT {
 
                 nodes.wipePod(wiped);
 
-                Run check = cli("pod", "rebuild", String.valueOf(wiped), "--check");
+                AdminCliRun check = cli("pod", "rebuild", String.valueOf(wiped), "--check");
                 assertThat(check.exit()).as(check.err()).isZero();
                 assertThat(check.out()).contains("check of pod " + wiped + " in vault " + MiniCluster.VAULT_ID
                         + " started", "POD REBUILD", "check only");
@@ -101,16 +98,16 @@ class PodRebuildIT {
                 assertThat(checked).contains("\"mode\":\"check\"").doesNotContain("\"shardsRebuilt\":0,");
                 LOG.info("check:\n{}", cli("pod", "rebuild-status").out());
 
-                Run start = cli("pod", "rebuild", String.valueOf(wiped));
+                AdminCliRun start = cli("pod", "rebuild", String.valueOf(wiped));
                 assertThat(start.exit()).as(start.err()).isZero();
                 LOG.info("operator sees:\n{}", start.out());
                 assertThat(start.out()).contains("rebuild of pod " + wiped, "state:            RUNNING");
-                Run again = cli("pod", "rebuild", String.valueOf(wiped));
+                AdminCliRun again = cli("pod", "rebuild", String.valueOf(wiped));
                 assertThat(again.exit()).as("a second start while it runs").isEqualTo(1);
                 assertThat(again.err()).contains("is being rebuilt already");
                 String done = awaitDone();
                 assertThat(done).contains("\"mode\":\"rebuild\"", "\"failures\":0");
-                Run status = cli("pod", "rebuild-status");
+                AdminCliRun status = cli("pod", "rebuild-status");
                 LOG.info("operator sees:\n{}", status.out());
                 assertThat(status.out()).contains("state:            DONE", "shards rebuilt:   ",
                         "eta:              -");
@@ -142,12 +139,12 @@ class PodRebuildIT {
                 put(s3, objects);
                 InetSocketAddress onto = nodes.startReplacement(retiring);
 
-                Run start = cli("pod", "decommission", String.valueOf(retiring), "--to", "127.0.0.1:" + onto.getPort());
+                AdminCliRun start = cli("pod", "decommission", String.valueOf(retiring), "--to", "127.0.0.1:" + onto.getPort());
                 assertThat(start.exit()).as(start.err()).isZero();
                 assertThat(awaitDone()).contains("\"mode\":\"decommission\"", "\"failures\":0");
                 // No restart: the running coordinator's map gives the pod the replacement's address by itself.
                 awaitStatusShows("\"address\":\"127.0.0.1:" + onto.getPort() + "\"");
-                Run catchUp = cli("pod", "rebuild", String.valueOf(retiring));
+                AdminCliRun catchUp = cli("pod", "rebuild", String.valueOf(retiring));
                 assertThat(catchUp.exit()).as(catchUp.err()).isZero();
                 assertThat(awaitDone()).contains("\"failures\":0");
                 // Written after the switch: its shard goes to the replacement, or it could not read back below.
@@ -220,7 +217,7 @@ class PodRebuildIT {
     private String awaitDone() throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
         while (System.nanoTime() < deadline) {
-            Run r = cli("pod", "rebuild-status", "--json");
+            AdminCliRun r = cli("pod", "rebuild-status", "--json");
             assertThat(r.exit()).as(r.err()).isZero();
             if (!r.out().contains("\"state\":\"RUNNING\"")) {
                 return r.out();
@@ -236,10 +233,7 @@ class PodRebuildIT {
         return b;
     }
 
-    private record Run(int exit, String out, String err) {
-    }
-
-    private Run cli(String... args) {
+    private AdminCliRun cli(String... args) {
         List<String> all = new ArrayList<>(List.of(args));
         try {
             Path file = dir.resolve("cli.password");
@@ -248,13 +242,7 @@ class PodRebuildIT {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        var cli = AdminCli.newCommandLine();
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        int exit = cli.execute(all.toArray(String[]::new));
-        return new Run(exit, out.toString(), err.toString());
+        return AdminCliRun.execute(all.toArray(String[]::new));
     }
 
     private static int freePort() throws IOException {

@@ -38,7 +38,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * where no ./mvnw and no source can be found, it reports its version, its JARs carry only the RocksDB library
  * they load, and a one-host cluster runs from it: the certificates made with its {@code bin/shardvault certs},
  * each service started as its systemd unit starts it ({@code bin/shardvault run ROLE --config ...}) from the
- * sample confs of {@code conf/} moved onto loopback ({@link LoopbackConfs}), an access key made with its
+ * sample confs of {@code conf/} moved onto loopback ({@link LoopbackConfs}), the cluster map registered with its
+ * {@code bin/shardvault init --map} (the coordinator's conf names none: it waits for it), an access key made with its
  * {@code bin/shardvault admin}, then an object put and read back over HTTPS with the AWS SDK v2, and every
  * service stopped by SIGTERM as systemd stops it.
  */
@@ -126,7 +127,13 @@ class ReleaseTarballIT {
         }
         start(release.start("pods", TEST_JVM, podArgs.toArray(String[]::new)), "pod pod-" + (pods.size() - 1) + " listening");
         ServiceProcess coordinator = start(release.start("coordinator", TEST_JVM, "run", "coordinator", "--config",
-                coordinatorConf.toString()), "coordinator S3 endpoint ready on");
+                coordinatorConf.toString()), "admin listening on");
+        // Its conf names no cluster map: it waits for the catalog's, which bin/shardvault init registers once.
+        String init = initMap(release, coordinator, clusterMap, confs.address("127.0.0.1:9010"),
+                confs.etc().resolve("jmx.password"));
+        assertThat(init).startsWith("registered the cluster map in the catalog")
+                .contains("catalog peers as in the map");
+        coordinator.awaitLine("coordinator S3 endpoint ready on", START_TIMEOUT);
         // bin/shardvault exec'd the JVM: what systemd starts is the service itself, and gets its signals.
         assertThat(ProcessHandle.of(coordinator.pid()).flatMap(h -> h.info().command())).hasValueSatisfying(
                 command -> assertThat(command).endsWith("/java"));
@@ -160,6 +167,26 @@ class ReleaseTarballIT {
         }
         LOG.info("release tarball test: {} s", TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - began));
         deleteTree(dir);
+    }
+
+    /**
+     * {@code bin/shardvault init --map}, again while the coordinator's JMX does not serve yet (it serves once its
+     * catalog answers), for at most {@link #START_TIMEOUT}.
+     */
+    private static String initMap(UnpackedRelease release, ServiceProcess coordinator, Path map, String jmx,
+                                  Path passwordFile) throws Exception {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (true) {
+            try {
+                return release.script("init", "--map", map.toString(), "--jmx", jmx, "--password-file",
+                        passwordFile.toString());
+            } catch (IllegalStateException e) {
+                if (!coordinator.isAlive() || System.nanoTime() > deadline || !e.getMessage().contains("exited 3")) {
+                    throw e;
+                }
+                Thread.sleep(500);
+            }
+        }
     }
 
     private ServiceProcess start(ServiceProcess p, String readyLine) throws Exception {

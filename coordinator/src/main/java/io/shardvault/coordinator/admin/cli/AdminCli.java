@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "admin", mixinStandardHelpOptions = true,
         description = "Administers a running shardvault cluster over JMX.",
         subcommands = {StatusCommand.class, AccountsCommand.class, BucketsCommand.class, KeysCommand.class, PodCommand.class,
-            StashCommand.class, RepairCommand.class, CollectCommand.class, CatalogCommand.class},
+            StashCommand.class, RepairCommand.class, CollectCommand.class, CatalogCommand.class, InitCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok", "1:the operation failed or the credentials were refused", "2:usage",
                 "3:the cluster is unreachable"})

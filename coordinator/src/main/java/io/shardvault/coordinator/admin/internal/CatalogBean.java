@@ -3,6 +3,7 @@ package io.shardvault.coordinator.admin.internal;
 import io.shardvault.coordinator.admin.CatalogMXBean;
 import io.shardvault.coordinator.admin.CatalogMemberView;
 import io.shardvault.coordinator.admin.CatalogView;
+import io.shardvault.coordinator.admin.ClusterMapInit;
 import io.shardvault.coordinator.catalog.CatalogConfig;
 import io.shardvault.coordinator.catalog.CatalogMember;
 import io.shardvault.coordinator.catalog.CatalogServer;
@@ -16,9 +17,11 @@ public final class CatalogBean implements CatalogMXBean {
     private static final Logger LOG = LoggerFactory.getLogger(CatalogBean.class);
 
     private final CatalogServer server;
+    private final ClusterMapInit mapInit;
 
-    public CatalogBean(CatalogServer server) {
+    public CatalogBean(CatalogServer server, ClusterMapInit mapInit) {
         this.server = server;
+        this.mapInit = mapInit;
     }
 
     CatalogView view() {
@@ -93,6 +96,13 @@ public final class CatalogBean implements CatalogMXBean {
 
     private static CatalogMemberView[] views(List<CatalogMember> members) {
         return members.stream().map(CatalogMemberView::of).toArray(CatalogMemberView[]::new);
+    }
+
+    @Override
+    public String[] initMap(String map) {
+        List<String> done = Await.call(() -> mapInit.init(map), "registering the cluster map");
+        LOG.info("operator registered the cluster map: {}", String.join(" ", done));
+        return done.toArray(String[]::new);
     }
 
     @Override

@@ -3,14 +3,21 @@ package io.shardvault.coordinator.catalog.internal;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.coordinator.catalog.CatalogException;
 import io.shardvault.coordinator.catalog.FileIdRange;
+import io.shardvault.coordinator.catalog.FileLayout;
+import io.shardvault.coordinator.catalog.MapRegistration;
 import io.shardvault.coordinator.catalog.PodInfo;
+import io.shardvault.coordinator.catalog.PodRebuildJob;
 import io.shardvault.coordinator.catalog.PodState;
 import io.shardvault.coordinator.catalog.PodStatus;
 import io.shardvault.coordinator.catalog.StashInfo;
 import io.shardvault.coordinator.catalog.VaultInfo;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.rocksdb.RocksIterator;
 
 /**
@@ -67,6 +74,136 @@ final class ClusterMap {
         Wire.Writer w = new Wire.Writer();
         pod(w, p);
         e.txn().put(Table.PODS, Keys.podKey(p.vaultId(), p.shardIndex()), w.toByteArray());
+    }
+
+    /**
+     * The whole map in one entry: every check first, so that a disagreement writes nothing (see
+     * {@link io.shardvault.coordinator.catalog.Catalog#registerClusterMap}).
+     */
+    static MapRegistration registerClusterMap(Entry e, List<VaultInfo> vaults, List<StashInfo> stashes)
+            throws CatalogException {
+        List<String> conflicts = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        List<VaultInfo> newVaults = new ArrayList<>();
+        List<PodInfo> newPods = new ArrayList<>();
+        Set<Integer> mapped = new HashSet<>();
+        for (VaultInfo v : vaults) {
+            mapped.add(v.vaultId());
+            VaultInfo held = vaultWithPods(e.txn(), v.vaultId());
+            if (held == null) {
+                newVaults.add(v);
+                notes.add("added vault " + v.vaultId() + " (" + layoutText(v.layout()) + ") with its "
+                        + v.pods().size() + " pods");
+            } else if (!held.layout().equals(v.layout())) {
+                conflicts.add("vault " + v.vaultId() + " is " + layoutText(held.layout()) + " in the catalog, "
+                        + layoutText(v.layout()) + " in the map (a vault's layout never changes)");
+            } else {
+                comparePods(e, held, v, conflicts, notes, newPods);
+            }
+        }
+        for (VaultInfo held : listVaults(e.txn())) {
+            if (!mapped.contains(held.vaultId())) {
+                conflicts.add("the catalog holds vault " + held.vaultId() + ", which the map lacks");
+            }
+        }
+        List<StashInfo> heldStashes = listStashes(e.txn());
+        boolean newStashes = heldStashes.isEmpty() && !stashes.isEmpty();
+        if (newStashes) {
+            notes.add("added " + stashes.size() + " stash server" + (stashes.size() == 1 ? "" : "s"));
+        } else if (!new HashSet<>(heldStashes).equals(new HashSet<>(stashes))) {
+            conflicts.add("the catalog's stash servers are " + stashText(heldStashes) + ", the map's "
+                    + stashText(stashes) + " (they place every stash copy)");
+        }
+        if (!conflicts.isEmpty()) {
+            throw new CatalogException(ErrorCode.CONFLICT, "the cluster map disagrees with the catalog's, nothing "
+                    + "changed: " + String.join("; ", conflicts));
+        }
+        for (VaultInfo v : newVaults) {
+            registerVault(e, v);
+        }
+        for (PodInfo p : newPods) {
+            registerPod(e, p);
+        }
+        if (newStashes) {
+            for (StashInfo s : stashes) {
+                registerStash(e, s);
+            }
+        }
+        return new MapRegistration(!newVaults.isEmpty() || !newPods.isEmpty() || newStashes, notes);
+    }
+
+    /** Compares {@code v}'s pods with {@code held}'s (same vault, same layout); collects pods to add. */
+    private static void comparePods(Entry e, VaultInfo held, VaultInfo v, List<String> conflicts, List<String> notes,
+                                    List<PodInfo> newPods) {
+        Map<Integer, PodInfo> heldBySlot = new HashMap<>();
+        held.pods().forEach(p -> heldBySlot.put(p.shardIndex(), p));
+        for (PodInfo p : v.pods()) {
+            PodInfo at = heldBySlot.remove(p.shardIndex());
+            if (at == null) {
+                newPods.add(p);
+                notes.add("added pod " + p.shardIndex() + " of vault " + v.vaultId() + " at " + address(p));
+            } else if (!address(at).equals(address(p))) {
+                if (leftByDecommission(e.txn(), p)) {
+                    notes.add("pod " + p.shardIndex() + " of vault " + v.vaultId() + " is at " + address(at)
+                            + " since a decommission moved it from " + address(p) + ": update the map file");
+                } else {
+                    String elsewhere = held.pods().stream().filter(h -> address(h).equals(address(p))).findFirst()
+                            .map(h -> ", which is pod " + h.shardIndex() + " there (pods reordered?)")
+                            .orElse(" (moved outside a decommission?)");
+                    conflicts.add("pod " + p.shardIndex() + " of vault " + v.vaultId() + " is at " + address(at)
+                            + " in the catalog, at " + address(p) + " in the map" + elsewhere);
+                }
+            }
+        }
+        for (PodInfo extra : heldBySlot.values()) {
+            conflicts.add("the catalog holds pod " + extra.shardIndex() + " of vault " + v.vaultId() + " at "
+                    + address(extra) + ", which the map lacks");
+        }
+    }
+
+    /** The COUNTERS row of the addresses decommissions moved a pod away from, oldest first. */
+    private static byte[] movedFromKey(int vaultId, int shardIndex) {
+        return Keys.utf8("podMovedFrom/" + vaultId + "/" + shardIndex);
+    }
+
+    /**
+     * Records that a decommission moved pod {@code shardIndex} of {@code vaultId} away from {@code host:port}
+     * (in the entry that moves it): a map file naming that address is then a decommission behind, not wrong.
+     */
+    static void recordDecommissionMove(Entry e, int vaultId, int shardIndex, String host, int port) {
+        byte[] key = movedFromKey(vaultId, shardIndex);
+        byte[] old = e.txn().get(Table.COUNTERS, key);
+        String from = host + ":" + port;
+        e.txn().put(Table.COUNTERS, key, Keys.utf8(old == null ? from
+                : new String(old, java.nio.charset.StandardCharsets.UTF_8) + "," + from));
+    }
+
+    /**
+     * Whether a decommission moved pod {@code p}'s slot away from {@code p}'s address: recorded since
+     * {@link #recordDecommissionMove}; before it, only the pod's last job (if a finished decommission) says so.
+     */
+    private static boolean leftByDecommission(RocksCatalogStore.Reads r, PodInfo p) {
+        byte[] moves = r.get(Table.COUNTERS, movedFromKey(p.vaultId(), p.shardIndex()));
+        if (moves != null && List.of(new String(moves, java.nio.charset.StandardCharsets.UTF_8).split(","))
+                .contains(address(p))) {
+            return true;
+        }
+        PodRebuildJob last = PodRebuilds.stored(r, p.vaultId(), p.shardIndex());
+        return last != null && last.copies() && last.state() == PodRebuildJob.State.DONE
+                && last.sourceHost().equals(p.host()) && last.sourcePort() == p.port();
+    }
+
+    private static String address(PodInfo p) {
+        return p.host() + ":" + p.port();
+    }
+
+    private static String layoutText(FileLayout l) {
+        return l.dataShards() + "+" + l.parityShards() + ", chunks of " + l.chunkBytes() + " bytes";
+    }
+
+    private static String stashText(List<StashInfo> stashes) {
+        return stashes.isEmpty() ? "none" : stashes.stream().map(s -> s.stashId() + "=" + s.host() + ":" + s.port())
+                .sorted().toList().toString();
     }
 
     static PodStatus setPodState(Entry e, int vaultId, int shardIndex, PodState state) throws CatalogException {
@@ -193,6 +330,20 @@ final class ClusterMap {
 
     static void applyRegisterVault(Entry e, Wire.Reader in, Wire.Writer out) throws CatalogException {
         vault(out, registerVault(e, vault(in)));
+    }
+
+    /** REGISTER_CLUSTER_MAP: {@code list of VaultInfo | list of StashInfo} → {@code bool changed | list of str}. */
+    static Call<MapRegistration> registerClusterMap(List<VaultInfo> vaults, List<StashInfo> stashes) {
+        return new Call<>(Op.REGISTER_CLUSTER_MAP, w -> {
+            Codec.list(w, vaults, ClusterMap::vault);
+            Codec.list(w, stashes, ClusterMap::stash);
+        }, r -> new MapRegistration(r.bool(), Codec.list(r, Wire.Reader::str)));
+    }
+
+    static void applyRegisterClusterMap(Entry e, Wire.Reader in, Wire.Writer out) throws CatalogException {
+        MapRegistration done = registerClusterMap(e, Codec.list(in, ClusterMap::vault), Codec.list(in, ClusterMap::stash));
+        out.bool(done.changed());
+        Codec.list(out, done.notes(), Wire.Writer::str);
     }
 
     /** REGISTER_POD: {@code PodInfo} → nothing. */

@@ -44,6 +44,7 @@ enum Op {
     RESEAL_ACCESS_KEY(33, AccessKeys::applyResealAccessKey),
     SET_BUCKET_LIFECYCLE(34, BucketLifecycles::applySetLifecycle),
     DELETE_OBJECTS_IF_LATEST(35, ObjectVersions::applyDeleteObjectsIfLatest),
+    REGISTER_CLUSTER_MAP(36, ClusterMap::applyRegisterClusterMap),
 
     GET_BUCKET(64, Buckets::answerGetBucket),
     LIST_BUCKETS(65, Buckets::answerListBuckets),

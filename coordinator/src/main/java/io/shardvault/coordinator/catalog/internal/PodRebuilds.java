@@ -78,7 +78,8 @@ final class PodRebuilds {
                 state, position, filesDone, shardsRebuilt, bytesRebuilt, failures, filesTotal, startedAt, updatedAt);
     }
 
-    private static PodRebuildJob stored(RocksCatalogStore.Reads r, int vaultId, int shardIndex) {
+    /** The pod's last rebuild or decommission, or null when it never had one. */
+    static PodRebuildJob stored(RocksCatalogStore.Reads r, int vaultId, int shardIndex) {
         byte[] v = r.get(Table.POD_REBUILDS, Keys.podKey(vaultId, shardIndex));
         return v == null ? null : job(new Wire.Reader(v));
     }
@@ -121,6 +122,7 @@ final class PodRebuilds {
                 e.time()));
         if (row.state() == State.DONE && row.copies()) {
             // The map switches in the entry that ends the copy: no reader sees the job DONE and the old address.
+            ClusterMap.recordDecommissionMove(e, row.vaultId(), row.shardIndex(), row.sourceHost(), row.sourcePort());
             ClusterMap.registerPod(e, new PodInfo(row.vaultId(), row.shardIndex(), row.targetHost(), row.targetPort()));
         }
         return row;

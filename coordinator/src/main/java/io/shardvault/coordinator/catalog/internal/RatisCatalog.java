@@ -23,6 +23,7 @@ import io.shardvault.coordinator.catalog.FileRef;
 import io.shardvault.coordinator.catalog.FileState;
 import io.shardvault.coordinator.catalog.ListObjectsQuery;
 import io.shardvault.coordinator.catalog.ListVersionsQuery;
+import io.shardvault.coordinator.catalog.MapRegistration;
 import io.shardvault.coordinator.catalog.MultipartUpload;
 import io.shardvault.coordinator.catalog.ObjectListing;
 import io.shardvault.coordinator.catalog.ObjectMetadata;
@@ -227,6 +228,11 @@ final class RatisCatalog implements Catalog {
     @Override
     public CompletableFuture<Void> registerStash(StashInfo stash) {
         return call(ClusterMap.registerStash(stash));
+    }
+
+    @Override
+    public CompletableFuture<MapRegistration> registerClusterMap(List<VaultInfo> vaults, List<StashInfo> stashes) {
+        return call(ClusterMap.registerClusterMap(vaults, stashes));
     }
 
     @Override

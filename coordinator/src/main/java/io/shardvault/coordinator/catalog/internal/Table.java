@@ -31,7 +31,8 @@ enum Table {
     DELETIONS("deletions"),
     /**
      * counter name → u64 (bucket ids, file ids per vault, deletion seq, last applied term/index), and the
-     * per-bucket settings: {@code bucketQuota/<id>} → u64, {@code bucketAcl/<id>} → UTF-8 canned ACL name.
+     * per-bucket settings: {@code bucketQuota/<id>} → u64, {@code bucketAcl/<id>} → UTF-8 canned ACL name;
+     * {@code podMovedFrom/<vaultId>/<shardIndex>} → UTF-8 host:port,... the addresses decommissions moved the pod from.
      */
     COUNTERS("counters"),
     /** 16-byte request id (u64 client millis | u64 random) → the result bytes of the write. */

@@ -268,6 +268,17 @@ class CommandBytesGoldenTest {
         call(c.deleteBucket("gamma"));
         named("deleteBucketMissing");
         c.deleteBucket("gamma").exceptionally(t -> null).join();
+        // Added with REGISTER_CLUSTER_MAP (op 36), last so that every line before stays as the old code wrote it.
+        named("registerClusterMap");
+        List<VaultInfo> held = new ArrayList<>(call(c.listVaults()));
+        held.add(new VaultInfo(2, LAYOUT, Long.MAX_VALUE, List.of(new PodInfo(2, 0, "127.0.0.1", 7201),
+                new PodInfo(2, 1, "127.0.0.1", 7202), new PodInfo(2, 2, "127.0.0.1", 7203))));
+        List<StashInfo> stashes = call(c.listStashes());
+        call(c.registerClusterMap(held, stashes));
+        named("registerClusterMapAgain");
+        call(c.registerClusterMap(held, stashes));
+        named("registerClusterMapConflict");
+        c.registerClusterMap(held.subList(1, held.size()), stashes).exceptionally(t -> null).join();
         return lines;
     }
 
