@@ -113,6 +113,6 @@ class LinearizabilityCheckerTest {
 
     private static Op op(int client, String op, String key, String digest, long invoke, long complete,
                          String outcome, int status) {
-        return new Op(client, op, "b", key, digest, null, invoke, complete, outcome, status, List.of(), null);
+        return new Op(client, 0, op, "b", key, digest, null, invoke, complete, outcome, status, List.of(), null);
     }
 }

@@ -513,9 +513,14 @@ public final class ProcessCluster implements AutoCloseable {
      * to see (a chaos history). The caller closes it.
      */
     public S3Client s3ClientWithoutRetries(Duration apiCallTimeout) {
-        return S3Cluster.syncClient(URI.create("http://127.0.0.1:" + coordinatorPorts.get(0).s3()), ACCESS_KEY,
+        return s3ClientWithoutRetries(0, apiCallTimeout);
+    }
+
+    /** The same of coordinator {@code c}'s S3 endpoint. */
+    public S3Client s3ClientWithoutRetries(int c, Duration apiCallTimeout) {
+        return S3Cluster.syncClient(URI.create("http://127.0.0.1:" + coordinatorPorts.get(c).s3()), ACCESS_KEY,
                 secretKey,
-                c -> c.apiCallTimeout(apiCallTimeout).retryStrategy(AwsRetryStrategy.doNotRetry()));
+                o -> o.apiCallTimeout(apiCallTimeout).retryStrategy(AwsRetryStrategy.doNotRetry()));
     }
 
     /** The same with another access key (one made with {@code admin keys create}); the caller closes it. */
