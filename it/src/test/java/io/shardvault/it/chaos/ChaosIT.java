@@ -26,9 +26,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * Issue #23: {@value #CLIENTS} S3 clients without SDK retries ({@link ChaosClient}) on a versioned and an
  * unversioned bucket of a {@link ProcessCluster} (2 stash servers, 6 pod processes of one pod each, one 4+2
  * vault, {@value #COORDINATORS} coordinators, the clients spread across them), while a {@link Nemesis} kills
- * and restarts pods (one with a power cut), stash servers and coordinators (the catalog's leader or a follower)
- * at seeded random times, alone and in pairs. Once all is healed, {@link PostHealCheck} runs, then the Porcupine
- * checker ({@link LinearizabilityChecker}) decides each key's history.
+ * and restarts pods (one with a power cut), stash servers and coordinators (the catalog's leader or a follower),
+ * and slows a pod, at seeded random times, alone and in pairs. Once all is healed, {@link PostHealCheck} runs,
+ * then the Porcupine checker ({@link LinearizabilityChecker}) decides each key's history.
  *
  * <p>Prints {@code chaos seed=N}; {@code -Dchaos.seed=N} replays that fault schedule, {@code -Dchaos.minutes=N}
  * makes a soak of N minutes of faults (default: {@link #SHORT}), {@code -Dchaos.coordinators=N} runs N
@@ -44,6 +44,11 @@ class ChaosIT {
     private static final Duration SHORT = Duration.ofSeconds(60);
     /** Coordinators, each a catalog peer and an S3 endpoint; {@code -Dchaos.coordinators=N} for another count. */
     private static final int COORDINATORS = 3;
+    /**
+     * The pod the nemesis can slow, behind a proxy in this JVM: one, as every request to it takes a hop through
+     * the test's JVM, which shares the machine's 2 cores with a dozen processes.
+     */
+    private static final int SLOW_POD = 5;
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
     /** The time a run may take beyond its faults: the cluster's start, the last restarts, the checks. */
     private static final Duration BEYOND_FAULTS = Duration.ofMinutes(15);
@@ -89,8 +94,7 @@ class ChaosIT {
                 admin.createBucket(b -> b.bucket(VERSIONED));
                 admin.putBucketVersioning(b -> b.bucket(VERSIONED).versioningConfiguration(v -> v.status("Enabled")));
             }
-            List<Nemesis.Step> schedule = Nemesis.schedule(seed, length, cluster.podProcessCount(),
-                    cluster.stashCount(), cluster.coordinatorCount());
+            List<Nemesis.Step> schedule = Nemesis.schedule(seed, length, Nemesis.Shape.of(cluster));
             LOG.info("chaos seed={}: {} steps\n  {}", seed, schedule.size(),
                     String.join("\n  ", schedule.stream().map(Nemesis.Step::toString).toList()));
             Nemesis nemesis = new Nemesis(cluster, history);
@@ -141,7 +145,7 @@ class ChaosIT {
         // through a pod fault. Purges linger 2 s, longer than the power cut's window: see Nemesis.
         return new ProcessCluster.Options(2, 6, 1, "4+2", List.of("pod.flush.interval = 50ms",
                 "pod.purge.linger = 2s", "pod.purge.retry.min = 20ms", "pod.purge.retry.max = 500ms"),
-                List.of("stash.threshold = 128KiB"), coordinators);
+                List.of("stash.threshold = 128KiB"), coordinators).withDelayablePods(SLOW_POD);
     }
 
     private static String summary(long seed, int coordinators, History history, List<Nemesis.Injected> injected,

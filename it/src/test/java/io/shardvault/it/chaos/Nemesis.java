@@ -4,6 +4,7 @@ import io.shardvault.it.process.ProcessCluster;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -38,8 +39,20 @@ public final class Nemesis {
          * SIGKILL of a coordinator, restarted after the down time: the catalog's leader ({@link #LEADER}) or a
          * follower ({@link #FOLLOWER}), which one asked of the cluster when the step starts.
          */
-        KILL_COORDINATOR
+        KILL_COORDINATOR,
+        /**
+         * Every request a coordinator sends one of the cluster's delayable pods waits {@link #SLOW_POD_DELAY} in
+         * its proxy for the down time. Last, and drawn only where a pod is delayable: the schedules of a cluster
+         * without one stay what they were before it.
+         */
+        SLOW_POD
     }
+
+    /**
+     * A slow pod's delay per request: the write path's default straggler grace, so that a write with its quorum
+     * may record the slow pod's shard missing, and reads hedge around it.
+     */
+    public static final Duration SLOW_POD_DELAY = Duration.ofMillis(200);
 
     /** A {@link Kind#KILL_COORDINATOR}'s target: the catalog's leader. */
     public static final int LEADER = 0;
@@ -73,6 +86,18 @@ public final class Nemesis {
         }
     }
 
+    /** What a schedule may hit: counts of processes, and the pods that can be slowed. */
+    public record Shape(int podProcesses, int stashServers, int coordinators, List<Integer> delayablePods) {
+        public static Shape of(ProcessCluster cluster) {
+            return new Shape(cluster.podProcessCount(), cluster.stashCount(), cluster.coordinatorCount(),
+                    cluster.delayablePods());
+        }
+
+        List<Kind> kinds() {
+            return Arrays.stream(Kind.values()).filter(k -> k != Kind.SLOW_POD || !delayablePods.isEmpty()).toList();
+        }
+    }
+
     /** What happened: each step as run, with the history's times of injection and healing. */
     public record Injected(Step step, long injectedAt, long healedAt, String detail) {
     }
@@ -88,12 +113,11 @@ public final class Nemesis {
 
     /**
      * The steps for {@code length} of faults: a pause of 2 to 5 s, then one fault, or two (2 in 5) on distinct
-     * targets, for 1 to 5 s; steps end before {@code length} does. Pod faults pick among {@code podProcesses},
-     * stash faults among {@code stashServers}, coordinator faults the leader or (with more than one {@code
-     * coordinators}) a follower.
+     * targets, for 1 to 5 s; steps end before {@code length} does. Pod process faults pick among the shape's pod
+     * processes, stash faults among its stash servers, coordinator faults the leader or (with more than one
+     * coordinator) a follower, slow pods among its delayable pods.
      */
-    public static List<Step> schedule(long seed, Duration length, int podProcesses, int stashServers,
-                                      int coordinators) {
+    public static List<Step> schedule(long seed, Duration length, Shape shape) {
         SplittableRandom random = new SplittableRandom(seed);
         List<Step> steps = new ArrayList<>();
         long at = 0;
@@ -104,9 +128,9 @@ public final class Nemesis {
                 return steps;
             }
             List<Fault> faults = new ArrayList<>();
-            faults.add(fault(random, podProcesses, stashServers, coordinators));
+            faults.add(fault(random, shape));
             if (random.nextInt(5) < 2) {
-                Fault second = fault(random, podProcesses, stashServers, coordinators);
+                Fault second = fault(random, shape);
                 if (!conflicts(faults.get(0), second)) {
                     faults.add(second);
                 }
@@ -116,13 +140,15 @@ public final class Nemesis {
         }
     }
 
-    private static Fault fault(SplittableRandom random, int podProcesses, int stashServers, int coordinators) {
-        Kind kind = Kind.values()[random.nextInt(Kind.values().length)];
+    private static Fault fault(SplittableRandom random, Shape shape) {
+        List<Kind> kinds = shape.kinds();
+        Kind kind = kinds.get(random.nextInt(kinds.size()));
         return switch (kind) {
-            case KILL_POD, POWER_LOSS_POD -> new Fault(kind, random.nextInt(podProcesses));
-            case KILL_STASH -> new Fault(kind, random.nextInt(stashServers));
+            case KILL_POD, POWER_LOSS_POD -> new Fault(kind, random.nextInt(shape.podProcesses()));
+            case KILL_STASH -> new Fault(kind, random.nextInt(shape.stashServers()));
             // One coordinator draws nothing here: its schedules stay what they were before followers.
-            case KILL_COORDINATOR -> new Fault(kind, coordinators > 1 ? random.nextInt(2) : LEADER);
+            case KILL_COORDINATOR -> new Fault(kind, shape.coordinators() > 1 ? random.nextInt(2) : LEADER);
+            case SLOW_POD -> new Fault(kind, shape.delayablePods().get(random.nextInt(shape.delayablePods().size())));
         };
     }
 
@@ -205,6 +231,7 @@ public final class Nemesis {
                 cluster.killCoordinator(process);
                 return fault + ": " + ProcessCluster.peerId(process);
             }
+            case SLOW_POD -> cluster.delayPod(process, SLOW_POD_DELAY);
         }
         return fault.toString();
     }
@@ -212,7 +239,7 @@ public final class Nemesis {
     private static int healOrder(Fault fault) {
         return switch (fault.kind()) {
             case KILL_STASH -> 0;
-            case KILL_POD, POWER_LOSS_POD -> 1;
+            case KILL_POD, POWER_LOSS_POD, SLOW_POD -> 1;
             case KILL_COORDINATOR -> 2;
         };
     }
@@ -222,6 +249,7 @@ public final class Nemesis {
             case KILL_POD, POWER_LOSS_POD -> cluster.startPodProcess(process);
             case KILL_STASH -> cluster.startStash(process);
             case KILL_COORDINATOR -> cluster.startCoordinator(process);
+            case SLOW_POD -> cluster.delayPod(process, Duration.ZERO);
         }
     }
 }
