@@ -333,6 +333,21 @@ class DataPathClusterTest {
                 .hasMessageContaining("only 15 of the 16 chunks");
     }
 
+    /**
+     * A file whose shards are deleted while it is read (an overwrite in an unversioned bucket released it, and
+     * the reaper was quicker than a GET of the old version: seed 7's chaos run) answers NOT_FOUND from every
+     * pod. A retry of the GET reads the key's new version, so that is UNAVAILABLE (503), not CORRUPT (500).
+     */
+    @Test
+    void aReadOfAFileDeletedUnderItIsUnavailable() throws Exception {
+        StoredFile file = write(path, randomBytes(random, 2 * MIB));
+        path.delete(file).get(60, TimeUnit.SECONDS);
+        assertThatThrownBy(() -> read(path, file))
+                .isInstanceOfSatisfying(ShardvaultException.class,
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.UNAVAILABLE))
+                .hasMessageContaining("only 0 of the 16 chunks");
+    }
+
     /** Flips a bit near the end of pod {@code pod}'s shard file of {@code fileId}: its last chunk fails its CRC. */
     private static void corruptShard(int pod, long fileId) throws IOException {
         try (RandomAccessFile raf = new RandomAccessFile(shardFile(pod, fileId).toFile(), "rw")) {

@@ -220,7 +220,10 @@ public final class ChaosClient implements Runnable {
 
     private static String describe(SdkException e) {
         if (e instanceof AwsServiceException service && service.awsErrorDetails() != null) {
-            return service.awsErrorDetails().errorCode();
+            // A 5xx's message names its cause (an InternalError's the failure's code or class): without it a
+            // history cannot tell one server failure from another once the run's logs are gone.
+            return service.awsErrorDetails().errorCode()
+                    + (service.statusCode() >= 500 ? ": " + service.awsErrorDetails().errorMessage() : "");
         }
         return e.getClass().getSimpleName() + ": " + e.getMessage();
     }

@@ -58,6 +58,7 @@ public final class Nemesis {
     public static final int LEADER = 0;
     /** A {@link Kind#KILL_COORDINATOR}'s target: a follower, the one after the leader (in the cluster's order). */
     public static final int FOLLOWER = 1;
+    /** How long a step waits to learn who leads: an election may still run after the last step's restarts. */
     private static final Duration ELECTION = Duration.ofSeconds(60);
 
     /**

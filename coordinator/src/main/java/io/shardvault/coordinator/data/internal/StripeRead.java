@@ -32,8 +32,10 @@ import java.util.concurrent.TimeUnit;
  * {@link io.shardvault.coordinator.data.DamagedShards} (for repair) and read around, never waited for.
  *
  * <p>A read that cannot gather k chunks fails {@code UNAVAILABLE} (503 at the S3 edge: retry later) when the
- * chunks that failed for a passing reason (a pod down, a timeout, a refusal) would make up k with those read,
- * and {@code CORRUPT} (500) when too many are damaged (corrupt or gone) for a retry to help.
+ * chunks that failed for any reason but {@code CORRUPT} (a pod down, a timeout, a refusal, a shard not found)
+ * would make up k with those read, and {@code CORRUPT} (500) when too many are corrupt for a retry to help.
+ * A shard not found counts as one that may return: it is also what a file looks like when it was released
+ * and reaped while being read (a GET racing an overwrite), and a retry of the GET reads the key's new version.
  *
  * <p>Every chunk is checked against its stored CRC32C before it is used: pods verify each chunk
  * before answering (CORRUPT otherwise) and the stash client checks the stash's CRC on receipt.
@@ -70,7 +72,7 @@ final class StripeRead {
     private final Set<Integer> dead = new HashSet<>();
     private final Deque<Source> backlog = new ArrayDeque<>();
     private final List<String> failures = new ArrayList<>();
-    /** Shards that failed for a reason that may pass: their pod (or stash server) down, slow, refusing. */
+    /** Shards that failed for a reason that may pass: their pod (or stash server) down, slow, refusing, not found. */
     private final Set<Integer> mayReturn = new HashSet<>();
     private int presentCount;
     private int outstanding;
@@ -186,7 +188,7 @@ final class StripeRead {
             ctx.metrics.chunkFailures.increment();
             failures.add("shard " + shard + (source.stash() ? " (stash)" : "") + ": "
                     + StripeFanOut.describe(failure));
-            if (!damaged(failure)) {
+            if (!corrupt(failure)) {
                 mayReturn.add(shard);
             }
             if (!present[shard]) {
@@ -275,15 +277,14 @@ final class StripeRead {
                     retryMayHelp ? ErrorCode.UNAVAILABLE : ErrorCode.CORRUPT, "file " + vault.vaultId()
                     + "/" + file.fileId() + " stripe " + stripe + ": only " + presentCount + " of the "
                     + layout.k() + " chunks needed to decode (layout " + layout + ") could be read"
-                    + (retryMayHelp ? "" : ", and too many of the others are damaged for a retry to help") + ": "
+                    + (retryMayHelp ? "" : ", and too many of the others are corrupt for a retry to help") + ": "
                     + String.join("; ", failures)));
         }
     }
 
-    /** Bytes corrupt or gone do not come back when asked again; a pod down, a timeout, a refusal may pass. */
-    private static boolean damaged(Throwable failure) {
-        return ShardvaultException.unwrap(failure) instanceof ShardvaultException e
-                && (e.code() == ErrorCode.CORRUPT || e.code() == ErrorCode.NOT_FOUND);
+    /** Corrupt bytes stay corrupt when asked again (until a repair); the other failures may pass. */
+    private static boolean corrupt(Throwable failure) {
+        return ShardvaultException.unwrap(failure) instanceof ShardvaultException e && e.code() == ErrorCode.CORRUPT;
     }
 
     /**
