@@ -55,7 +55,9 @@ final class PartsContent implements ObjectContent {
             current = data.read(StoredFiles.fromRef(parts.get(part).file()), from, length);
         }
         FileContent reading = current;
-        return reading.read().thenCompose(buf -> {
+        // The S3 edge answers by the failure's code only for a store's exception: a read short of chunks
+        // (UNAVAILABLE, 503: retry later) was an InternalError without this (issue #23's soak).
+        return StoreErrors.map(reading.read()).thenCompose(buf -> {
             synchronized (this) {
                 if (buf == null) {
                     reading.close();

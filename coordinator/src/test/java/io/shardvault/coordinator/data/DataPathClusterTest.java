@@ -302,16 +302,61 @@ class DataPathClusterTest {
     void aCorruptChunkIsRebuiltFromTheOthers() throws Exception {
         byte[] data = randomBytes(random, 5 * MIB);
         StoredFile file = write(path, data);
-        Path shard = shardFile(2, file.fileId());
-        try (RandomAccessFile raf = new RandomAccessFile(shard.toFile(), "rw")) {
+        corruptShard(2, file.fileId());
+        assertThat(read(path, file)).isEqualTo(data);
+        assertThat(cluster.metrics().counter("shardvault.data.read.decodes").count()).isPositive();
+    }
+
+    /**
+     * Too few chunks is UNAVAILABLE (503 at the S3 edge: retry later) while a chunk missing may come back with
+     * its pod, and CORRUPT (500) once too many are damaged for any retry to help (issue #23's soak).
+     */
+    @Test
+    void aReadShortOfChunksIsUnavailableWhileAPodMayReturnAndCorruptWhenTooManyAreDamaged() throws Exception {
+        byte[] data = randomBytes(random, 2 * MIB);
+        StoredFile file = write(path, data);
+        for (int pod = 0; pod < 4; pod++) {
+            corruptShard(pod, file.fileId());
+        }
+        cluster.stopPod(4);
+        assertThatThrownBy(() -> read(path, file))
+                .isInstanceOfSatisfying(ShardvaultException.class,
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.UNAVAILABLE))
+                .hasMessageContaining("only 15 of the 16 chunks");
+        cluster.restartPod(4);
+        assertThat(read(path, file)).isEqualTo(data);
+
+        corruptShard(4, file.fileId());
+        assertThatThrownBy(() -> read(path, file))
+                .isInstanceOfSatisfying(ShardvaultException.class,
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.CORRUPT))
+                .hasMessageContaining("only 15 of the 16 chunks");
+    }
+
+    /**
+     * A file whose shards are deleted while it is read (an overwrite in an unversioned bucket released it, and
+     * the reaper was quicker than a GET of the old version: seed 7's chaos run) answers NOT_FOUND from every
+     * pod. A retry of the GET reads the key's new version, so that is UNAVAILABLE (503), not CORRUPT (500).
+     */
+    @Test
+    void aReadOfAFileDeletedUnderItIsUnavailable() throws Exception {
+        StoredFile file = write(path, randomBytes(random, 2 * MIB));
+        path.delete(file).get(60, TimeUnit.SECONDS);
+        assertThatThrownBy(() -> read(path, file))
+                .isInstanceOfSatisfying(ShardvaultException.class,
+                        e -> assertThat(e.code()).isEqualTo(ErrorCode.UNAVAILABLE))
+                .hasMessageContaining("only 0 of the 16 chunks");
+    }
+
+    /** Flips a bit near the end of pod {@code pod}'s shard file of {@code fileId}: its last chunk fails its CRC. */
+    private static void corruptShard(int pod, long fileId) throws IOException {
+        try (RandomAccessFile raf = new RandomAccessFile(shardFile(pod, fileId).toFile(), "rw")) {
             long at = raf.length() - 100;
             raf.seek(at);
             int b = raf.read();
             raf.seek(at);
             raf.write(b ^ 0x10);
         }
-        assertThat(read(path, file)).isEqualTo(data);
-        assertThat(cluster.metrics().counter("shardvault.data.read.decodes").count()).isPositive();
     }
 
     @Test

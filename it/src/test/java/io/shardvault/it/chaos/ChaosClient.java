@@ -26,6 +26,10 @@ import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
  * io.shardvault.it.process.ProcessCluster#s3ClientWithoutRetries}): an attempt the history does not show
  * could have written. Bodies are 1 KiB to 300 KiB, each unique (its first bytes name client and op). Runs on
  * one thread.
+ *
+ * <p>With several coordinators the client starts on its own ({@code id} modulo their number); when one gives no
+ * answer at all (refused, reset, timed out) it moves to the next and tries the same kind of op on the same key
+ * there, each attempt its own history line (a write's with a new body), at most once per coordinator.
  */
 public final class ChaosClient implements Runnable {
     /** A small key space, so that clients collide on keys and the checker has something to decide. */
@@ -35,16 +39,21 @@ public final class ChaosClient implements Runnable {
     private static final Duration BACK_OFF = Duration.ofMillis(500);
 
     private final int id;
-    private final S3Client s3;
+    /** One SDK client per coordinator, by index. */
+    private final List<S3Client> coordinators;
+    /** The coordinator in use. */
+    private int at;
     private final List<String> buckets;
     private final History history;
     private final SplittableRandom random;
     private final BooleanSupplier stopped;
     private int sequence;
 
-    public ChaosClient(int id, S3Client s3, List<String> buckets, History history, long seed, BooleanSupplier stopped) {
+    public ChaosClient(int id, List<S3Client> coordinators, List<String> buckets, History history, long seed,
+                       BooleanSupplier stopped) {
         this.id = id;
-        this.s3 = s3;
+        this.coordinators = List.copyOf(coordinators);
+        this.at = id % coordinators.size();
         this.buckets = buckets;
         this.history = history;
         this.random = new SplittableRandom(seed);
@@ -57,20 +66,33 @@ public final class ChaosClient implements Runnable {
             String bucket = buckets.get(random.nextInt(buckets.size()));
             String key = KEYS.get(random.nextInt(KEYS.size()));
             int dice = random.nextInt(100);
-            if (dice < 28) {
-                put(bucket, key, false);
-            } else if (dice < 38) {
-                put(bucket, key, true);
-            } else if (dice < 43) {
-                multipart(bucket, key);
-            } else if (dice < 73) {
-                get(bucket, key);
-            } else if (dice < 86) {
-                delete(bucket, key);
-            } else {
-                list(bucket);
+            for (int attempt = 0; attempt < coordinators.size() && !stopped.getAsBoolean(); attempt++) {
+                if (call(bucket, key, dice)) {
+                    break;
+                }
+                at = (at + 1) % coordinators.size();
             }
         }
+    }
+
+    /** One attempt of the op {@code dice} picks; false when the coordinator gave no answer at all. */
+    private boolean call(String bucket, String key, int dice) {
+        if (dice < 28) {
+            return put(bucket, key, false);
+        } else if (dice < 38) {
+            return put(bucket, key, true);
+        } else if (dice < 43) {
+            return multipart(bucket, key);
+        } else if (dice < 73) {
+            return get(bucket, key);
+        } else if (dice < 86) {
+            return delete(bucket, key);
+        }
+        return list(bucket);
+    }
+
+    private S3Client s3() {
+        return coordinators.get(at);
     }
 
     /** What a call returned: the digest written or read, the version, the listing. */
@@ -80,10 +102,10 @@ public final class ChaosClient implements Runnable {
         }
     }
 
-    private void put(String bucket, String key, boolean conditional) {
+    private boolean put(String bucket, String key, boolean conditional) {
         byte[] body = body();
         String digest = sha256(body);
-        record(conditional ? "cput" : "put", bucket, key, digest, () -> Result.of(digest, s3.putObject(b -> {
+        return record(conditional ? "cput" : "put", bucket, key, digest, () -> Result.of(digest, s3().putObject(b -> {
             b.bucket(bucket).key(key);
             if (conditional) {
                 b.ifNoneMatch("*");
@@ -96,31 +118,32 @@ public final class ChaosClient implements Runnable {
      * run). Until Complete is sent the object cannot appear, so a failed Create or UploadPart, whatever its
      * kind, is a definite failure of the whole; the recorded times and outcome are Complete's.
      */
-    private void multipart(String bucket, String key) {
+    private boolean multipart(String bucket, String key) {
         byte[] body = body();
         String digest = sha256(body);
         String uploadId;
         String etag;
+        S3Client s3 = s3();
         try {
             uploadId = s3.createMultipartUpload(b -> b.bucket(bucket).key(key)).uploadId();
             etag = s3.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId).partNumber(1),
                     RequestBody.fromBytes(body)).eTag();
         } catch (SdkException e) {
             long now = history.now();
-            history.record(new Op(id, "mpu", bucket, key, digest, null, now, now, Op.FAIL, status(e), List.of(),
+            history.record(new Op(id, at, "mpu", bucket, key, digest, null, now, now, Op.FAIL, status(e), List.of(),
                     "before Complete: " + describe(e)));
             backOff(e);
-            return;
+            return status(e) != 0;
         }
-        record("mpu", bucket, key, digest, () -> Result.of(digest, s3.completeMultipartUpload(b -> b.bucket(bucket)
-                .key(key).uploadId(uploadId).multipartUpload(u -> u.parts(CompletedPart.builder().partNumber(1).eTag(etag).build())))
-                .versionId()));
+        CompletedPart part = CompletedPart.builder().partNumber(1).eTag(etag).build();
+        return record("mpu", bucket, key, digest, () -> Result.of(digest, s3.completeMultipartUpload(b -> b
+                .bucket(bucket).key(key).uploadId(uploadId).multipartUpload(u -> u.parts(part))).versionId()));
     }
 
-    private void get(String bucket, String key) {
-        record("get", bucket, key, null, () -> {
+    private boolean get(String bucket, String key) {
+        return record("get", bucket, key, null, () -> {
             try {
-                var object = s3.getObjectAsBytes(b -> b.bucket(bucket).key(key));
+                var object = s3().getObjectAsBytes(b -> b.bucket(bucket).key(key));
                 return Result.of(sha256(object.asByteArray()), object.response().versionId());
             } catch (NoSuchKeyException e) {
                 return new Result(null, null, 404, List.of());
@@ -128,31 +151,33 @@ public final class ChaosClient implements Runnable {
         });
     }
 
-    private void delete(String bucket, String key) {
-        record("delete", bucket, key, null, () -> new Result(null,
-                s3.deleteObject(b -> b.bucket(bucket).key(key)).versionId(), 204, List.of()));
+    private boolean delete(String bucket, String key) {
+        return record("delete", bucket, key, null, () -> new Result(null,
+                s3().deleteObject(b -> b.bucket(bucket).key(key)).versionId(), 204, List.of()));
     }
 
-    private void list(String bucket) {
-        record("list", bucket, null, null, () -> new Result(null, null, 200,
-                s3.listObjectsV2(b -> b.bucket(bucket)).contents().stream().map(o -> o.key())
+    private boolean list(String bucket) {
+        return record("list", bucket, null, null, () -> new Result(null, null, 200,
+                s3().listObjectsV2(b -> b.bucket(bucket)).contents().stream().map(o -> o.key())
                         .collect(Collectors.toList())));
     }
 
-    private void record(String op, String bucket, String key, String digest, Supplier<Result> call) {
+    /** Runs and records {@code call}; false when it got no answer at all (no HTTP status). */
+    private boolean record(String op, String bucket, String key, String digest, Supplier<Result> call) {
         long invoke = history.now();
         Op done;
         try {
             Result r = call.get();
-            done = new Op(id, op, bucket, key, r.digest(), r.versionId(), invoke, history.now(), Op.OK, r.status(),
-                    r.keys(), null);
+            done = new Op(id, at, op, bucket, key, r.digest(), r.versionId(), invoke, history.now(), Op.OK,
+                    r.status(), r.keys(), null);
         } catch (SdkException e) {
             // Only the writes carry a digest, and a body.
-            done = new Op(id, op, bucket, key, digest, null, invoke, history.now(), outcome(e, digest != null),
+            done = new Op(id, at, op, bucket, key, digest, null, invoke, history.now(), outcome(e, digest != null),
                     status(e), List.of(), describe(e));
             backOff(e);
         }
         history.record(done);
+        return done.status() != 0;
     }
 
     /**
@@ -195,7 +220,10 @@ public final class ChaosClient implements Runnable {
 
     private static String describe(SdkException e) {
         if (e instanceof AwsServiceException service && service.awsErrorDetails() != null) {
-            return service.awsErrorDetails().errorCode();
+            // A 5xx's message names its cause (an InternalError's the failure's code or class): without it a
+            // history cannot tell one server failure from another once the run's logs are gone.
+            return service.awsErrorDetails().errorCode()
+                    + (service.statusCode() >= 500 ? ": " + service.awsErrorDetails().errorMessage() : "");
         }
         return e.getClass().getSimpleName() + ": " + e.getMessage();
     }

@@ -25,14 +25,16 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * Issue #23: {@value #CLIENTS} S3 clients without SDK retries ({@link ChaosClient}) on a versioned and an
  * unversioned bucket of a {@link ProcessCluster} (2 stash servers, 6 pod processes of one pod each, one 4+2
- * vault, one coordinator), while a {@link Nemesis} kills and restarts pods (one with a power cut), stash servers
- * and the coordinator at seeded random times, alone and in pairs. Once all is healed, {@link PostHealCheck}
- * runs, then the Porcupine checker ({@link LinearizabilityChecker}) decides each key's history.
+ * vault, {@value #COORDINATORS} coordinators, the clients spread across them), while a {@link Nemesis} kills
+ * and restarts pods (one with a power cut), stash servers and coordinators (the catalog's leader or a follower),
+ * and slows a pod, at seeded random times, alone and in pairs. Once all is healed, {@link PostHealCheck} runs,
+ * then the Porcupine checker ({@link LinearizabilityChecker}) decides each key's history.
  *
  * <p>Prints {@code chaos seed=N}; {@code -Dchaos.seed=N} replays that fault schedule, {@code -Dchaos.minutes=N}
- * makes a soak of N minutes of faults (default: {@link #SHORT}). The history, the checker's output, any
- * visualization and a summary are under {@code it/target/chaos/<seed>/}; the processes' logs under the test's
- * directory, kept when it fails. Skipped, saying so, where there is no Go toolchain.
+ * makes a soak of N minutes of faults (default: {@link #SHORT}), {@code -Dchaos.coordinators=N} runs N
+ * coordinators. The history, the checker's output, any visualization and a summary are under {@code
+ * it/target/chaos/<seed>/}; the processes' logs under the test's directory, kept when it fails. Skipped, saying
+ * so, where there is no Go toolchain.
  */
 class ChaosIT {
     private static final Logger LOG = LoggerFactory.getLogger(ChaosIT.class);
@@ -40,6 +42,13 @@ class ChaosIT {
     /** The seeds `./mvnw verify` runs: fixed, so that CI is repeatable. */
     private static final long[] CI_SEEDS = {23L};
     private static final Duration SHORT = Duration.ofSeconds(60);
+    /** Coordinators, each a catalog peer and an S3 endpoint; {@code -Dchaos.coordinators=N} for another count. */
+    private static final int COORDINATORS = 3;
+    /**
+     * The pod the nemesis can slow, behind a proxy in this JVM: one, as every request to it takes a hop through
+     * the test's JVM, which shares the machine's 2 cores with a dozen processes.
+     */
+    private static final int SLOW_POD = 5;
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
     /** The time a run may take beyond its faults: the cluster's start, the last restarts, the checks. */
     private static final Duration BEYOND_FAULTS = Duration.ofMinutes(15);
@@ -64,12 +73,14 @@ class ChaosIT {
         String minutes = System.getProperty("chaos.minutes");
         Duration length = minutes == null ? SHORT : Duration.ofMinutes(Long.parseLong(minutes));
         // A soak's length is a property, so the bound is too: the faults, then starts, restarts and checks.
-        assertTimeoutPreemptively(length.plus(BEYOND_FAULTS), () -> run(seed, length, checker));
+        int coordinators = Integer.getInteger("chaos.coordinators", COORDINATORS);
+        assertTimeoutPreemptively(length.plus(BEYOND_FAULTS), () -> run(seed, length, coordinators, checker));
     }
 
-    private void run(long seed, Duration length, LinearizabilityChecker checker) throws Exception {
+    private void run(long seed, Duration length, int coordinators, LinearizabilityChecker checker)
+            throws Exception {
         System.out.println("chaos seed=" + seed);
-        LOG.info("chaos seed={} for {}", seed, length);
+        LOG.info("chaos seed={} for {} with {} coordinators", seed, length, coordinators);
         Path out = Path.of("target", "chaos", Long.toString(seed)).toAbsolutePath();
         clear(out);
 
@@ -77,14 +88,13 @@ class ChaosIT {
         List<Nemesis.Injected> injected;
         List<String> violations;
         History history = new History(out.resolve("history.jsonl"));
-        try (ProcessCluster cluster = ProcessCluster.start(dir, options())) {
+        try (ProcessCluster cluster = ProcessCluster.start(dir, options(coordinators))) {
             try (S3Client admin = cluster.s3Client()) {
                 admin.createBucket(b -> b.bucket(PLAIN));
                 admin.createBucket(b -> b.bucket(VERSIONED));
                 admin.putBucketVersioning(b -> b.bucket(VERSIONED).versioningConfiguration(v -> v.status("Enabled")));
             }
-            List<Nemesis.Step> schedule = Nemesis.schedule(seed, length, cluster.podProcessCount(),
-                    cluster.stashCount());
+            List<Nemesis.Step> schedule = Nemesis.schedule(seed, length, Nemesis.Shape.of(cluster));
             LOG.info("chaos seed={}: {} steps\n  {}", seed, schedule.size(),
                     String.join("\n  ", schedule.stream().map(Nemesis.Step::toString).toList()));
             Nemesis nemesis = new Nemesis(cluster, history);
@@ -93,9 +103,12 @@ class ChaosIT {
             List<S3Client> clients = new ArrayList<>();
             try {
                 for (int c = 0; c < CLIENTS; c++) {
-                    S3Client s3 = cluster.s3ClientWithoutRetries(CALL_TIMEOUT);
-                    clients.add(s3);
-                    Thread t = new Thread(new ChaosClient(c, s3, List.of(PLAIN, VERSIONED), history,
+                    List<S3Client> perCoordinator = new ArrayList<>();
+                    for (int k = 0; k < cluster.coordinatorCount(); k++) {
+                        perCoordinator.add(cluster.s3ClientWithoutRetries(k, CALL_TIMEOUT));
+                    }
+                    clients.addAll(perCoordinator);
+                    Thread t = new Thread(new ChaosClient(c, perCoordinator, List.of(PLAIN, VERSIONED), history,
                             seed * 1_000_003L + c, stop::get), "chaos-client-" + c);
                     t.start();
                     threads.add(t);
@@ -110,13 +123,14 @@ class ChaosIT {
             }
             injected = nemesis.injected();
             try (S3Client s3 = cluster.s3ClientWithoutRetries(CALL_TIMEOUT)) {
-                violations = new PostHealCheck(s3, history, CLIENTS).run(List.of(PLAIN, VERSIONED), VERSIONED);
+                violations = new PostHealCheck(s3, 0, history, CLIENTS).run(List.of(PLAIN, VERSIONED), VERSIONED);
             }
         } finally {
             history.close();
         }
         LinearizabilityChecker.Verdict verdict = checker.check(history.file());
-        String summary = summary(seed, history, injected, violations, verdict, System.nanoTime() - started);
+        String summary = summary(seed, coordinators, history, injected, violations, verdict,
+                System.nanoTime() - started);
         Files.writeString(out.resolve("summary.txt"), summary, StandardCharsets.UTF_8);
         LOG.info("{}", summary);
 
@@ -126,15 +140,15 @@ class ChaosIT {
                 LinearizabilityChecker.visualizations(history.file()), verdict.output()).isTrue();
     }
 
-    private static ProcessCluster.Options options() {
+    private static ProcessCluster.Options options(int coordinators) {
         // One pod per process and 4+2: a pod process down leaves 5 pods, the write quorum (n-1), so writes go on
         // through a pod fault. Purges linger 2 s, longer than the power cut's window: see Nemesis.
         return new ProcessCluster.Options(2, 6, 1, "4+2", List.of("pod.flush.interval = 50ms",
                 "pod.purge.linger = 2s", "pod.purge.retry.min = 20ms", "pod.purge.retry.max = 500ms"),
-                List.of("stash.threshold = 128KiB"));
+                List.of("stash.threshold = 128KiB"), coordinators).withDelayablePods(SLOW_POD);
     }
 
-    private static String summary(long seed, History history, List<Nemesis.Injected> injected,
+    private static String summary(long seed, int coordinators, History history, List<Nemesis.Injected> injected,
                                   List<String> violations, LinearizabilityChecker.Verdict verdict, long nanos) {
         List<Op> ops = history.ops();
         long faultNanos = 0;
@@ -147,10 +161,11 @@ class ChaosIT {
             steps.append("  ").append(i.step()).append(" (").append(i.detail()).append(")\n");
         }
         long end = ops.stream().mapToLong(Op::complete).max().orElse(1);
-        return String.format("chaos seed=%d: %d ops (%d ok, %d fail, %d unknown) in %.1f s of history, %.1f ok ops/s"
+        return String.format("chaos seed=%d, %d coordinators: %d ops (%d ok, %d fail, %d unknown) in %.1f s of"
+                        + " history, %.1f ok ops/s"
                         + " overall, %.1f ok ops/s during faults; %d fault steps:%n%s"
                         + "post-heal violations: %d%s%nchecker: %s%nwall time %.1f s%n",
-                seed, ops.size(), ops.stream().filter(Op::ok).count(),
+                seed, coordinators, ops.size(), ops.stream().filter(Op::ok).count(),
                 ops.stream().filter(o -> Op.FAIL.equals(o.outcome())).count(),
                 ops.stream().filter(Op::unknown).count(), end / 1e9,
                 ops.stream().filter(Op::ok).count() / (end / 1e9),

@@ -9,6 +9,8 @@ import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * The Porcupine checker on histories whose verdict is known: it must catch a stale read, a conditional put
@@ -82,6 +84,24 @@ class LinearizabilityCheckerTest {
                 "b/decided: linearizable (2 ops; decided on 1 after pruning)");
     }
 
+    /**
+     * A GET answered 503 (too few shards readable while pods are down) read nothing: the client classifies it
+     * as no answer, and the checker leaves it out. Taken for a 404, it would contradict the put before it.
+     */
+    @Test
+    void aGetAnswered503ReadNothing() throws Exception {
+        S3Exception unavailable = (S3Exception) S3Exception.builder().statusCode(503)
+                .awsErrorDetails(AwsErrorDetails.builder().errorCode("ServiceUnavailable").build()).build();
+        String outcome = ChaosClient.outcome(unavailable, false);
+        assertThat(outcome).isNotEqualTo(Op.OK);
+        LinearizabilityChecker.Verdict verdict = check(
+                op(0, "put", "k", "aaaa", 0, 10, Op.OK, 200),
+                op(1, "get", "k", null, 20, 30, outcome, 503),
+                op(1, "get", "k", "aaaa", 40, 50, Op.OK, 200));
+        assertThat(verdict.exit()).as(verdict.output()).isZero();
+        assertThat(verdict.output()).contains("b/k: linearizable (2 ops)");
+    }
+
     private LinearizabilityChecker.Verdict check(Op... ops) throws Exception {
         try (History history = new History(dir.resolve("history.jsonl"))) {
             for (Op op : ops) {
@@ -93,6 +113,6 @@ class LinearizabilityCheckerTest {
 
     private static Op op(int client, String op, String key, String digest, long invoke, long complete,
                          String outcome, int status) {
-        return new Op(client, op, "b", key, digest, null, invoke, complete, outcome, status, List.of(), null);
+        return new Op(client, 0, op, "b", key, digest, null, invoke, complete, outcome, status, List.of(), null);
     }
 }

@@ -4,8 +4,11 @@ import io.shardvault.it.process.ProcessCluster;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
@@ -32,9 +35,31 @@ public final class Nemesis {
         POWER_LOSS_POD,
         /** SIGKILL of a stash server, restarted after the down time. */
         KILL_STASH,
-        /** SIGKILL of the coordinator (the catalog's one peer, so its leader), restarted after the down time. */
-        KILL_COORDINATOR
+        /**
+         * SIGKILL of a coordinator, restarted after the down time: the catalog's leader ({@link #LEADER}) or a
+         * follower ({@link #FOLLOWER}), which one asked of the cluster when the step starts.
+         */
+        KILL_COORDINATOR,
+        /**
+         * Every request a coordinator sends one of the cluster's delayable pods waits {@link #SLOW_POD_DELAY} in
+         * its proxy for the down time. Last, and drawn only where a pod is delayable: the schedules of a cluster
+         * without one stay what they were before it.
+         */
+        SLOW_POD
     }
+
+    /**
+     * A slow pod's delay per request: the write path's default straggler grace, so that a write with its quorum
+     * may record the slow pod's shard missing, and reads hedge around it.
+     */
+    public static final Duration SLOW_POD_DELAY = Duration.ofMillis(200);
+
+    /** A {@link Kind#KILL_COORDINATOR}'s target: the catalog's leader. */
+    public static final int LEADER = 0;
+    /** A {@link Kind#KILL_COORDINATOR}'s target: a follower, the one after the leader (in the cluster's order). */
+    public static final int FOLLOWER = 1;
+    /** How long a step waits to learn who leads: an election may still run after the last step's restarts. */
+    private static final Duration ELECTION = Duration.ofSeconds(60);
 
     /**
      * What a power cut loses: files written this recently. It must stay shorter than the pods' {@code
@@ -46,7 +71,10 @@ public final class Nemesis {
     public record Fault(Kind kind, int target) {
         @Override
         public String toString() {
-            return kind == Kind.KILL_COORDINATOR ? kind.name().toLowerCase() : kind.name().toLowerCase() + " " + target;
+            if (kind == Kind.KILL_COORDINATOR) {
+                return kind.name().toLowerCase() + (target == LEADER ? " leader" : " follower");
+            }
+            return kind.name().toLowerCase() + " " + target;
         }
     }
 
@@ -56,6 +84,18 @@ public final class Nemesis {
         public String toString() {
             return "at " + at.toMillis() + " ms for " + down.toMillis() + " ms: "
                     + faults.stream().map(Fault::toString).collect(Collectors.joining(" + "));
+        }
+    }
+
+    /** What a schedule may hit: counts of processes, and the pods that can be slowed. */
+    public record Shape(int podProcesses, int stashServers, int coordinators, List<Integer> delayablePods) {
+        public static Shape of(ProcessCluster cluster) {
+            return new Shape(cluster.podProcessCount(), cluster.stashCount(), cluster.coordinatorCount(),
+                    cluster.delayablePods());
+        }
+
+        List<Kind> kinds() {
+            return Arrays.stream(Kind.values()).filter(k -> k != Kind.SLOW_POD || !delayablePods.isEmpty()).toList();
         }
     }
 
@@ -74,10 +114,11 @@ public final class Nemesis {
 
     /**
      * The steps for {@code length} of faults: a pause of 2 to 5 s, then one fault, or two (2 in 5) on distinct
-     * targets, for 1 to 5 s; steps end before {@code length} does. Pod faults pick among {@code podProcesses},
-     * stash faults among {@code stashServers}.
+     * targets, for 1 to 5 s; steps end before {@code length} does. Pod process faults pick among the shape's pod
+     * processes, stash faults among its stash servers, coordinator faults the leader or (with more than one
+     * coordinator) a follower, slow pods among its delayable pods.
      */
-    public static List<Step> schedule(long seed, Duration length, int podProcesses, int stashServers) {
+    public static List<Step> schedule(long seed, Duration length, Shape shape) {
         SplittableRandom random = new SplittableRandom(seed);
         List<Step> steps = new ArrayList<>();
         long at = 0;
@@ -88,9 +129,9 @@ public final class Nemesis {
                 return steps;
             }
             List<Fault> faults = new ArrayList<>();
-            faults.add(fault(random, podProcesses, stashServers));
+            faults.add(fault(random, shape));
             if (random.nextInt(5) < 2) {
-                Fault second = fault(random, podProcesses, stashServers);
+                Fault second = fault(random, shape);
                 if (!conflicts(faults.get(0), second)) {
                     faults.add(second);
                 }
@@ -100,12 +141,15 @@ public final class Nemesis {
         }
     }
 
-    private static Fault fault(SplittableRandom random, int podProcesses, int stashServers) {
-        Kind kind = Kind.values()[random.nextInt(Kind.values().length)];
+    private static Fault fault(SplittableRandom random, Shape shape) {
+        List<Kind> kinds = shape.kinds();
+        Kind kind = kinds.get(random.nextInt(kinds.size()));
         return switch (kind) {
-            case KILL_POD, POWER_LOSS_POD -> new Fault(kind, random.nextInt(podProcesses));
-            case KILL_STASH -> new Fault(kind, random.nextInt(stashServers));
-            case KILL_COORDINATOR -> new Fault(kind, 0);
+            case KILL_POD, POWER_LOSS_POD -> new Fault(kind, random.nextInt(shape.podProcesses()));
+            case KILL_STASH -> new Fault(kind, random.nextInt(shape.stashServers()));
+            // One coordinator draws nothing here: its schedules stay what they were before followers.
+            case KILL_COORDINATOR -> new Fault(kind, shape.coordinators() > 1 ? random.nextInt(2) : LEADER);
+            case SLOW_POD -> new Fault(kind, shape.delayablePods().get(random.nextInt(shape.delayablePods().size())));
         };
     }
 
@@ -135,17 +179,22 @@ public final class Nemesis {
             if (wait > 0) {
                 Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
             }
+            // Who leads is asked before anything is killed: a leader and a follower of one step are two processes.
+            Map<Fault, Integer> processes = new HashMap<>();
+            for (Fault fault : step.faults()) {
+                processes.put(fault, process(fault));
+            }
             long injectedAt = history.now();
             List<String> details = new ArrayList<>();
             for (Fault fault : step.faults()) {
-                details.add(inject(fault));
+                details.add(inject(fault, processes.get(fault)));
             }
             LOG.info("nemesis: {} injected ({})", step, String.join("; ", details));
             Thread.sleep(step.down().toMillis());
             // In the cluster's start order: a pod that lost power recovers from its stash server before it
             // listens, so a stash server killed with it must be back first.
             for (Fault fault : step.faults().stream().sorted(Comparator.comparingInt(Nemesis::healOrder)).toList()) {
-                heal(fault);
+                heal(fault, processes.get(fault));
             }
             long healedAt = history.now();
             LOG.info("nemesis: {} healed", step);
@@ -157,16 +206,33 @@ public final class Nemesis {
         return List.copyOf(injected);
     }
 
-    private String inject(Fault fault) throws IOException {
+    /**
+     * The index of the process {@code fault} hits: its target, but for a coordinator's, whose leader or follower
+     * is asked of the cluster now.
+     */
+    private int process(Fault fault) throws IOException, InterruptedException, TimeoutException {
+        if (fault.kind() != Kind.KILL_COORDINATOR) {
+            return fault.target();
+        }
+        int coordinators = cluster.coordinatorCount();
+        int leader = coordinators == 1 ? 0 : cluster.catalogLeader(ELECTION);
+        return fault.target() == LEADER ? leader : (leader + 1) % coordinators;
+    }
+
+    private String inject(Fault fault, int process) throws IOException {
         switch (fault.kind()) {
-            case KILL_POD -> cluster.killPodProcess(fault.target());
+            case KILL_POD -> cluster.killPodProcess(process);
             case POWER_LOSS_POD -> {
-                int lost = cluster.killPodProcessLosingUnflushed(fault.target(),
+                int lost = cluster.killPodProcessLosingUnflushed(process,
                         System.currentTimeMillis() - POWER_LOSS_WINDOW.toMillis());
                 return fault + ": " + lost + " shard files lost";
             }
-            case KILL_STASH -> cluster.killStash(fault.target());
-            case KILL_COORDINATOR -> cluster.killCoordinator();
+            case KILL_STASH -> cluster.killStash(process);
+            case KILL_COORDINATOR -> {
+                cluster.killCoordinator(process);
+                return fault + ": " + ProcessCluster.peerId(process);
+            }
+            case SLOW_POD -> cluster.delayPod(process, SLOW_POD_DELAY);
         }
         return fault.toString();
     }
@@ -174,16 +240,17 @@ public final class Nemesis {
     private static int healOrder(Fault fault) {
         return switch (fault.kind()) {
             case KILL_STASH -> 0;
-            case KILL_POD, POWER_LOSS_POD -> 1;
+            case KILL_POD, POWER_LOSS_POD, SLOW_POD -> 1;
             case KILL_COORDINATOR -> 2;
         };
     }
 
-    private void heal(Fault fault) throws IOException, InterruptedException, TimeoutException {
+    private void heal(Fault fault, int process) throws IOException, InterruptedException, TimeoutException {
         switch (fault.kind()) {
-            case KILL_POD, POWER_LOSS_POD -> cluster.startPodProcess(fault.target());
-            case KILL_STASH -> cluster.startStash(fault.target());
-            case KILL_COORDINATOR -> cluster.startCoordinator();
+            case KILL_POD, POWER_LOSS_POD -> cluster.startPodProcess(process);
+            case KILL_STASH -> cluster.startStash(process);
+            case KILL_COORDINATOR -> cluster.startCoordinator(process);
+            case SLOW_POD -> cluster.delayPod(process, Duration.ZERO);
         }
     }
 }

@@ -8,6 +8,7 @@ import java.util.stream.Collectors;
  * System#nanoTime()} less the history's start: monotonic, comparable across clients of one JVM.
  *
  * @param client  the client that ran it (-1: the checks after healing)
+ * @param coordinator the coordinator it was sent to (its index in the cluster)
  * @param op      put, cput (If-None-Match: *), mpu (a multipart upload; its times are the Complete call's),
  *                get, delete, list (ListObjectsV2), versions (ListObjectVersions)
  * @param digest  SHA-256 (hex) of the body written or read; null when none (a delete, a get of no object)
@@ -16,8 +17,9 @@ import java.util.stream.Collectors;
  * @param status  the HTTP status, 0 when none came back
  * @param keys    what a listing returned ({@code key} or {@code key@versionId}); empty for other ops
  */
-public record Op(int client, String op, String bucket, String key, String digest, String versionId, long invoke,
-                 long complete, String outcome, int status, List<String> keys, String error) {
+public record Op(int client, int coordinator, String op, String bucket, String key, String digest,
+                 String versionId, long invoke, long complete, String outcome, int status, List<String> keys,
+                 String error) {
     public static final String OK = "ok";
     public static final String FAIL = "fail";
     public static final String UNKNOWN = "unknown";
@@ -41,9 +43,10 @@ public record Op(int client, String op, String bucket, String key, String digest
     }
 
     public String toJson() {
-        return "{\"client\":" + client + ",\"op\":" + quote(op) + ",\"bucket\":" + quote(bucket) + ",\"key\":"
-                + quote(key) + ",\"digest\":" + quote(digest) + ",\"versionId\":" + quote(versionId) + ",\"invoke\":"
-                + invoke + ",\"complete\":" + complete + ",\"outcome\":" + quote(outcome) + ",\"status\":" + status
+        return "{\"client\":" + client + ",\"coordinator\":" + coordinator + ",\"op\":" + quote(op)
+                + ",\"bucket\":" + quote(bucket) + ",\"key\":" + quote(key) + ",\"digest\":" + quote(digest)
+                + ",\"versionId\":" + quote(versionId) + ",\"invoke\":" + invoke + ",\"complete\":" + complete
+                + ",\"outcome\":" + quote(outcome) + ",\"status\":" + status
                 + ",\"keys\":[" + keys.stream().map(Op::quote).collect(Collectors.joining(",")) + "],\"error\":"
                 + quote(error) + "}";
     }

@@ -32,13 +32,18 @@ public final class PostHealCheck {
     private static final Duration PATIENCE = Duration.ofSeconds(60);
 
     private final S3Client s3;
+    private final int coordinator;
     private final History history;
     private final int client;
     private final List<String> violations = new ArrayList<>();
 
-    /** {@code client}: the id its reads have in the history (one past the workload's clients). */
-    public PostHealCheck(S3Client s3, History history, int client) {
+    /**
+     * {@code s3}: a client of coordinator {@code coordinator}; {@code client}: the id its reads have in the
+     * history (one past the workload's clients).
+     */
+    public PostHealCheck(S3Client s3, int coordinator, History history, int client) {
         this.s3 = s3;
+        this.coordinator = coordinator;
         this.history = history;
         this.client = client;
     }
@@ -112,8 +117,8 @@ public final class PostHealCheck {
         long invoke = history.now();
         List<String> listed = untilAnswered(() -> s3.listObjectsV2(b -> b.bucket(bucket)).contents().stream()
                 .map(o -> o.key()).sorted().collect(Collectors.toList()));
-        history.record(new Op(client, "list", bucket, null, null, null, invoke, history.now(), Op.OK, 200, listed,
-                null));
+        history.record(new Op(client, coordinator, "list", bucket, null, null, null, invoke, history.now(), Op.OK,
+                200, listed, null));
         Set<String> present = new TreeSet<>();
         for (String key : ChaosClient.KEYS) {
             if (current.get(bucket + "/" + key) != null) {
@@ -130,8 +135,9 @@ public final class PostHealCheck {
         long invoke = history.now();
         List<ObjectVersion> versions = untilAnswered(() -> s3.listObjectVersionsPaginator(b -> b.bucket(bucket))
                 .versions().stream().collect(Collectors.toList()));
-        history.record(new Op(client, "versions", bucket, null, null, null, invoke, history.now(), Op.OK, 200,
-                versions.stream().map(v -> v.key() + "@" + v.versionId()).collect(Collectors.toList()), null));
+        history.record(new Op(client, coordinator, "versions", bucket, null, null, null, invoke, history.now(),
+                Op.OK, 200, versions.stream().map(v -> v.key() + "@" + v.versionId()).collect(Collectors.toList()),
+                null));
         for (ObjectVersion v : versions) {
             String digest = untilAnswered(() -> {
                 try {
@@ -163,8 +169,8 @@ public final class PostHealCheck {
                 return null;
             }
         });
-        history.record(new Op(client, "get", bucket, key, digest, version[0], invoke, history.now(), Op.OK,
-                digest == null ? 404 : 200, List.of(), null));
+        history.record(new Op(client, coordinator, "get", bucket, key, digest, version[0], invoke, history.now(),
+                Op.OK, digest == null ? 404 : 200, List.of(), null));
         return digest;
     }
 

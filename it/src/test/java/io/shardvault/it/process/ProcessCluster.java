@@ -1,9 +1,13 @@
 package io.shardvault.it.process;
 
 import io.shardvault.common.jmx.MBeanRegistrations;
+import io.shardvault.common.rpc.RpcTransport;
+import io.shardvault.common.rpc.RpcTransportConfig;
 import io.shardvault.coordinator.testing.ClusterKeyFile;
+import io.shardvault.coordinator.testing.DelayingProxy;
 import io.shardvault.it.s3.S3Cluster;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -74,14 +79,24 @@ public final class ProcessCluster implements AutoCloseable {
     /**
      * What a test may choose. {@code podConf} and {@code coordinatorConf} are HOCON lines added to every pod's
      * and to the coordinator's file (as {@code SHARDVAULT_POD_CONF} and {@code SHARDVAULT_COORDINATOR_CONF} do
-     * for the dev cluster).
+     * for the dev cluster). {@code delayablePods}: the pods coordinators reach through a {@link DelayingProxy}
+     * in the test's JVM, from their first start, so that a test can make them slow ({@link #delayPod}).
      */
     public record Options(int stashServers, int podProcesses, int podsPerProcess, String layout,
-                          List<String> podConf, List<String> coordinatorConf, int coordinators) {
+                          List<String> podConf, List<String> coordinatorConf, int coordinators,
+                          List<Integer> delayablePods) {
         public Options {
             if (coordinators < 1) {
                 throw new IllegalArgumentException("at least one coordinator: " + coordinators);
             }
+            delayablePods = List.copyOf(delayablePods);
+        }
+
+        /** No delayable pod. */
+        public Options(int stashServers, int podProcesses, int podsPerProcess, String layout, List<String> podConf,
+                       List<String> coordinatorConf, int coordinators) {
+            this(stashServers, podProcesses, podsPerProcess, layout, podConf, coordinatorConf, coordinators,
+                    List.of());
         }
 
         /** One coordinator. */
@@ -99,12 +114,20 @@ public final class ProcessCluster implements AutoCloseable {
         public Options withCoordinatorConf(String... lines) {
             List<String> all = new ArrayList<>(coordinatorConf);
             all.addAll(List.of(lines));
-            return new Options(stashServers, podProcesses, podsPerProcess, layout, podConf, all, coordinators);
+            return new Options(stashServers, podProcesses, podsPerProcess, layout, podConf, all, coordinators,
+                    delayablePods);
         }
 
         /** {@code n} coordinators, each a peer of the one catalog group. */
         public Options withCoordinators(int n) {
-            return new Options(stashServers, podProcesses, podsPerProcess, layout, podConf, coordinatorConf, n);
+            return new Options(stashServers, podProcesses, podsPerProcess, layout, podConf, coordinatorConf, n,
+                    delayablePods);
+        }
+
+        /** These pods behind a {@link DelayingProxy} each ({@link #delayPod}). */
+        public Options withDelayablePods(Integer... pods) {
+            return new Options(stashServers, podProcesses, podsPerProcess, layout, podConf, coordinatorConf,
+                    coordinators, List.of(pods));
         }
     }
 
@@ -128,6 +151,9 @@ public final class ProcessCluster implements AutoCloseable {
     private final List<URI> coordinatorAdmins = new ArrayList<>();
     /** The coordinators a newly started one is told are the catalog's peers. */
     private final List<Integer> catalogPeers = new ArrayList<>();
+    /** The proxies of the delayable pods, by pod, and their transport (null without any). */
+    private final Map<Integer, DelayingProxy> proxies = new HashMap<>();
+    private RpcTransport proxyTransport;
 
     private ProcessCluster(Path dir, Options options) throws IOException {
         this.dir = dir;
@@ -191,6 +217,7 @@ public final class ProcessCluster implements AutoCloseable {
             for (int p = 0; p < options.podProcesses(); p++) {
                 cluster.startPodProcess(p);
             }
+            cluster.startProxies();
             for (int c = 0; c < options.coordinators(); c++) {
                 cluster.launchCoordinator(c);
             }
@@ -362,6 +389,43 @@ public final class ProcessCluster implements AutoCloseable {
     }
 
     /** A pod's file as bin/shardvault writes it; the admin port (ephemeral here) in the process's first. */
+    /**
+     * The delayable pods' proxies, before any coordinator starts: the first start writes the pods' addresses
+     * into the catalog, and from then on those win over {@code coordinator.vault.pods}.
+     */
+    private void startProxies() throws IOException {
+        if (options.delayablePods().isEmpty()) {
+            return;
+        }
+        proxyTransport = RpcTransport.create(RpcTransportConfig.defaults());
+        for (int pod : options.delayablePods()) {
+            proxies.put(pod, new DelayingProxy(proxyTransport, new InetSocketAddress("127.0.0.1", podPorts.get(pod))));
+        }
+    }
+
+    /** Where coordinators reach pod {@code i}: its proxy when it is delayable. */
+    private String podEndpoint(int i) {
+        DelayingProxy proxy = proxies.get(i);
+        return "127.0.0.1:" + (proxy == null ? podPorts.get(i) : proxy.address().getPort());
+    }
+
+    /**
+     * From now on every request a coordinator sends pod {@code pod} waits {@code delay} before it is forwarded
+     * (zero: none). The pod must be one of {@link Options#delayablePods()}.
+     */
+    public void delayPod(int pod, Duration delay) {
+        DelayingProxy proxy = proxies.get(pod);
+        if (proxy == null) {
+            throw new IllegalArgumentException("pod " + pod + " is not delayable: " + options.delayablePods());
+        }
+        proxy.delay(delay);
+    }
+
+    /** The pods {@link #delayPod} can slow. */
+    public List<Integer> delayablePods() {
+        return options.delayablePods();
+    }
+
     private Path writePodConf(int i, boolean first) throws IOException {
         List<String> lines = new ArrayList<>(List.of(
                 "pod.name = \"pod-" + i + "\"",
@@ -437,7 +501,7 @@ public final class ProcessCluster implements AutoCloseable {
         List<String> lines = new ArrayList<>(List.of(
                 "coordinator.vault.id = " + VAULT_ID,
                 "coordinator.vault.layout = \"" + options.layout() + "\"",
-                "coordinator.vault.pods = \"" + podPorts.stream().map(port -> "127.0.0.1:" + port)
+                "coordinator.vault.pods = \"" + IntStream.range(0, podPorts.size()).mapToObj(this::podEndpoint)
                         .collect(Collectors.joining(",")) + "\"",
                 "coordinator.stash.servers = \"" + stashPorts.stream().map(port -> "127.0.0.1:" + port)
                         .collect(Collectors.joining(",")) + "\"",
@@ -513,9 +577,14 @@ public final class ProcessCluster implements AutoCloseable {
      * to see (a chaos history). The caller closes it.
      */
     public S3Client s3ClientWithoutRetries(Duration apiCallTimeout) {
-        return S3Cluster.syncClient(URI.create("http://127.0.0.1:" + coordinatorPorts.get(0).s3()), ACCESS_KEY,
+        return s3ClientWithoutRetries(0, apiCallTimeout);
+    }
+
+    /** The same of coordinator {@code c}'s S3 endpoint. */
+    public S3Client s3ClientWithoutRetries(int c, Duration apiCallTimeout) {
+        return S3Cluster.syncClient(URI.create("http://127.0.0.1:" + coordinatorPorts.get(c).s3()), ACCESS_KEY,
                 secretKey,
-                c -> c.apiCallTimeout(apiCallTimeout).retryStrategy(AwsRetryStrategy.doNotRetry()));
+                o -> o.apiCallTimeout(apiCallTimeout).retryStrategy(AwsRetryStrategy.doNotRetry()));
     }
 
     /** The same with another access key (one made with {@code admin keys create}); the caller closes it. */
@@ -683,6 +752,10 @@ public final class ProcessCluster implements AutoCloseable {
                     LOG.warn("could not stop {}: {}", p.name(), e.toString());
                 }
             }
+        }
+        proxies.values().forEach(DelayingProxy::close);
+        if (proxyTransport != null) {
+            proxyTransport.close();
         }
     }
 

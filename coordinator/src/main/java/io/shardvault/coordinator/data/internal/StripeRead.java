@@ -31,6 +31,12 @@ import java.util.concurrent.TimeUnit;
  * <p>A chunk a pod answers {@code CORRUPT} or {@code NOT_FOUND} for is reported to
  * {@link io.shardvault.coordinator.data.DamagedShards} (for repair) and read around, never waited for.
  *
+ * <p>A read that cannot gather k chunks fails {@code UNAVAILABLE} (503 at the S3 edge: retry later) when the
+ * chunks that failed for any reason but {@code CORRUPT} (a pod down, a timeout, a refusal, a shard not found)
+ * would make up k with those read, and {@code CORRUPT} (500) when too many are corrupt for a retry to help.
+ * A shard not found counts as one that may return: it is also what a file looks like when it was released
+ * and reaped while being read (a GET racing an overwrite), and a retry of the GET reads the key's new version.
+ *
  * <p>Every chunk is checked against its stored CRC32C before it is used: pods verify each chunk
  * before answering (CORRUPT otherwise) and the stash client checks the stash's CRC on receipt.
  *
@@ -66,6 +72,8 @@ final class StripeRead {
     private final Set<Integer> dead = new HashSet<>();
     private final Deque<Source> backlog = new ArrayDeque<>();
     private final List<String> failures = new ArrayList<>();
+    /** Shards that failed for a reason that may pass: their pod (or stash server) down, slow, refusing, not found. */
+    private final Set<Integer> mayReturn = new HashSet<>();
     private int presentCount;
     private int outstanding;
 
@@ -180,6 +188,9 @@ final class StripeRead {
             ctx.metrics.chunkFailures.increment();
             failures.add("shard " + shard + (source.stash() ? " (stash)" : "") + ": "
                     + StripeFanOut.describe(failure));
+            if (!corrupt(failure)) {
+                mayReturn.add(shard);
+            }
             if (!present[shard]) {
                 dead.add(shard);
                 replace(shard);
@@ -260,11 +271,20 @@ final class StripeRead {
         }
         if (outstanding == 0 && backlog.isEmpty()) {
             releaseChunks();
-            result.completeExceptionally(new ShardvaultException(ErrorCode.UNAVAILABLE, "file " + vault.vaultId()
+            long returning = mayReturn.stream().filter(shard -> !present[shard]).count();
+            boolean retryMayHelp = presentCount + returning >= layout.k();
+            result.completeExceptionally(new ShardvaultException(
+                    retryMayHelp ? ErrorCode.UNAVAILABLE : ErrorCode.CORRUPT, "file " + vault.vaultId()
                     + "/" + file.fileId() + " stripe " + stripe + ": only " + presentCount + " of the "
-                    + layout.k() + " chunks needed to decode (layout " + layout + ") could be read: "
+                    + layout.k() + " chunks needed to decode (layout " + layout + ") could be read"
+                    + (retryMayHelp ? "" : ", and too many of the others are corrupt for a retry to help") + ": "
                     + String.join("; ", failures)));
         }
+    }
+
+    /** Corrupt bytes stay corrupt when asked again (until a repair); the other failures may pass. */
+    private static boolean corrupt(Throwable failure) {
+        return ShardvaultException.unwrap(failure) instanceof ShardvaultException e && e.code() == ErrorCode.CORRUPT;
     }
 
     /**
