@@ -164,7 +164,8 @@ public final class Coordinator implements AutoCloseable {
                     tenure, vaults, data, new PodClient(repairRpc), codecs,
                     new PodRebuildMetrics(registry), dataConfig.rpcTimeout());
             started.add(rebuilds);
-            FileReaper reaper = new FileReaper(catalog, data, config.reaperInterval());
+            FileReaper reaper = new FileReaper(catalog, data, config.reaperInterval(), config.reaperGrace(),
+                    System::nanoTime);
             started.add(reaper);
             // Orphan collection (issue #20): files no catalog entry refers to go, behind the catalog's fence.
             OrphanCollector collector = OrphanCollector.start(CollectConfig.from(settings), catalog,

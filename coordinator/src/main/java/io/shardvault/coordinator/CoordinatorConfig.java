@@ -18,13 +18,14 @@ import java.util.Optional;
  * @param map          the cluster map the settings hold, registered in the catalog at start (and refused there if
  *     it disagrees); empty: the coordinator takes the catalog's, registered by {@code shardvault init --map}
  * @param reaperInterval how often released files' shards are deleted
+ * @param reaperGrace  how long a released file's shards stay after the reaper first sees it queued
  * @param fileIdBatch  file ids per catalog allocation
  * @param bootstrapKey an access key (of the built-in account {@link Account#BOOTSTRAP_ID}) accepted besides the
  *     catalog's, if set
  * @param startupTimeout how long start-up waits for the catalog, and for its cluster map
  */
 public record CoordinatorConfig(int vaultId, Optional<ClusterMapConfig> map, Duration reaperInterval,
-                                int fileIdBatch, Optional<Credential> bootstrapKey, Duration startupTimeout) {
+                                Duration reaperGrace, int fileIdBatch, Optional<Credential> bootstrapKey, Duration startupTimeout) {
 
     public CoordinatorConfig {
         Objects.requireNonNull(map, "map");
@@ -51,7 +52,8 @@ public record CoordinatorConfig(int vaultId, Optional<ClusterMapConfig> map, Dur
                         + CoordinatorConfigKeys.SECRET_KEY.name() + " go together");
             }
             return new CoordinatorConfig(s.get(CoordinatorConfigKeys.VAULT_ID), map,
-                    s.get(CoordinatorConfigKeys.REAPER_INTERVAL), s.get(CoordinatorConfigKeys.FILE_ID_BATCH),
+                    s.get(CoordinatorConfigKeys.REAPER_INTERVAL), s.get(CoordinatorConfigKeys.REAPER_GRACE),
+                    s.get(CoordinatorConfigKeys.FILE_ID_BATCH),
                     access.isEmpty() ? Optional.empty() : Optional.of(new Credential(access, secret, true, Account.BOOTSTRAP_ID)),
                     s.get(CoordinatorConfigKeys.STARTUP_TIMEOUT));
         } catch (IllegalArgumentException | ArithmeticException e) {

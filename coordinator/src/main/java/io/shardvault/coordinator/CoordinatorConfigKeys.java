@@ -35,6 +35,11 @@ public final class CoordinatorConfigKeys {
     public static final ConfigKey<Duration> REAPER_INTERVAL = ConfigKey.ofDuration("coordinator.reaper.interval",
             Duration.ofSeconds(10), Duration.ofMillis(100), Duration.ofHours(24),
             "How often the catalog's queue of released files is checked for shards to delete.");
+    public static final ConfigKey<Duration> REAPER_GRACE = ConfigKey.ofDuration("coordinator.reaper.grace",
+            Duration.ofMinutes(5), Duration.ZERO, Duration.ofDays(7),
+            "How long a released file's shards stay after a coordinator first sees it queued for deletion: a GET "
+                    + "that began before the overwrite or delete that released it reads it to its end. Longer "
+                    + "GETs can lose their file midway (503); space comes back this much later.");
     public static final ConfigKey<Integer> FILE_ID_BATCH = ConfigKey.ofInt("coordinator.fileIdBatch", 64, 1, 1_000_000,
             "File ids taken from the catalog per allocation.");
     public static final ConfigKey<String> ACCESS_KEY = ConfigKey.ofString("coordinator.accessKey", "none",
@@ -49,6 +54,6 @@ public final class CoordinatorConfigKeys {
 
     public static List<ConfigKey<?>> all() {
         return List.of(VAULT_ID, VAULT_LAYOUT, VAULT_CHUNK_BYTES, VAULT_PODS, STASH_SERVERS, REAPER_INTERVAL,
-                FILE_ID_BATCH, ACCESS_KEY, SECRET_KEY, STARTUP_TIMEOUT);
+                REAPER_GRACE, FILE_ID_BATCH, ACCESS_KEY, SECRET_KEY, STARTUP_TIMEOUT);
     }
 }
