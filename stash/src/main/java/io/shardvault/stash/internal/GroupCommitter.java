@@ -43,7 +43,10 @@ import org.slf4j.LoggerFactory;
  * <p>The promise holds because a batch is handed to the syncer only after its write returned (under
  * the lock that hands it over), and the syncer's {@code syncWal} starts after that hand-off: the
  * fdatasync covers the batch's WAL bytes. A batch of purges that found nothing to delete is answered
- * without a sync when no batch waits for one and none runs: the absence it read is then durable. A written batch is visible to reads before it is synced;
+ * without a sync when no batch waits for one and none runs: every write before it was then covered by a
+ * sync that returned (or failed, failing its batches: a deletion of those may not be durable, and the entry
+ * may come back after a crash, a copy kept too long, never one lost). A written batch is visible to reads
+ * before it is synced;
  * the stash's readers only read acknowledged entries, and a crash loses only unacknowledged ones.
  *
  * <p>Limits: one write carries at most {@code maxBatchBytes} of chunk bytes (at least one
@@ -286,7 +289,7 @@ public final class GroupCommitter implements AutoCloseable {
                 writing = false;
                 if (written != null) {
                     // Purges of absent ids change nothing: with no batch written and unsynced, and no sync
-                    // under way, the absence they read is durable, and a sync of their own would cover no
+                    // under way, the absence they read was covered by a sync, and one of their own would cover no
                     // byte (a rebuild purges each file's stash copies, long gone, one request per file).
                     // A PUT always waits for a sync, even one repeating a stored entry: a sync that
                     // failed may have left that entry readable and not durable.
