@@ -22,6 +22,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.conf.RaftProperties;
@@ -103,6 +104,7 @@ public final class RatisCatalogServer implements CatalogServer {
                 .map(p -> RaftPeer.newBuilder().setId(p.id()).setAddress(p.address()).build()).toList();
         RaftGroupId groupId = RaftGroupId.valueOf(config.groupId());
         RaftGroup group = RaftGroup.valueOf(groupId, peers);
+        refuseSnapshotsRatisWouldDelete(dataDir.resolve("ratis").resolve(groupId.getUuid().toString()));
 
         ExecutorService readExecutor = Executors.newFixedThreadPool(config.readThreads(),
                 DaemonThreads.numbered("catalog-read"));
@@ -139,6 +141,29 @@ public final class RatisCatalogServer implements CatalogServer {
         Gauge.builder("shardvault.catalog.leader", started, s -> s.isLeader() ? 1 : 0).tag("peer", config.peerId())
                 .description("Whether this catalog peer is the leader").register(registry);
         return started;
+    }
+
+    /**
+     * Ratis formats a group directory that holds no Raft storage yet ({@code current/}), and clears its
+     * {@code sm/} in doing so: a copied snapshot put there before the peer's first start would be deleted and the
+     * peer would start with an empty catalog. Refused instead, saying how a restore goes.
+     */
+    static void refuseSnapshotsRatisWouldDelete(Path groupDir) throws IOException {
+        Path sm = groupDir.resolve("sm");
+        if (Files.isDirectory(groupDir.resolve("current")) || !Files.isDirectory(sm)) {
+            return;
+        }
+        List<String> snapshots;
+        try (Stream<Path> entries = Files.list(sm)) {
+            snapshots = entries.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("snapshot."))
+                    .sorted().toList();
+        }
+        if (!snapshots.isEmpty()) {
+            throw new IOException("catalog storage " + groupDir + " holds snapshots " + snapshots + " in sm/ but no "
+                    + "Raft storage (current/): Ratis would format it and delete them. To restore a copied snapshot, "
+                    + "move it out of " + sm + ", start this peer once on the empty directory, stop it, put the "
+                    + "snapshot back into sm/ and start it again (docs/DEPLOYMENT.md, \"Restoring the catalog\")");
+        }
     }
 
     private static RaftClient newClient(RaftProperties props, Parameters parameters, RaftGroup group,
