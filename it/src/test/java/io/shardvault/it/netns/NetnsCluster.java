@@ -265,6 +265,20 @@ final class NetnsCluster implements AutoCloseable {
     }
 
     /**
+     * The files in the catalog's repair queue (written with shards missing, say) as {@code admin repair status}
+     * on {@code host}'s coordinator shows them, or -1 while its gauge is not yet known.
+     */
+    long degradedFiles(String host) throws IOException, InterruptedException, TimeoutException {
+        for (String line : admin(host, "repair", "status").split("\n")) {
+            String[] cells = line.trim().split(":\\s+");
+            if (cells[0].equals("degraded files")) {
+                return cells[1].equals("?") ? -1 : Long.parseLong(cells[1]);
+            }
+        }
+        throw new IllegalStateException("admin repair status shows no degraded files");
+    }
+
+    /**
      * The catalog leader's peer id as {@code admin catalog peers} shows it, asked of each coordinator not in
      * {@code skip} in turn until one names a leader other than a skipped one, for at most {@code timeout}.
      */

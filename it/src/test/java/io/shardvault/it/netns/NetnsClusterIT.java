@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * ({@link NetnsNetwork}, {@link NetnsCluster}), run from the release tarball, with a client host's S3 client
  * ({@link NetnsLoadClient}, a JVM in its own namespace) writing and reading throughout:
  * <ol>
- *   <li>a pod host's link down ~10 s and back: writes go on (16 of 20 pods answer), reads decode;</li>
+ *   <li>a pod host's link down ~10 s and back: writes go on (16 of 20 pods answer), reads decode, and the files
+ *       written meanwhile are queued for repair, which rebuilds their missing shards once the host is back;</li>
  *   <li>the catalog leader's host cut off: another peer leads, the client moves to another coordinator, writes
  *       go on; then the link back;</li>
  *   <li>a rolling restart, one process at a time as systemd would (SIGTERM, status 143, the next only once the
@@ -44,6 +45,8 @@ class NetnsClusterIT {
     private static final boolean LONG = Boolean.getBoolean("netns.long");
     private static final Duration CUT = Duration.ofSeconds(10);
     private static final Duration PROGRESS_TIMEOUT = Duration.ofSeconds(60);
+    /** Repair passes every 10 s, backing a file off (5 s doubling) while its pod was unreachable. */
+    private static final Duration REPAIR_TIMEOUT = Duration.ofSeconds(120);
     private static final String CLIENT_HOST = "client";
 
     private Path dir;
@@ -101,8 +104,11 @@ class NetnsClusterIT {
         Thread.sleep(CUT.toMillis());
         awaitAcks(ack, acked + 3, load);
         network.linkUp("p5");
-        LOG.info("(a) pod host p5 cut {} s: {} writes acknowledged meanwhile; at {} s", CUT.toSeconds(),
-                acks(ack) - acked, seconds(began));
+        // Written with p5's 4 shards missing: queued for repair, which rebuilds them once p5 is back (below).
+        long degraded = cluster.degradedFiles("c1");
+        LOG.info("(a) pod host p5 cut {} s: {} writes acknowledged meanwhile, {} files degraded; at {} s",
+                CUT.toSeconds(), acks(ack) - acked, degraded, seconds(began));
+        assertThat(degraded).as("files written while p5 was cut off, queued for repair").isPositive();
 
         // (b) The catalog leader's host cut off: the others elect one, the client moves on.
         String leader = cluster.catalogLeader(PROGRESS_TIMEOUT);
@@ -125,15 +131,30 @@ class NetnsClusterIT {
             LOG.info("(c) {} restarted at {} s", s, seconds(began));
         }
 
+        awaitNoDegradedFiles();
         Files.createFile(stop);
         assertThat(load.awaitExit(PROGRESS_TIMEOUT)).as("the load client's status; %s", load.tail()).isZero();
-        LOG.info("load: {}; {} objects acknowledged", load.awaitLine("requests ", Duration.ofSeconds(1)), acks(ack));
+        String counts = load.awaitLine("requests ", Duration.ofSeconds(1));
+        LOG.info("load: requests {}; {} objects acknowledged", counts, acks(ack));
+        assertThat(counts).as("requests failed and then retried on another coordinator").doesNotContain("retried 0 ");
 
         // Every acknowledged object, bit-exact, through every coordinator.
         ServiceProcess verify = client("verify", keyFile, "mode=verify", "ack=" + ack);
         assertThat(verify.awaitExit(Duration.ofMinutes(5))).as("the verify pass; %s", verify.tail()).isZero();
         LOG.info("verify: {}", verify.awaitLine("verified ", Duration.ofSeconds(1)));
         LOG.info("netns cluster test ({}): {} s", LONG ? "long" : "CI", seconds(began));
+    }
+
+    /** Waits until repair has rebuilt every shard written missing (p5's, and any a restart missed). */
+    private void awaitNoDegradedFiles() throws Exception {
+        long deadline = System.nanoTime() + REPAIR_TIMEOUT.toNanos();
+        long degraded;
+        while ((degraded = cluster.degradedFiles("c1")) != 0) {
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException(degraded + " files still degraded after " + REPAIR_TIMEOUT);
+            }
+            Thread.sleep(1000);
+        }
     }
 
     /** In CI one process of each role (a stash server, a pod host, a coordinator); with netns.long every one. */

@@ -28,6 +28,8 @@ public final class UnpackedRelease {
             "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC");
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(60);
     private static final Pattern KEY_ID = Pattern.compile("(?m)^access key id:\\s+(\\S+)$");
+    /** What init says when the catalog peer it asked lost or had no leader: an election, worth another try. */
+    private static final Pattern ELECTION = Pattern.compile("no longer leads|no catalog leader is known");
     private static final Pattern SECRET = Pattern.compile("(?m)^secret key:\\s+(\\S+)$");
 
     private final Path home;
@@ -137,7 +139,9 @@ public final class UnpackedRelease {
 
     /**
      * {@code bin/shardvault init --map}, again while the coordinator's JMX does not serve yet (it serves once its
-     * catalog answers: exit status 3 until then), for at most {@code timeout}; returns what init printed.
+     * catalog answers: exit status 3 until then) and while the catalog's leadership changes under it (status 1
+     * with {@link #ELECTION}'s words: a 3-peer group's first terms may be short on a busy machine), for at most
+     * {@code timeout}; returns what init printed.
      */
     public String initMap(Path map, String jmx, Path passwordFile, ServiceProcess coordinator, Duration timeout)
             throws IOException, InterruptedException, TimeoutException {
@@ -146,7 +150,8 @@ public final class UnpackedRelease {
             try {
                 return script("init", "--map", map.toString(), "--jmx", jmx, "--password-file", passwordFile.toString());
             } catch (IllegalStateException e) {
-                if (!coordinator.isAlive() || System.nanoTime() > deadline || !e.getMessage().contains("exited 3")) {
+                boolean retry = e.getMessage().contains("exited 3") || ELECTION.matcher(e.getMessage()).find();
+                if (!coordinator.isAlive() || System.nanoTime() > deadline || !retry) {
                     throw e;
                 }
                 Thread.sleep(500);
