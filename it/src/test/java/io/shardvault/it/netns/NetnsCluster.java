@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeoutException;
 import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -216,7 +217,7 @@ final class NetnsCluster implements AutoCloseable {
 
     /** The sample's host address {@code sample} replaced by {@code address}, wherever it is followed by a port or quote. */
     private static UnaryOperator<String> hostAddress(String sample, String address) {
-        return text -> text.replaceAll(java.util.regex.Pattern.quote(sample) + "(?=[:\"])", address);
+        return text -> text.replaceAll(Pattern.quote(sample) + "(?=[:\"])", address);
     }
 
     private Path tls(String file) {

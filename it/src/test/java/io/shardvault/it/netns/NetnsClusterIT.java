@@ -45,7 +45,8 @@ class NetnsClusterIT {
     private static final boolean LONG = Boolean.getBoolean("netns.long");
     private static final Duration CUT = Duration.ofSeconds(10);
     private static final Duration PROGRESS_TIMEOUT = Duration.ofSeconds(60);
-    /** Repair passes every 10 s, backing a file off (5 s doubling) while its pod was unreachable. */
+    /** Repair passes every 10 s (repair.interval), backing a file off (5 s doubling) while its pod was unreachable. */
+    private static final Duration REPAIR_PASS = Duration.ofSeconds(11);
     private static final Duration REPAIR_TIMEOUT = Duration.ofSeconds(120);
     private static final String CLIENT_HOST = "client";
 
@@ -122,12 +123,22 @@ class NetnsClusterIT {
                 acks(ack) - acked, seconds(began));
 
         // (c) A rolling restart, as an upgrade does it: one process at a time, the next once it is ready again.
-        for (NetnsCluster.Service s : restarted()) {
+        List<NetnsCluster.Service> rolling = restarted();
+        for (int i = 0; i < rolling.size(); i++) {
+            NetnsCluster.Service s = rolling.get(i);
             acked = acks(ack);
             s.stop();
             s.start();
             s.awaitReady();
             awaitAcks(ack, acked + 1, load);
+            if (s.name.startsWith("pods-") && i + 1 < rolling.size() && rolling.get(i + 1).name.startsWith("pods-")) {
+                // Under data.write.quorum = 16 the files written meanwhile lack this host's 4 shards: one more host
+                // down before repair rebuilt them, and they would not read (a long run's GET failed so, with p1's
+                // and p3's shards gone). So, as docs/DEPLOYMENT.md's upgrade says: the next pod host only once
+                // repair is done, seen after one more repair pass (its gauge is refreshed per pass).
+                Thread.sleep(REPAIR_PASS.toMillis());
+                awaitNoDegradedFiles();
+            }
             LOG.info("(c) {} restarted at {} s", s, seconds(began));
         }
 
