@@ -8,20 +8,17 @@ import io.shardvault.it.process.ServiceProcess;
 import io.shardvault.it.s3.S3Cluster;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.AfterEach;
@@ -47,11 +44,6 @@ import software.amazon.awssdk.services.s3.S3Client;
 class ReleaseTarballIT {
     private static final Logger LOG = LoggerFactory.getLogger(ReleaseTarballIT.class);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
-    /** Sized for two cores shared by a dozen JVMs, after bin/shardvault's own sizes (they win, as in ROLE.env). */
-    private static final Map<String, String> TEST_JVM = Map.of("SHARDVAULT_JVM_OPTS",
-            "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC");
-    private static final Pattern KEY_ID = Pattern.compile("(?m)^access key id:\\s+(\\S+)$");
-    private static final Pattern SECRET = Pattern.compile("(?m)^secret key:\\s+(\\S+)$");
 
     private Path dir;
     private final List<ServiceProcess> services = new ArrayList<>();
@@ -93,44 +85,46 @@ class ReleaseTarballIT {
 
         // The operator's steps of docs/DEPLOYMENT.md, on one host.
         LoopbackConfs confs = new LoopbackConfs(dir);
-        Path tls = confs.etc().resolve("tls");
-        release.script("certs", "ca", "--dir", tls.toString());
+        SampleConfs files = confs.files();
+        Path tls = files.etc().resolve("tls");
+        Map<String, String> sans = new LinkedHashMap<>();
         for (String name : List.of("coordinator-1", "pod-host-1", "stash-1", "s3")) {
-            release.script("certs", "issue", name, "--dir", tls.toString(), "--san", "127.0.0.1,localhost");
+            sans.put(name, "127.0.0.1,localhost");
         }
-        ClusterKeyFile.in(confs.etc());
+        release.certificates(tls, sans);
+        ClusterKeyFile.in(files.etc());
         String adminToken = UUID.randomUUID().toString();
-        ownerOnly(confs.etc().resolve("admin.token"), adminToken);
+        files.writeSecret("admin.token", adminToken);
         String jmxPassword = "release-it-" + UUID.randomUUID();
-        ownerOnly(confs.etc().resolve("jmx.password"), "admin " + jmxPassword);
+        Path passwordFile = files.writeSecret("jmx.password", "admin " + jmxPassword);
 
         Path clusterMap = confs.write(release.sampleConf("cluster-map.conf"), "cluster-map.conf");
         Path coordinatorConf = confs.write(release.sampleConf("coordinator.conf"), "coordinator.conf");
-        List<String> stashServers = LoopbackConfs.listValue(clusterMap, "coordinator.stash.servers");
-        List<String> pods = LoopbackConfs.listValue(clusterMap, "coordinator.vault.pods");
+        List<String> stashServers = SampleConfs.listValue(clusterMap, "coordinator.stash.servers");
+        List<String> pods = SampleConfs.listValue(clusterMap, "coordinator.vault.pods");
 
         for (int s = 0; s < stashServers.size(); s++) {
             // One host: each its own data directory and admin port; memtables small for a test machine.
             Path conf = confs.write(release.sampleConf("stash.conf"), "stash-" + s + ".conf",
-                    "stash.dataDir = \"" + confs.var().resolve("stash-" + s) + "\"",
+                    "stash.dataDir = \"" + files.var().resolve("stash-" + s) + "\"",
                     "admin.bind = \"127.0.0.1:0\"", "stash.rocksdb.writeBufferBytes = 8MiB");
-            start(release.start("stash-" + s, TEST_JVM, "run", "stash", "--config", conf.toString(), "--bind",
+            start(release.start("stash-" + s, UnpackedRelease.TWO_CORE_JVM, "run", "stash", "--config", conf.toString(), "--bind",
                     stashServers.get(s)), "stash listening on");
         }
         List<String> podArgs = new ArrayList<>(List.of("run", "pod"));
         for (int i = 0; i < pods.size(); i++) {
             Path conf = confs.write(release.sampleConf("pod.conf"), "pod-" + i + ".conf",
                     "pod.name = \"pod-" + i + "\"", "pod.bind = \"" + pods.get(i) + "\"",
-                    "pod.stateDir = \"" + confs.var().resolve("pod-" + i) + "\"",
-                    "pod.tomes = \"" + confs.srv().resolve("disk" + i) + "\"");
+                    "pod.stateDir = \"" + files.var().resolve("pod-" + i) + "\"",
+                    "pod.tomes = \"" + files.srv().resolve("disk" + i) + "\"");
             podArgs.addAll(List.of("--config", conf.toString()));
         }
-        start(release.start("pods", TEST_JVM, podArgs.toArray(String[]::new)), "pod pod-" + (pods.size() - 1) + " listening");
-        ServiceProcess coordinator = start(release.start("coordinator", TEST_JVM, "run", "coordinator", "--config",
+        start(release.start("pods", UnpackedRelease.TWO_CORE_JVM, podArgs.toArray(String[]::new)), "pod pod-" + (pods.size() - 1) + " listening");
+        ServiceProcess coordinator = start(release.start("coordinator", UnpackedRelease.TWO_CORE_JVM, "run", "coordinator", "--config",
                 coordinatorConf.toString()), "admin listening on");
         // Its conf names no cluster map: it waits for the catalog's, which bin/shardvault init registers once.
-        String init = initMap(release, coordinator, clusterMap, confs.address("127.0.0.1:9010"),
-                confs.etc().resolve("jmx.password"));
+        String jmx = confs.address("127.0.0.1:9010");
+        String init = release.initMap(clusterMap, jmx, passwordFile, coordinator, START_TIMEOUT);
         assertThat(init).startsWith("registered the cluster map in the catalog")
                 .contains("catalog peers as in the map");
         coordinator.awaitLine("coordinator S3 endpoint ready on", START_TIMEOUT);
@@ -138,10 +132,9 @@ class ReleaseTarballIT {
         assertThat(ProcessHandle.of(coordinator.pid()).flatMap(h -> h.info().command())).hasValueSatisfying(
                 command -> assertThat(command).endsWith("/java"));
 
-        String created = release.script("admin", "keys", "create", "--account", "admin",
-                "--jmx", confs.address("127.0.0.1:9010"), "--password-file", confs.etc().resolve("jmx.password").toString());
-        String keyId = group(KEY_ID, created);
-        String secret = group(SECRET, created);
+        UnpackedRelease.AccessKey key = release.createKey("admin", jmx, passwordFile);
+        String keyId = key.id();
+        String secret = key.secret();
 
         byte[] body = new byte[3 << 20];
         new Random(22).nextBytes(body);
@@ -167,26 +160,6 @@ class ReleaseTarballIT {
         }
         LOG.info("release tarball test: {} s", TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - began));
         deleteTree(dir);
-    }
-
-    /**
-     * {@code bin/shardvault init --map}, again while the coordinator's JMX does not serve yet (it serves once its
-     * catalog answers), for at most {@link #START_TIMEOUT}.
-     */
-    private static String initMap(UnpackedRelease release, ServiceProcess coordinator, Path map, String jmx,
-                                  Path passwordFile) throws Exception {
-        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-        while (true) {
-            try {
-                return release.script("init", "--map", map.toString(), "--jmx", jmx, "--password-file",
-                        passwordFile.toString());
-            } catch (IllegalStateException e) {
-                if (!coordinator.isAlive() || System.nanoTime() > deadline || !e.getMessage().contains("exited 3")) {
-                    throw e;
-                }
-                Thread.sleep(500);
-            }
-        }
     }
 
     private ServiceProcess start(ServiceProcess p, String readyLine) throws Exception {
@@ -222,17 +195,6 @@ class ReleaseTarballIT {
                         "org/rocksdb/RocksDB.class");
             }
         }
-    }
-
-    private static void ownerOnly(Path file, String line) throws IOException {
-        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        Files.writeString(file, line + "\n", StandardCharsets.UTF_8);
-    }
-
-    private static String group(Pattern pattern, String text) {
-        Matcher m = pattern.matcher(text);
-        assertThat(m.find()).as("%s in:%n%s", pattern, text).isTrue();
-        return m.group(1);
     }
 
     private static void deleteTree(Path root) throws IOException {
