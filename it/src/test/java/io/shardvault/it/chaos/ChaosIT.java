@@ -28,8 +28,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * unversioned bucket of a {@link ProcessCluster} (2 stash servers, 6 pod processes of one pod each, one 4+2
  * vault, {@value #COORDINATORS} coordinators, the clients spread across them), while a {@link Nemesis} kills
  * and restarts pods (one with a power cut), stash servers and coordinators (the catalog's leader or a follower),
- * and slows a pod, at seeded random times, alone and in pairs. Once all is healed, {@link PostHealCheck} runs,
- * then the Porcupine checker ({@link LinearizabilityChecker}) decides each key's history.
+ * slows a pod and, in soaks run as root, fills a pod's tome, at seeded random times, alone and in pairs. Once
+ * all is healed, {@link PostHealCheck} runs, then the Porcupine checker ({@link LinearizabilityChecker}) decides
+ * each key's history and checks every listing.
  *
  * <p>Prints {@code chaos seed=N}; {@code -Dchaos.seed=N} replays that fault schedule, {@code -Dchaos.minutes=N}
  * makes a soak of N minutes of faults (default: {@link #SHORT}), {@code -Dchaos.coordinators=N} runs N
@@ -51,7 +52,7 @@ class ChaosIT {
      */
     private static final int SLOW_POD = 5;
     /**
-     * The pod whose tome the nemesis can fill (a tmpfs of its own, {@link io.shardvault.it.process.FillableTome}):
+     * The pod whose tome the nemesis can fill (a tmpfs of its own, {@link FillableTome}):
      * in soaks only, and only as root (mounting takes it). The CI run keeps the shape, and so the schedule, it
      * had before the full tome: its time is near CI's limit.
      */
