@@ -5,8 +5,8 @@
 // The history is what it/'s ChaosIT records: one JSON object a line per S3 operation (see Op.java). Each
 // (bucket, key) is a register holding the digest of its current object, or nothing: a put or a completed
 // multipart upload sets it, a delete empties it, a conditional put (If-None-Match: *) sets it only if it is
-// empty and otherwise answers 412, a get returns it (404: empty). Listings are not part of the model (the
-// Java side checks them after healing). An operation whose outcome is unknown (a timeout, a reset, a 5xx) may
+// empty and otherwise answers 412, a get returns it (404: empty). Listings are not part of the model: each is
+// checked against the writes and deletes around it (checkListings). An operation whose outcome is unknown (a timeout, a reset, a 5xx) may
 // or may not have taken effect: it returns at the end of the history, so Porcupine may order it anywhere
 // after its call, including after everything else, where it changes nothing anyone saw. A definite failure
 // (a 4xx other than 412) had no effect and is left out; so is a get without an answer.
@@ -32,16 +32,17 @@ import (
 
 // op is one line of history.jsonl; fields the checker does not need are ignored.
 type op struct {
-	Client    int    `json:"client"`
-	Op        string `json:"op"`
-	Bucket    string `json:"bucket"`
-	Key       string `json:"key"`
-	Digest    string `json:"digest"`
-	VersionID string `json:"versionId"`
-	Invoke    int64  `json:"invoke"`
-	Complete  int64  `json:"complete"`
-	Outcome   string `json:"outcome"`
-	Status    int    `json:"status"`
+	Client    int      `json:"client"`
+	Op        string   `json:"op"`
+	Bucket    string   `json:"bucket"`
+	Key       string   `json:"key"`
+	Digest    string   `json:"digest"`
+	VersionID string   `json:"versionId"`
+	Invoke    int64    `json:"invoke"`
+	Complete  int64    `json:"complete"`
+	Outcome   string   `json:"outcome"`
+	Status    int      `json:"status"`
+	Keys      []string `json:"keys"` // a listing's
 }
 
 // input is what a client asked; output what it saw.
@@ -214,22 +215,109 @@ func main() {
 			}
 		}
 	}
-	fmt.Printf("chaoscheck: %d registers, %d ops checked: %s\n", len(registers), total,
-		map[int]string{0: "linearizable", 1: "NOT linearizable", 2: "undecided"}[exit])
+	registerVerdict := map[int]string{0: "linearizable", 1: "NOT linearizable", 2: "undecided"}[exit]
+	listings, decided, violations := checkListings(ops)
+	for _, v := range violations {
+		fmt.Printf("%s\n", v)
+	}
+	listingVerdict := "consistent"
+	if len(violations) > 0 {
+		exit = 1
+		listingVerdict = fmt.Sprintf("%d violations", len(violations))
+	}
+	fmt.Printf("chaoscheck: %d registers, %d ops checked: %s; %d listings, %d keys' presence decided: %s\n",
+		len(registers), total, registerVerdict, listings, decided, listingVerdict)
 	os.Exit(exit)
 }
 
-// check decides a register's history. It first tries the history pruned of what cannot be seen (pruned): when
-// that is linearizable so is the full history, and the search is far smaller, as every op of unknown outcome
-// stays pending to the end. Otherwise it checks the full history, whose verdict stands either way.
+// check decides a register's history. It first tries the history pruned of what cannot be seen (pruned), with
+// its deletes of unknown outcome dropped, then bounded by the first absence seen after them, then by the last
+// (prunings): when one is linearizable so is the full history, and the search is far smaller, as every op of
+// unknown outcome stays pending to the end. Otherwise it checks the full history, whose verdict stands
+// either way.
 func check(history []porcupine.Operation, timeout time.Duration) (porcupine.CheckResult, porcupine.LinearizationInfo, string) {
-	if p := pruned(history); len(p) < len(history) || hasUnknown(history) {
-		if porcupine.CheckOperationsTimeout(registerModel, p, timeout) == porcupine.Ok {
-			return porcupine.Ok, porcupine.LinearizationInfo{}, fmt.Sprintf("; decided on %d after pruning", len(p))
+	if hasUnknown(history) {
+		p := pruned(history)
+		for _, candidate := range prunings(p) {
+			// Most prunings decide at once or fail at once; the full history keeps the whole timeout.
+			if porcupine.CheckOperationsTimeout(registerModel, candidate, timeout/4) == porcupine.Ok {
+				return porcupine.Ok, porcupine.LinearizationInfo{}, fmt.Sprintf("; decided on %d after pruning",
+					len(candidate))
+			}
 		}
 	}
 	result, info := porcupine.CheckOperationsVerbose(registerModel, history, timeout)
 	return result, info, ""
+}
+
+// prunings of a history pruned of unread writes, in the order to try them, each changing only its deletes of
+// unknown outcome: all dropped; each made to return at the first absence seen (a get's 404, a conditional put
+// that took effect) returning after its call, and of those bounded by one absence only the earliest invoked
+// kept; each made to return at the last absence seen, the earliest invoked kept, as many as absences return
+// after the first one's call. Every one only constrains (a dropped op goes last, where it changes nothing,
+// and an earlier return keeps every linearization that respects it), so a linearizable pruning proves the
+// history linearizable. The last loses no linearization of the pruned history: a delete that takes effect is
+// followed, before the next write, by an absence that needed it (or it changes nothing anyone saw, and can go
+// last), so it takes effect before the last absence returns, one delete per absence at most (others with it
+// change nothing); and any delete may stand in for one invoked later.
+func prunings(history []porcupine.Operation) [][]porcupine.Operation {
+	var seen []int64    // the returns of the absences, ascending
+	var deletes []int64 // the calls of the unknown deletes, ascending
+	for _, p := range history {
+		in, out := p.Input.(input), p.Output.(output)
+		if (in.Op == "get" && out.Digest == "") || (in.Op == "cput" && !out.Refused) {
+			seen = append(seen, p.Return)
+		}
+		if in.Op == "delete" && out.Unknown {
+			deletes = append(deletes, p.Call)
+		}
+	}
+	sort.Slice(seen, func(i, j int) bool { return seen[i] < seen[j] })
+	sort.Slice(deletes, func(i, j int) bool { return deletes[i] < deletes[j] })
+	after := func(call int64) int { return sort.Search(len(seen), func(i int) bool { return seen[i] > call }) }
+	never := func(int64) (int64, bool) { return 0, false }
+	bounded := map[int64]bool{}
+	firstAfter := func(call int64) (int64, bool) {
+		i := after(call)
+		if i == len(seen) || bounded[seen[i]] {
+			return 0, false
+		}
+		bounded[seen[i]] = true
+		return seen[i], true
+	}
+	kept := 0
+	last := func(call int64) (int64, bool) {
+		if len(deletes) == 0 || after(call) == len(seen) || kept >= len(seen)-after(deletes[0]) {
+			return 0, false
+		}
+		kept++
+		return seen[len(seen)-1], true
+	}
+	var out [][]porcupine.Operation
+	for _, bound := range []func(int64) (int64, bool){never, firstAfter, last} {
+		var pruning []porcupine.Operation
+		for _, p := range inCallOrder(history) {
+			if p.Input.(input).Op == "delete" && p.Output.(output).Unknown {
+				ret, ok := bound(p.Call)
+				if !ok {
+					continue
+				}
+				if ret < p.Return {
+					p.Return = ret
+				}
+			}
+			pruning = append(pruning, p)
+		}
+		out = append(out, pruning)
+	}
+	return out
+}
+
+// inCallOrder: the bounds of prunings keep the earliest invoked deletes.
+func inCallOrder(history []porcupine.Operation) []porcupine.Operation {
+	sorted := append([]porcupine.Operation(nil), history...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Call < sorted[j].Call })
+	return sorted
 }
 
 func hasUnknown(history []porcupine.Operation) bool {

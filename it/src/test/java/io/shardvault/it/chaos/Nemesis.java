@@ -45,7 +45,13 @@ public final class Nemesis {
          * its proxy for the down time. Last, and drawn only where a pod is delayable: the schedules of a cluster
          * without one stay what they were before it.
          */
-        SLOW_POD
+        SLOW_POD,
+        /**
+         * One of the cluster's fillable tomes is filled (it holds what it holds and takes no more) for the down
+         * time, then grown back. After {@link #SLOW_POD} and drawn only where a tome is fillable (as root), so
+         * the schedules of clusters without one stay what they were before it.
+         */
+        FULL_TOME
     }
 
     /**
@@ -87,15 +93,17 @@ public final class Nemesis {
         }
     }
 
-    /** What a schedule may hit: counts of processes, and the pods that can be slowed. */
-    public record Shape(int podProcesses, int stashServers, int coordinators, List<Integer> delayablePods) {
+    /** What a schedule may hit: counts of processes, the pods that can be slowed and those whose tome can fill. */
+    public record Shape(int podProcesses, int stashServers, int coordinators, List<Integer> delayablePods,
+                        List<Integer> fillableTomes) {
         public static Shape of(ProcessCluster cluster) {
             return new Shape(cluster.podProcessCount(), cluster.stashCount(), cluster.coordinatorCount(),
-                    cluster.delayablePods());
+                    cluster.delayablePods(), cluster.fillableTomes());
         }
 
         List<Kind> kinds() {
-            return Arrays.stream(Kind.values()).filter(k -> k != Kind.SLOW_POD || !delayablePods.isEmpty()).toList();
+            return Arrays.stream(Kind.values()).filter(k -> k != Kind.SLOW_POD || !delayablePods.isEmpty())
+                    .filter(k -> k != Kind.FULL_TOME || !fillableTomes.isEmpty()).toList();
         }
     }
 
@@ -150,6 +158,7 @@ public final class Nemesis {
             // One coordinator draws nothing here: its schedules stay what they were before followers.
             case KILL_COORDINATOR -> new Fault(kind, shape.coordinators() > 1 ? random.nextInt(2) : LEADER);
             case SLOW_POD -> new Fault(kind, shape.delayablePods().get(random.nextInt(shape.delayablePods().size())));
+            case FULL_TOME -> new Fault(kind, shape.fillableTomes().get(random.nextInt(shape.fillableTomes().size())));
         };
     }
 
@@ -219,7 +228,7 @@ public final class Nemesis {
         return fault.target() == LEADER ? leader : (leader + 1) % coordinators;
     }
 
-    private String inject(Fault fault, int process) throws IOException {
+    private String inject(Fault fault, int process) throws IOException, InterruptedException, TimeoutException {
         switch (fault.kind()) {
             case KILL_POD -> cluster.killPodProcess(process);
             case POWER_LOSS_POD -> {
@@ -233,13 +242,17 @@ public final class Nemesis {
                 return fault + ": " + ProcessCluster.peerId(process);
             }
             case SLOW_POD -> cluster.delayPod(process, SLOW_POD_DELAY);
+            case FULL_TOME -> {
+                return fault + ": full at " + cluster.fillTome(process) + " bytes";
+            }
         }
         return fault.toString();
     }
 
     private static int healOrder(Fault fault) {
         return switch (fault.kind()) {
-            case KILL_STASH -> 0;
+            // A pod killed with its tome full recovers onto it as it starts: the room comes back first.
+            case KILL_STASH, FULL_TOME -> 0;
             case KILL_POD, POWER_LOSS_POD, SLOW_POD -> 1;
             case KILL_COORDINATOR -> 2;
         };
@@ -251,6 +264,7 @@ public final class Nemesis {
             case KILL_STASH -> cluster.startStash(process);
             case KILL_COORDINATOR -> cluster.startCoordinator(process);
             case SLOW_POD -> cluster.delayPod(process, Duration.ZERO);
+            case FULL_TOME -> cluster.growTome(process);
         }
     }
 }

@@ -81,15 +81,25 @@ public final class ProcessCluster implements AutoCloseable {
      * and to the coordinator's file (as {@code SHARDVAULT_POD_CONF} and {@code SHARDVAULT_COORDINATOR_CONF} do
      * for the dev cluster). {@code delayablePods}: the pods coordinators reach through a {@link DelayingProxy}
      * in the test's JVM, from their first start, so that a test can make them slow ({@link #delayPod}).
+     * {@code fillableTomes}: the pods whose tome is a {@link FillableTome} from their first start (root only),
+     * so that a test can fill it ({@link #fillTome}).
      */
     public record Options(int stashServers, int podProcesses, int podsPerProcess, String layout,
                           List<String> podConf, List<String> coordinatorConf, int coordinators,
-                          List<Integer> delayablePods) {
+                          List<Integer> delayablePods, List<Integer> fillableTomes) {
         public Options {
             if (coordinators < 1) {
                 throw new IllegalArgumentException("at least one coordinator: " + coordinators);
             }
             delayablePods = List.copyOf(delayablePods);
+            fillableTomes = List.copyOf(fillableTomes);
+        }
+
+        /** No fillable tome. */
+        public Options(int stashServers, int podProcesses, int podsPerProcess, String layout, List<String> podConf,
+                       List<String> coordinatorConf, int coordinators, List<Integer> delayablePods) {
+            this(stashServers, podProcesses, podsPerProcess, layout, podConf, coordinatorConf, coordinators,
+                    delayablePods, List.of());
         }
 
         /** No delayable pod. */
@@ -115,19 +125,25 @@ public final class ProcessCluster implements AutoCloseable {
             List<String> all = new ArrayList<>(coordinatorConf);
             all.addAll(List.of(lines));
             return new Options(stashServers, podProcesses, podsPerProcess, layout, podConf, all, coordinators,
-                    delayablePods);
+                    delayablePods, fillableTomes);
         }
 
         /** {@code n} coordinators, each a peer of the one catalog group. */
         public Options withCoordinators(int n) {
             return new Options(stashServers, podProcesses, podsPerProcess, layout, podConf, coordinatorConf, n,
-                    delayablePods);
+                    delayablePods, fillableTomes);
         }
 
         /** These pods behind a {@link DelayingProxy} each ({@link #delayPod}). */
         public Options withDelayablePods(Integer... pods) {
             return new Options(stashServers, podProcesses, podsPerProcess, layout, podConf, coordinatorConf,
-                    coordinators, List.of(pods));
+                    coordinators, List.of(pods), fillableTomes);
+        }
+
+        /** These pods' tomes on a {@link FillableTome} each ({@link #fillTome}); mounting them takes root. */
+        public Options withFillableTomes(Integer... pods) {
+            return new Options(stashServers, podProcesses, podsPerProcess, layout, podConf, coordinatorConf,
+                    coordinators, delayablePods, List.of(pods));
         }
     }
 
@@ -154,6 +170,8 @@ public final class ProcessCluster implements AutoCloseable {
     /** The proxies of the delayable pods, by pod, and their transport (null without any). */
     private final Map<Integer, DelayingProxy> proxies = new HashMap<>();
     private RpcTransport proxyTransport;
+    /** The fillable tomes, by pod, mounted before their pods' first start. */
+    private final Map<Integer, FillableTome> fillableTomes = new HashMap<>();
 
     private ProcessCluster(Path dir, Options options) throws IOException {
         this.dir = dir;
@@ -213,6 +231,9 @@ public final class ProcessCluster implements AutoCloseable {
         try {
             for (int s = 0; s < options.stashServers(); s++) {
                 cluster.startStash(s);
+            }
+            for (int pod : options.fillableTomes()) {
+                cluster.fillableTomes.put(pod, FillableTome.mount(cluster.tomeDir(pod), cluster.log("tome-" + pod)));
             }
             for (int p = 0; p < options.podProcesses(); p++) {
                 cluster.startPodProcess(p);
@@ -419,6 +440,32 @@ public final class ProcessCluster implements AutoCloseable {
             throw new IllegalArgumentException("pod " + pod + " is not delayable: " + options.delayablePods());
         }
         proxy.delay(delay);
+    }
+
+    /**
+     * Fills pod {@code pod}'s tome: it holds what it holds and takes nothing more until {@link #growTome}. The
+     * pod must be one of {@link Options#fillableTomes()}. Returns the bytes it holds.
+     */
+    public long fillTome(int pod) throws IOException, InterruptedException, TimeoutException {
+        return fillableTome(pod).fill();
+    }
+
+    /** Gives pod {@code pod}'s tome, filled by {@link #fillTome}, its room back. */
+    public void growTome(int pod) throws IOException, InterruptedException, TimeoutException {
+        fillableTome(pod).grow();
+    }
+
+    /** The pods whose tomes {@link #fillTome} can fill. */
+    public List<Integer> fillableTomes() {
+        return options.fillableTomes();
+    }
+
+    private FillableTome fillableTome(int pod) {
+        FillableTome tome = fillableTomes.get(pod);
+        if (tome == null) {
+            throw new IllegalArgumentException("pod " + pod + "'s tome is not fillable: " + options.fillableTomes());
+        }
+        return tome;
     }
 
     /** The pods {@link #delayPod} can slow. */
@@ -757,6 +804,7 @@ public final class ProcessCluster implements AutoCloseable {
         if (proxyTransport != null) {
             proxyTransport.close();
         }
+        fillableTomes.values().forEach(FillableTome::close);
     }
 
     private static void stop(ServiceProcess p) {

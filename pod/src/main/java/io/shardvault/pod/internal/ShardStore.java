@@ -2,6 +2,7 @@ package io.shardvault.pod.internal;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.shardvault.common.DiskFull;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.crc.Crc32c;
@@ -98,7 +99,8 @@ public final class ShardStore {
      *
      * @param durable fsync the file, and its directory entry if the file is new, before returning
      * @throws ShardStoreException CHECKSUM_MISMATCH if {@code crc32c} does not match the data,
-     *     BAD_REQUEST if it overlaps a different chunk, UNAVAILABLE if the shard's tome has failed
+     *     BAD_REQUEST if it overlaps a different chunk, UNAVAILABLE if the shard's tome has failed, NO_SPACE if
+     *     its file system is full
      */
     public WriteOutcome write(ShardId id, long offsetInShard, int crc32c, ByteBuf data, boolean durable)
             throws IOException {
@@ -122,36 +124,70 @@ public final class ShardStore {
         ReentrantLock lock = lockFor(id);
         lock.lock();
         try {
-            ensureDirectories(tome, path.getParent());
-            boolean newFile;
-            TomeFile file;
-            try {
-                file = tome.io().open(path, TomeIo.OpenMode.CREATE_NEW);
-                newFile = true;
-            } catch (FileAlreadyExistsException e) {
-                file = tome.io().open(path, TomeIo.OpenMode.WRITE);
-                newFile = false;
+            return writeLocked(tome, id, path, offsetInShard, crc32c, data, parts, durable);
+        } catch (ShardStoreException e) {
+            throw e;
+        } catch (IOException e) {
+            if (DiskFull.says(e.getMessage())) {
+                throw new ShardStoreException(ErrorCode.NO_SPACE, tome + " is full: a write of shard " + id
+                        + " at " + offsetInShard + " failed (" + e.getMessage() + ")");
             }
-            try (TomeFile f = file) {
-                boolean duplicate = false;
-                long written;
-                if (newFile) {
-                    written = ShardFile.create(f, id, offsetInShard, crc32c, parts);
-                } else {
-                    ShardFile.Layout layout = ShardFile.scan(f, path);
-                    duplicate = ShardFile.checkNewChunk(layout, offsetInShard, data.readableBytes(), crc32c);
-                    written = duplicate ? 0 : ShardFile.append(f, layout, offsetInShard, crc32c, parts);
-                }
-                if (durable) {
-                    f.sync(written);
-                    if (newFile) {
-                        tome.io().syncDirectory(path.getParent());
-                    }
-                }
-                return new WriteOutcome(tome, newFile, duplicate, written);
-            }
+            throw e;
         } finally {
             lock.unlock();
+        }
+    }
+
+    /** {@link #write} under the shard's lock. */
+    private WriteOutcome writeLocked(Tome tome, ShardId id, Path path, long offsetInShard, int crc32c, ByteBuf data,
+                                     ByteBuffer[] parts, boolean durable) throws IOException {
+        ensureDirectories(tome, path.getParent());
+        boolean newFile;
+        TomeFile file;
+        try {
+            file = tome.io().open(path, TomeIo.OpenMode.CREATE_NEW);
+            newFile = true;
+        } catch (FileAlreadyExistsException e) {
+            file = tome.io().open(path, TomeIo.OpenMode.WRITE);
+            newFile = false;
+        }
+        try (TomeFile f = file) {
+            boolean duplicate = false;
+            long written;
+            if (newFile) {
+                written = create(tome, f, path, id, offsetInShard, crc32c, parts);
+            } else {
+                ShardFile.Layout layout = ShardFile.scan(f, path);
+                duplicate = ShardFile.checkNewChunk(layout, offsetInShard, data.readableBytes(), crc32c);
+                written = duplicate ? 0 : ShardFile.append(f, layout, offsetInShard, crc32c, parts);
+            }
+            if (durable) {
+                f.sync(written);
+                if (newFile) {
+                    tome.io().syncDirectory(path.getParent());
+                }
+            }
+            return new WriteOutcome(tome, newFile, duplicate, written);
+        }
+    }
+
+    /**
+     * {@link ShardFile#create}, deleting the new file when it fails: on a full disk the file is created but its
+     * header is not written, and a file shorter than its header reads as a damaged one, which would refuse every
+     * later write of the shard (a repair's too) once there is room again. It holds nothing anyone was told is
+     * stored.
+     */
+    private static long create(Tome tome, TomeFile file, Path path, ShardId id, long offsetInShard, int crc32c,
+                               ByteBuffer[] parts) throws IOException {
+        try {
+            return ShardFile.create(file, id, offsetInShard, crc32c, parts);
+        } catch (IOException e) {
+            try {
+                tome.io().deleteIfExists(path);
+            } catch (IOException deleteFailed) {
+                e.addSuppressed(deleteFailed);
+            }
+            throw e;
         }
     }
 

@@ -59,6 +59,8 @@ public final class FaultTomeIo implements TomeIo {
     private final AtomicInteger failingFileSystemSyncs = new AtomicInteger();
     /** Whether tomes get a file-system sync, as on Linux 5.8+ with the native library; else file by file. */
     private final boolean fileSystemSyncs;
+    /** The file system is full: file writes fail with ENOSPC, as the JDK reports it; creating a file does not. */
+    private volatile boolean full;
 
     /** A tome whose flusher syncs its whole file system at once (syncfs), as production does where it can. */
     public FaultTomeIo() {
@@ -67,6 +69,20 @@ public final class FaultTomeIo implements TomeIo {
 
     private FaultTomeIo(boolean fileSystemSyncs) {
         this.fileSystemSyncs = fileSystemSyncs;
+    }
+
+    /**
+     * Fills the file system: from now until {@link #makeRoom} every file write fails with the JDK's "No space
+     * left on device" and writes nothing, while files and directories may still be created (an inode is not a
+     * data block: tmpfs and ext4 create them on a full disk).
+     */
+    public void fill() {
+        full = true;
+    }
+
+    /** Space again after {@link #fill}. */
+    public void makeRoom() {
+        full = false;
     }
 
     /** A tome without a file-system sync: the flusher syncs each file and directory by itself. */
@@ -291,6 +307,9 @@ public final class FaultTomeIo implements TomeIo {
             power.readLock().lock();
             try {
                 on();
+                if (full) {
+                    throw new IOException("No space left on device");
+                }
                 track(path);
                 writeCalls.incrementAndGet();
                 file.write(srcs, position);

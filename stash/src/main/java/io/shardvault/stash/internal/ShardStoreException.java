@@ -1,5 +1,6 @@
 package io.shardvault.stash.internal;
 
+import io.shardvault.common.DiskFull;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardvaultException;
 
@@ -34,8 +35,7 @@ public class ShardStoreException extends ShardvaultException {
         if (code != null) {
             return code;
         }
-        return message.contains("No space left") || message.contains("NoSpace") ? ErrorCode.NO_SPACE
-                : ErrorCode.INTERNAL;
+        return DiskFull.says(message) ? ErrorCode.NO_SPACE : ErrorCode.INTERNAL;
     }
 
     public String operation() {
