@@ -19,8 +19,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import javax.management.ObjectName;
 import javax.management.remote.JMXConnector;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,20 +46,26 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * test fails), their tails in a failure's message.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SeveralCoordinatorsIT {
     private static final Logger LOG = LoggerFactory.getLogger(SeveralCoordinatorsIT.class);
-    private static final String BUCKET = "shared";
     private static final Duration ELECTION = Duration.ofSeconds(30);
 
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
-    Path dir;
+    static Path dir;
 
-    private ProcessCluster cluster;
+    /** One cluster for both tests (its start is most of each one's time); each test has a bucket of its own. */
+    private static ProcessCluster cluster;
     private final long seed = System.nanoTime();
     private final SplittableRandom random = new SplittableRandom(seed);
 
-    @AfterEach
-    void stopCluster() {
+    @BeforeAll
+    static void startCluster() throws Exception {
+        cluster = ProcessCluster.start(dir, threeCoordinators());
+    }
+
+    @AfterAll
+    static void stopCluster() {
         if (cluster != null) {
             cluster.close();
         }
@@ -74,39 +84,40 @@ class SeveralCoordinatorsIT {
     }
 
     @Test
+    @Order(1)
     void whatOneCoordinatorAcknowledgedTheOthersReadAtOnceAndOnlyTheLeaderHeals() throws Exception {
         LOG.info("seed {}", seed);
-        cluster = ProcessCluster.start(dir, threeCoordinators());
+        String bucket = "shared";
         List<S3Client> s3 = new ArrayList<>();
         try {
             for (int c = 0; c < 3; c++) {
                 s3.add(cluster.s3Client(c));
             }
-            s3.get(1).createBucket(b -> b.bucket(BUCKET));
+            s3.get(1).createBucket(b -> b.bucket(bucket));
             for (int i = 0; i < 45; i++) {
                 int writer = i % 3;
                 String key = "k" + i;
                 byte[] body = bytes(1 + random.nextInt(64 << 10));
-                s3.get(writer).putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromBytes(body));
+                s3.get(writer).putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(body));
                 for (int other = 1; other < 3; other++) {
                     int reader = (writer + other) % 3;
-                    assertThat(s3.get(reader).getObjectAsBytes(b -> b.bucket(BUCKET).key(key)).asByteArray())
+                    assertThat(s3.get(reader).getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArray())
                             .as("%s written through c%d, read at once through c%d", key, writer + 1, reader + 1)
                             .isEqualTo(body);
                 }
                 if (i % 5 == 4) {
                     // A delete acknowledged by one is seen by the next at once too.
-                    s3.get(writer).deleteObject(b -> b.bucket(BUCKET).key(key));
+                    s3.get(writer).deleteObject(b -> b.bucket(bucket).key(key));
                     int reader = (writer + 1) % 3;
                     assertThatThrownBy(() -> s3.get(reader)
-                                    .headObject(b -> b.bucket(BUCKET).key(key)))
+                                    .headObject(b -> b.bucket(bucket).key(key)))
                             .as("%s deleted through c%d, then asked for through c%d", key, writer + 1, reader + 1)
                             .isInstanceOf(NoSuchKeyException.class);
                 }
             }
             for (int c = 0; c < 3; c++) {
                 int reader = c;
-                assertThat(s3.get(reader).listObjectsV2(b -> b.bucket(BUCKET)).keyCount())
+                assertThat(s3.get(reader).listObjectsV2(b -> b.bucket(bucket)).keyCount())
                         .as("the listing through c%d", reader + 1).isEqualTo(36);
             }
 
@@ -124,9 +135,10 @@ class SeveralCoordinatorsIT {
      * both; restarted, the killed coordinator catches up and reads every one of them back too.
      */
     @Test
+    @Order(2)
     void killingTheLeadersCoordinatorLosesNoAcknowledgedWrite() throws Exception {
         LOG.info("seed {}", seed);
-        cluster = ProcessCluster.start(dir, threeCoordinators());
+        String bucket = "failover";
         int leader = cluster.catalogLeader(ELECTION);
         List<Integer> survivors = new ArrayList<>(List.of(0, 1, 2));
         survivors.remove(Integer.valueOf(leader));
@@ -136,9 +148,9 @@ class SeveralCoordinatorsIT {
             for (int c = 0; c < 3; c++) {
                 s3.add(cluster.s3Client(c));
             }
-            s3.get(leader).createBucket(b -> b.bucket(BUCKET));
+            s3.get(leader).createBucket(b -> b.bucket(bucket));
             for (int i = 0; i < 30; i++) {
-                put(s3.get(i % 3), "before-" + i, acknowledged);
+                put(s3.get(i % 3), bucket, "before-" + i, acknowledged);
             }
             // Writes through every coordinator, the leader's too, while it dies: only the acknowledged ones count.
             AtomicBoolean writing = new AtomicBoolean(true);
@@ -147,7 +159,7 @@ class SeveralCoordinatorsIT {
                 for (int i = 0; writing.get(); i++) {
                     String key = "during-" + i;
                     try {
-                        put(s3.get(i % 3), key, acknowledged);
+                        put(s3.get(i % 3), bucket, key, acknowledged);
                     } catch (RuntimeException e) {
                         unanswered.add(key);
                     }
@@ -173,13 +185,13 @@ class SeveralCoordinatorsIT {
             LOG.info("{} objects acknowledged, {} writes failed (the dead coordinator's, and during the election)",
                     acknowledged.size(), unanswered.size());
             for (int c : survivors) {
-                assertEveryObjectReads(s3.get(c), c, acknowledged);
+                assertEveryObjectReads(s3.get(c), bucket, c, acknowledged);
             }
             cluster.startCoordinator(leader);
-            assertEveryObjectReads(s3.get(leader), leader, acknowledged);
+            assertEveryObjectReads(s3.get(leader), bucket, leader, acknowledged);
             // A write that failed for its client may still have committed (its answer died with c1): only
             // those may be listed beyond the acknowledged ones.
-            Set<String> listed = s3.get(leader).listObjectsV2(b -> b.bucket(BUCKET).maxKeys(1000)).contents().stream()
+            Set<String> listed = s3.get(leader).listObjectsV2(b -> b.bucket(bucket).maxKeys(1000)).contents().stream()
                     .map(S3Object::key).collect(Collectors.toSet());
             assertThat(listed).as("the listing through the restarted c%d", leader + 1)
                     .containsAll(acknowledged.keySet());
@@ -192,12 +204,12 @@ class SeveralCoordinatorsIT {
         }
     }
 
-    private void put(S3Client s3, String key, Map<String, byte[]> acknowledged) {
+    private void put(S3Client s3, String bucket, String key, Map<String, byte[]> acknowledged) {
         byte[] body;
         synchronized (random) {
             body = bytes(1 + random.nextInt(32 << 10));
         }
-        s3.putObject(b -> b.bucket(BUCKET).key(key), RequestBody.fromBytes(body));
+        s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(body));
         acknowledged.put(key, body);
     }
 
@@ -210,9 +222,9 @@ class SeveralCoordinatorsIT {
         }
     }
 
-    private static void assertEveryObjectReads(S3Client s3, int c, Map<String, byte[]> acknowledged) {
+    private static void assertEveryObjectReads(S3Client s3, String bucket, int c, Map<String, byte[]> acknowledged) {
         for (Map.Entry<String, byte[]> o : acknowledged.entrySet()) {
-            assertThat(s3.getObjectAsBytes(b -> b.bucket(BUCKET).key(o.getKey())).asByteArray())
+            assertThat(s3.getObjectAsBytes(b -> b.bucket(bucket).key(o.getKey())).asByteArray())
                     .as("%s through c%d", o.getKey(), c + 1).isEqualTo(o.getValue());
         }
     }
