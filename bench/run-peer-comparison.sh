@@ -298,6 +298,23 @@ fi
     "GET_SIZE=$get_size GET_WARMUP=$get_warmup CP=$cp_on CP_MB=$cp_mb CP_COUNT=$cp_count RUNS=$runs"
 } | tee "$out/settings.txt"
 
+# With SHARDVAULT_AOT_DIR set, on JDK 25 and later, bin/shardvault keeps an AOT cache per service
+# (docs/PERFORMANCE.md, "An AOT cache on JDK 25"), written when a run of the current JARs stops. One unmeasured
+# run of the warm-up and the loads trains it first, so every measured run starts as a restarted service in
+# production does: from the cache.
+if [ -n "${SHARDVAULT_AOT_DIR:-}" ] \
+    && "${JAVA_HOME:+$JAVA_HOME/bin/}java" -XX:+PrintFlagsFinal -version 2>/dev/null | grep -q ' AOTCacheOutput '; then
+  echo "training the dev cluster's AOT caches: one unmeasured run"
+  sys=shardvault
+  start_shardvault "$work/aot-training" "$out/aot-training.log"
+  bench latency --count "$((warmup / 2))" --warmup 0 --pause-ms 0 --sizes "$seq_sizes" >/dev/null
+  bench throughput --clients "$tp_clients" --sizes "$tp_size" --count "$tp_count" --ops PUT >/dev/null
+  bench ttfb --sizes "$get_size" --objects "$get_objects" --clients "$get_clients" --run-id aot-training \
+    --count "$((get_objects * get_reads))" --warmup 0 >/dev/null
+  stop_system
+  rm -rf "$work/aot-training"
+fi
+
 for run in $(seq 1 "$runs"); do
   if [ $((run % 2)) = 1 ]; then order="minio shardvault"; else order="shardvault minio"; fi
   for system in $order; do
