@@ -76,6 +76,11 @@ final class NetnsCluster implements AutoCloseable {
             }
         }
 
+        /** SIGKILL: a crash, no orderly stop (a pod's unflushed shards stay unsynced, its purges undelivered). */
+        void kill() {
+            process.kill();
+        }
+
         ServiceProcess process() {
             return process;
         }
@@ -242,6 +247,12 @@ final class NetnsCluster implements AutoCloseable {
 
     List<Service> services() {
         return services;
+    }
+
+    /** The service named {@code name} (e.g. {@code pods-5}, the pod process of host p5). */
+    Service service(String name) {
+        return services.stream().filter(s -> s.name.equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no service " + name));
     }
 
     Service coordinator(String host) {

@@ -19,6 +19,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Function;
 import javax.net.ssl.TrustManagerFactory;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -131,29 +134,45 @@ public final class NetnsLoadClient {
         return true;
     }
 
+    /** Every acknowledged object through every coordinator, the coordinators read in parallel (one thread each). */
     private boolean verify(Path ack) throws Exception {
-        boolean ok = true;
-        long objects = 0;
-        for (String line : Files.readAllLines(ack, StandardCharsets.UTF_8)) {
-            String[] entry = line.split(" ");
-            objects++;
+        List<String[]> entries = Files.readAllLines(ack, StandardCharsets.UTF_8).stream().map(l -> l.split(" "))
+                .toList();
+        ExecutorService readers = Executors.newFixedThreadPool(clients.size());
+        try {
+            List<Future<Long>> failures = new ArrayList<>();
             for (int c = 0; c < clients.size(); c++) {
-                S3Client s3 = clients.get(c);
-                requests++;
-                try (InputStream in = s3.getObject(g -> g.bucket(BUCKET).key(entry[0]))) {
-                    String got = sha256(in.readAllBytes());
-                    if (!got.equals(entry[1])) {
-                        System.out.println(endpoints.get(c) + ": " + entry[0] + " read other bytes");
-                        ok = false;
-                    }
-                } catch (RuntimeException e) {
-                    System.out.println(endpoints.get(c) + ": GET " + entry[0] + " failed: " + e);
-                    failed++;
+                int coordinator = c;
+                failures.add(readers.submit(() -> verifyThrough(coordinator, entries)));
+            }
+            long wrong = 0;
+            for (Future<Long> f : failures) {
+                wrong += f.get();
+            }
+            requests += (long) entries.size() * clients.size();
+            System.out.println("verified " + entries.size() + " objects through " + clients.size() + " coordinators");
+            return wrong == 0;
+        } finally {
+            readers.shutdownNow();
+        }
+    }
+
+    /** Reads every entry through coordinator {@code c}; returns how many read other bytes or failed. */
+    private long verifyThrough(int c, List<String[]> entries) throws IOException {
+        S3Client s3 = clients.get(c);
+        long wrong = 0;
+        for (String[] entry : entries) {
+            try (InputStream in = s3.getObject(g -> g.bucket(BUCKET).key(entry[0]))) {
+                if (!sha256(in.readAllBytes()).equals(entry[1])) {
+                    System.out.println(endpoints.get(c) + ": " + entry[0] + " read other bytes");
+                    wrong++;
                 }
+            } catch (RuntimeException e) {
+                System.out.println(endpoints.get(c) + ": GET " + entry[0] + " failed: " + e);
+                wrong++;
             }
         }
-        System.out.println("verified " + objects + " objects through " + clients.size() + " coordinators");
-        return ok;
+        return wrong;
     }
 
     /**
