@@ -292,7 +292,8 @@ fi
 {
   echo "started $started; $(nproc) cores, $(awk '/^MemTotal:/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo) memory;" \
     "$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')"
-  echo "$(java -version 2>&1 | head -1); MinIO $("$(go env GOPATH)/bin/minio" --version 2>/dev/null | head -1 || echo '(installed at its first start)')"
+  echo "$("${JAVA_HOME:+$JAVA_HOME/bin/}java" -version 2>&1 | head -1)$([ -z "${SHARDVAULT_AOT_DIR:-}" ] \
+    || echo " with AOT caches in $SHARDVAULT_AOT_DIR"); MinIO $("$(go env GOPATH)/bin/minio" --version 2>/dev/null | head -1 || echo '(installed at its first start)')"
   echo "WARMUP=$warmup SEQ_COUNT=$seq_count SEQ_SIZES=$seq_sizes PAUSE_MS=$pause_ms TP_CLIENTS=$tp_clients" \
     "TP_COUNT=$tp_count TP_SIZE=$tp_size GET_OBJECTS=$get_objects GET_READS=$get_reads GET_CLIENTS=$get_clients" \
     "GET_SIZE=$get_size GET_WARMUP=$get_warmup CP=$cp_on CP_MB=$cp_mb CP_COUNT=$cp_count RUNS=$runs"
@@ -381,9 +382,12 @@ cores = subprocess.run(['nproc'], capture_output=True, text=True).stdout.strip()
 when = '%s-%s-%sT%s:%sZ' % (started[0:4], started[4:6], started[6:8], started[9:11], started[11:13])
 times = ('each once' if runs == '1' else
          '%s times each, alternating which went first; each figure the median of the %s runs' % (runs, runs))
+jvm = open(out + '/settings.txt').read().splitlines()[1].split('; MinIO')[0]
 print(textwrap.fill('Run of %s on this machine (%s cores, %s GiB memory): MinIO and shardvault one after the other '
-                    'on the same disk, %s. Load average (1 min) before each system: MinIO %s; shardvault %s.'
-                    % (when, cores, mem, times, load['minio'], load['shardvault']), 110, break_on_hyphens=False))
+                    'on the same disk, %s. Load average (1 min) before each system: MinIO %s; shardvault %s. '
+                    'The JVM of the services and the bench client: %s.'
+                    % (when, cores, mem, times, load['minio'], load['shardvault'], jvm), 110,
+                    break_on_hyphens=False))
 print()
 print('| %s, %s cores, %s GiB | MinIO | shardvault, real disk, stash | shardvault / MinIO |' % (when, cores, mem))
 print('| --- | ---: | ---: | ---: |')
