@@ -208,10 +208,46 @@ public final class S3Cluster implements S3Target {
         return "127.0.0.1:" + a.getPort();
     }
 
-    /** A port free a moment ago: the catalog's Ratis server wants a fixed port in its peer list. */
-    public static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
+    /**
+     * A port free on loopback a moment ago, for a server that wants a fixed one (the catalog's Ratis peer list, a
+     * conf file). Taken below the kernel's ephemeral range: a port the kernel hands out for port 0 lies in that
+     * range, where any outgoing connection may take it before the server binds it (seen: a release test's pod
+     * process failing "Address already in use" seconds after its port was picked). Never the same one twice in
+     * this JVM, so the ports of one cluster's confs are distinct.
+     */
+    public static synchronized int freePort() throws IOException {
+        int high = ephemeralLow();
+        if (high - FIXED_PORTS_LOW < 1000) {
+            try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+                return socket.getLocalPort();
+            }
+        }
+        for (int attempt = 0; attempt < 1000; attempt++) {
+            int port = FIXED_PORTS_LOW + PORT_PICKS.nextInt(high - FIXED_PORTS_LOW);
+            if (!HANDED_OUT.add(port)) {
+                continue;
+            }
+            try (ServerSocket socket = new ServerSocket()) {
+                socket.bind(new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port), 1);
+                return port;
+            } catch (IOException taken) {
+                // In use: try another.
+            }
+        }
+        throw new IOException("no free loopback port in [" + FIXED_PORTS_LOW + ", " + high + ") after 1000 tries");
+    }
+
+    private static final int FIXED_PORTS_LOW = 10_000;
+    private static final java.util.Random PORT_PICKS = new java.util.Random();
+    private static final java.util.Set<Integer> HANDED_OUT = new java.util.HashSet<>();
+
+    /** The first port of the kernel's ephemeral range (net.ipv4.ip_local_port_range), 32768 where unknown. */
+    private static int ephemeralLow() {
+        try {
+            return Integer.parseInt(Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim()
+                    .split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            return 32768;
         }
     }
 
