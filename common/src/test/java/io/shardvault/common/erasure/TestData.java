@@ -37,6 +37,11 @@ public final class TestData {
         return out;
     }
 
+    /** The SHA-256 of {@code bytes}, in hex. */
+    public static String sha256(byte[] bytes) {
+        return sha256(ByteBuffer.wrap(bytes), bytes.length);
+    }
+
     public static String sha256(ByteBuffer buffer, int length) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");

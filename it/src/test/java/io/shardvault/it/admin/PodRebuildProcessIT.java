@@ -1,5 +1,6 @@
 package io.shardvault.it.admin;
 
+import static io.shardvault.common.erasure.TestData.sha256;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.shardvault.common.jmx.MBeanRegistrations;
@@ -7,8 +8,6 @@ import io.shardvault.coordinator.admin.CoordinatorAdmin;
 import io.shardvault.it.process.ProcessCluster;
 import io.shardvault.it.process.ProcessCluster.AdminRun;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -288,9 +287,5 @@ class PodRebuildProcessIT {
         byte[] b = new byte[size];
         random.nextBytes(b);
         return b;
-    }
-
-    private static String sha256(byte[] bytes) throws Exception {
-        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
     }
 }

@@ -1,11 +1,10 @@
 package io.shardvault.it.chaos;
 
+import static io.shardvault.common.erasure.TestData.sha256;
+
 import java.net.ConnectException;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.BooleanSupplier;
@@ -234,13 +233,5 @@ public final class ChaosClient implements Runnable {
         byte[] name = ("client " + id + " op " + sequence++ + "\n").getBytes(StandardCharsets.US_ASCII);
         System.arraycopy(name, 0, body, 0, name.length);
         return body;
-    }
-
-    static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
-        }
     }
 }

@@ -1,5 +1,7 @@
 package io.shardvault.it.chaos;
 
+import static io.shardvault.common.erasure.TestData.sha256;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -141,7 +143,7 @@ public final class PostHealCheck {
         for (ObjectVersion v : versions) {
             String digest = untilAnswered(() -> {
                 try {
-                    return ChaosClient.sha256(s3.getObjectAsBytes(b -> b.bucket(bucket).key(v.key())
+                    return sha256(s3.getObjectAsBytes(b -> b.bucket(bucket).key(v.key())
                             .versionId(v.versionId())).asByteArray());
                 } catch (NoSuchKeyException e) {
                     return "missing";
@@ -164,7 +166,7 @@ public final class PostHealCheck {
             try {
                 var object = s3.getObjectAsBytes(b -> b.bucket(bucket).key(key));
                 version[0] = object.response().versionId();
-                return ChaosClient.sha256(object.asByteArray());
+                return sha256(object.asByteArray());
             } catch (NoSuchKeyException e) {
                 return null;
             }
