@@ -114,19 +114,18 @@ final class NetnsCluster implements AutoCloseable {
             network.addHost("s" + s, "192.0.2.3" + s);
         }
         SampleConfs confs = new SampleConfs(dir);
+        // Each host's certificate names the one address the network gave it.
         Map<String, String> sans = new LinkedHashMap<>();
-        List<String> s3Addresses = new ArrayList<>();
         for (int c = 1; c <= COORDINATORS.size(); c++) {
-            sans.put("coordinator-" + c, "192.0.2.1" + c);
-            s3Addresses.add("192.0.2.1" + c);
+            sans.put("coordinator-" + c, network.address(COORDINATORS.get(c - 1)));
         }
         for (int h = 1; h <= POD_HOSTS; h++) {
-            sans.put("pod-host-" + h, "192.0.2.2" + h);
+            sans.put("pod-host-" + h, network.address("p" + h));
         }
         for (int s = 1; s <= STASH_HOSTS; s++) {
-            sans.put("stash-" + s, "192.0.2.3" + s);
+            sans.put("stash-" + s, network.address("s" + s));
         }
-        sans.put("s3", String.join(",", s3Addresses));
+        sans.put("s3", String.join(",", COORDINATORS.stream().map(network::address).toList()));
         release.certificates(confs.etc().resolve("tls"), sans);
         ClusterKeyFile.in(confs.etc());
         confs.writeSecret("admin.token", UUID.randomUUID().toString());
