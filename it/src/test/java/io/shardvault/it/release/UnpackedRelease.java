@@ -3,6 +3,7 @@ package io.shardvault.it.release;
 import io.shardvault.it.process.ProcessCluster;
 import io.shardvault.it.process.ServiceProcess;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -162,9 +163,15 @@ public final class UnpackedRelease {
     /** {@code bin/shardvault admin keys create --account ACCOUNT} through the coordinator JMX at {@code jmx}. */
     public AccessKey createKey(String account, String jmx, Path passwordFile) throws IOException,
             InterruptedException, TimeoutException {
-        String created = script("admin", "keys", "create", "--account", account, "--jmx", jmx, "--password-file",
-                passwordFile.toString());
-        return new AccessKey(group(KEY_ID, created), group(SECRET, created));
+        ServiceProcess cli = start("shardvault admin", Map.of(), "admin", "keys", "create", "--account", account,
+                "--jmx", jmx, "--password-file", passwordFile.toString());
+        String created = finish(cli);
+        AccessKey key = new AccessKey(group(KEY_ID, created), group(SECRET, created));
+        // The CLI prints a new key's secret once, by design; the test's log of that output keeps no copy of it.
+        Path log = cli.log();
+        Files.writeString(log, Files.readString(log, StandardCharsets.ISO_8859_1).replace(key.secret(), "(redacted)"),
+                StandardCharsets.ISO_8859_1);
+        return key;
     }
 
     /** Runs {@code java -jar lib/JAR ARGS} to its end; returns what it printed after its status was checked. */
