@@ -454,9 +454,8 @@ final class ChunkLog implements AutoCloseable {
      */
     synchronized List<Long> emptySealedSegments() {
         List<Long> out = new ArrayList<>();
-        Segment current = active;
         for (Segment segment : segments.values()) {
-            if (segment != current && segment.liveEntries <= 0) {
+            if (sealed(segment) && segment.liveEntries <= 0) {
                 out.add(segment.number);
             }
         }
@@ -469,15 +468,25 @@ final class ChunkLog implements AutoCloseable {
      */
     synchronized List<Long> compactionCandidates(long sealedBeforeMillis, double maxLiveFraction) {
         List<Long> out = new ArrayList<>();
-        Segment current = active;
         for (Segment segment : segments.values()) {
             long records = segment.size - FILE_HEADER_BYTES;
-            if (segment != current && segment.liveEntries > 0 && segment.sealedAtMillis <= sealedBeforeMillis
+            if (sealed(segment) && segment.liveEntries > 0 && segment.sealedAtMillis <= sealedBeforeMillis
                     && segment.liveBytes < records * maxLiveFraction) {
                 out.add(segment.number);
             }
         }
         return out;
+    }
+
+    /**
+     * Whether nothing more is appended to {@code segment}: it is older than the active one. A roll puts the next
+     * segment into the map before it becomes active, and a sync lists segments on another thread: "not the
+     * active one" would take that new segment for an empty sealed one and delete it with what was written into
+     * it since.
+     */
+    private boolean sealed(Segment segment) {
+        Segment current = active;
+        return current != null && segment.number < current.number;
     }
 
     /** Deletes these segments (taken from {@link #emptySealedSegments()} before a covering sync). */

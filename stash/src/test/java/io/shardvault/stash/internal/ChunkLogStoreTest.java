@@ -22,6 +22,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -133,6 +137,52 @@ class ChunkLogStoreTest {
         try (RocksShardStore store = RocksShardStore.open(dir, options())) {
             assertReadsBack(store, entries);
             assertThat(store.listSlot(2, 0, Optional.empty(), 100)).hasSize(30);
+        }
+    }
+
+    /**
+     * The stash's committer threads write on one and sync on the other: a sync that lists the empty sealed
+     * segments while a write rolls to a new one must not take the new segment (in the segment map, not yet
+     * active) for an empty sealed one and delete it after its sync, with the records written into it since:
+     * StashKillTest failed so (every later append ClosedChannelException), and a record acknowledged by a
+     * later sync would have been lost. Every write here rolls; every entry must read back after both stop.
+     */
+    @Test
+    void aSyncRacingRollsNeverDeletesTheNewActiveSegment() throws Exception {
+        int chunk = (int) SEGMENT_BYTES / 2;
+        Map<ShardId, byte[]> entries = new LinkedHashMap<>();
+        try (RocksShardStore store = RocksShardStore.open(dir, options())) {
+            AtomicBoolean writing = new AtomicBoolean(true);
+            CompletableFuture<Integer> syncs = CompletableFuture.supplyAsync(
+                    () -> {
+                        int n = 0;
+                        while (writing.get()) {
+                            try {
+                                store.syncWal();
+                            } catch (ShardStoreException e) {
+                                throw new CompletionException(e);
+                            }
+                            n++;
+                        }
+                        return n;
+                    });
+            try {
+                for (long f = 0; f < 1500 && !syncs.isDone(); f++) {
+                    ShardId id = new ShardId(3, f, 0);
+                    byte[] bytes = bytes(chunk, f);
+                    store.write(List.of(put(id, bytes)));
+                    entries.put(id, bytes);
+                }
+            } finally {
+                writing.set(false);
+            }
+            assertThat(syncs.get(60, TimeUnit.SECONDS)).isPositive();
+            store.syncWal();
+            assertThat(entries).hasSize(1500);
+            assertReadsBack(store, entries);
+        }
+        try (RocksShardStore store = RocksShardStore.open(dir, options())) {
+            assertReadsBack(store, entries);
         }
     }
 
