@@ -129,6 +129,7 @@ final class StripeRead {
                     launch(new Source(i, false));
                     recentlySlow++;
                 } else {
+                    ctx.slowPods.waitedFor(vault.pod(i));
                     launch(new Source(i, false));
                 }
             }

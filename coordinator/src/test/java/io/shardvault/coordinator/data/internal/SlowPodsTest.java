@@ -38,6 +38,30 @@ class SlowPodsTest {
     }
 
     @Test
+    void aPodLateOnFewOfTheReadsThatWaitedForItIsNotSlow() {
+        // A busy vault with few hedges (14 in a window, 3 of them on pod 7): 4x the average, but 3 of 600 reads.
+        for (int read = 0; read < 600; read++) {
+            PODS.forEach(slowPods::waitedFor);
+        }
+        late(7, 3);
+        for (int i = 0; i < 11; i++) {
+            late(i < 7 ? i : i + 1, 1);
+        }
+        assertThat(slowPods.slowAmong(PODS)).as("late on 0.5 % of its reads").containsOnly(false);
+    }
+
+    @Test
+    void aPodLateOnAFifthOfItsReadsIsSlow() {
+        for (int read = 0; read < 50; read++) {
+            slowPods.waitedFor(PODS.get(7));
+        }
+        late(7, SlowPods.MIN_LATE + 6);
+        assertThat(slowPods.slowAmong(PODS)[7]).as("9 of 50").isFalse();
+        late(7, 1);
+        assertThat(slowPods.slowAmong(PODS)[7]).as("10 of 50").isTrue();
+    }
+
+    @Test
     void lateReadsAreForgottenAfterTwoWindows() {
         late(2, 5);
         now.addAndGet(TimeUnit.SECONDS.toNanos(6));
