@@ -5,12 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.shardvault.common.admin.PrometheusText;
 import io.shardvault.common.testing.AdminScrape;
 import io.shardvault.common.testing.ChildJvm;
+import io.shardvault.common.testing.FreePorts;
 import io.shardvault.coordinator.testing.ClusterKeyFile;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigSyntax;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -49,7 +48,7 @@ class CoordinatorMainAdminTest {
         ChildJvm child = ChildJvm.builder(CoordinatorMain.class).name("coordinator")
                 .jvmArgs("-Xmx384m", "-Dlogback.configurationFile=" + shippedLogback)
                 .args("--set", "admin.bind=127.0.0.1:0", "--set", "s3.bindHost=127.0.0.1", "--set", "s3.port=0",
-                        "--set", "catalog.peerId=c1", "--set", "catalog.peers=c1=127.0.0.1:" + freePort(),
+                        "--set", "catalog.peerId=c1", "--set", "catalog.peers=c1=127.0.0.1:" + FreePorts.loopback(),
                         "--set", "catalog.dataDir=" + dir.resolve("catalog"),
                         "--set", "catalog.secrets.keyFile=" + ClusterKeyFile.in(dir),
                         "--set", "coordinator.vault.pods=" + PODS, "--set", "audit.file=" + dir.resolve("audit.json"))
@@ -109,7 +108,7 @@ class CoordinatorMainAdminTest {
     void refusesToStartWithoutAClusterKeyFile() throws Exception {
         ChildJvm child = ChildJvm.builder(CoordinatorMain.class).name("coordinator-without-keys").jvmArgs("-Xmx256m")
                 .args("--set", "admin.bind=127.0.0.1:0", "--set", "s3.bindHost=127.0.0.1", "--set", "s3.port=0",
-                        "--set", "catalog.peerId=c1", "--set", "catalog.peers=c1=127.0.0.1:" + freePort(),
+                        "--set", "catalog.peerId=c1", "--set", "catalog.peers=c1=127.0.0.1:" + FreePorts.loopback(),
                         "--set", "catalog.dataDir=" + dir.resolve("catalog"), "--set", "coordinator.vault.pods=" + PODS,
                         "--set", "audit.file=" + dir.resolve("audit.json"))
                 .start();
@@ -121,9 +120,4 @@ class CoordinatorMainAdminTest {
         assertThat(dir.resolve("catalog")).doesNotExist();
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
-    }
 }

@@ -3,9 +3,8 @@ package io.shardvault.common.jmx;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
+import io.shardvault.common.testing.FreePorts;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -55,19 +54,13 @@ class JmxRemoteServerTest {
         }
     }
 
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
     @Test
     void servesDescribedMXBeansToAuthenticatedClientsOnly() throws Exception {
         MBeanServer mbs = MBeanServerFactory.newMBeanServer();
         ObjectName name = MBeanRegistrations.name("Counter", "test");
         try (MBeanRegistrations regs = new MBeanRegistrations(mbs)) {
             regs.register(name, new Counter(), CounterMXBean.class);
-            JmxRemoteConfig config = JmxRemoteConfig.withPassword(new InetSocketAddress("127.0.0.1", freePort()),
+            JmxRemoteConfig config = JmxRemoteConfig.withPassword(new InetSocketAddress("127.0.0.1", FreePorts.loopback()),
                     "ops", "s3cret");
             try (JmxRemoteServer server = JmxRemoteServer.start(config, mbs)) {
                 try (JMXConnector c = JMXConnectorFactory.connect(server.url(),

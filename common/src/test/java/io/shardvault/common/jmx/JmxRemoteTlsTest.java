@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.shardvault.common.config.Settings;
-import java.net.InetSocketAddress;
+import io.shardvault.common.testing.FreePorts;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -50,7 +50,7 @@ class JmxRemoteTlsTest {
         System.setProperty("javax.net.ssl.trustStore", truststore.toString());
         System.setProperty("javax.net.ssl.trustStorePassword", "changeit");
 
-        int port = JmxRemoteServerTest.freePort();
+        int port = FreePorts.loopback();
         JmxRemoteConfig config = JmxRemoteConfig.from(Settings.of(Map.of("jmx.remote.enabled", true,
                 "jmx.remote.bind", "127.0.0.1:" + port, "jmx.remote.user", "ops", "jmx.remote.password", "pw",
                 "jmx.remote.tls.keystore", keystore.toString(), "jmx.remote.tls.keystorePassword", "changeit")));

@@ -7,11 +7,11 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.crc.Crc32c;
+import io.shardvault.common.testing.FreePorts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
@@ -245,10 +245,7 @@ abstract class AbstractRpcTest {
 
     @Test
     void failsUnreachablePeers() throws IOException {
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            closedPort = socket.getLocalPort();
-        }
+        int closedPort = FreePorts.loopback();
         RpcException unreachable = failure(client.call(new InetSocketAddress("127.0.0.1", closedPort),
                 RpcMessage.empty(ECHO)));
         assertThat(unreachable.code()).isEqualTo(ErrorCode.UNREACHABLE);

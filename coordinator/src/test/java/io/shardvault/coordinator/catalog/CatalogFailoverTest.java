@@ -3,6 +3,7 @@ package io.shardvault.coordinator.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.shardvault.common.testing.FreePorts;
 import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -13,7 +14,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -83,7 +83,7 @@ class CatalogFailoverTest {
 
     @Test
     void killedLeaderLosesNoAcknowledgedWrite() throws Exception {
-        spec = CatalogTestPeers.peersSpec(CatalogTestPeers.freePorts(3));
+        spec = CatalogTestPeers.peersSpec(FreePorts.loopback(3));
         for (int i = 0; i < 3; i++) {
             peers[i] = launch(i);
         }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.shardvault.common.testing.FreePorts;
 import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import io.shardvault.coordinator.repair.LeaderTenure;
 import java.nio.file.Path;
@@ -76,7 +77,7 @@ class CatalogMembershipTest {
 
     @Test
     void aPeerIsAddedThroughAFollowerAndAnotherRemovedWhileTheGroupServes() throws Exception {
-        List<Integer> ports = CatalogTestPeers.freePorts(4);
+        List<Integer> ports = FreePorts.loopback(4);
         String three = CatalogTestPeers.peersSpec(ports.subList(0, 3));
         String four = CatalogTestPeers.peersSpec(ports);
         for (int i = 0; i < 3; i++) {
@@ -145,7 +146,7 @@ class CatalogMembershipTest {
      */
     @Test
     void aLeaderWhoseGroupGrewWaitsOutTheTakeoverDelay() throws Exception {
-        List<Integer> ports = CatalogTestPeers.freePorts(2);
+        List<Integer> ports = FreePorts.loopback(2);
         CatalogServer first = start(0, CatalogTestPeers.peersSpec(ports.subList(0, 1)));
         leader();
         LeaderTenure tenure = LeaderTenure.of(first, Duration.ofHours(1));
@@ -159,7 +160,7 @@ class CatalogMembershipTest {
 
     @Test
     void theLastPeerIsNotRemoved() throws Exception {
-        CatalogServer only = start(0, CatalogTestPeers.peersSpec(CatalogTestPeers.freePorts(1)));
+        CatalogServer only = start(0, CatalogTestPeers.peersSpec(FreePorts.loopback(1)));
         leader();
         assertThatThrownBy(() -> get(only.removePeer("p1"))).isInstanceOf(ExecutionException.class)
                 .hasRootCauseInstanceOf(IllegalArgumentException.class).rootCause().hasMessageContaining("last peer");

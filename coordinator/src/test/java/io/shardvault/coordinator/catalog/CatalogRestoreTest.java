@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.shardvault.common.testing.FreePorts;
 import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -43,7 +44,7 @@ class CatalogRestoreTest {
     }
 
     private CatalogServer start(Path dataDir) throws Exception {
-        List<Integer> ports = CatalogTestPeers.freePorts(1);
+        List<Integer> ports = FreePorts.loopback(1);
         // Snapshots only when asked: the backup is of the one takeSnapshot() took.
         return RatisCatalogServer.start(CatalogTestPeers.config("p1", CatalogTestPeers.peersSpec(ports), dataDir,
                 1_000_000), new SimpleMeterRegistry());

@@ -4,10 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.shardvault.common.config.Settings;
 import io.shardvault.coordinator.testing.ClusterKeyFile;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,23 +12,6 @@ import java.util.Map;
 /** Settings for catalog peers on loopback with small Ratis timeouts, for tests. */
 final class CatalogTestPeers {
     private CatalogTestPeers() {
-    }
-
-    static List<Integer> freePorts(int n) throws IOException {
-        List<ServerSocket> sockets = new ArrayList<>();
-        List<Integer> ports = new ArrayList<>();
-        try {
-            for (int i = 0; i < n; i++) {
-                ServerSocket s = new ServerSocket(0);
-                sockets.add(s);
-                ports.add(s.getLocalPort());
-            }
-        } finally {
-            for (ServerSocket s : sockets) {
-                s.close();
-            }
-        }
-        return ports;
     }
 
     static String peersSpec(List<Integer> ports) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.config.TlsSettings;
+import io.shardvault.common.testing.FreePorts;
 import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import io.shardvault.coordinator.certs.CertsFixture;
 import java.nio.file.Path;
@@ -42,7 +43,7 @@ class CatalogTlsTest {
         TlsSettings c1 = CertsFixture.issue(dir.resolve("certs"), "c1", "127.0.0.1");
         TlsSettings other = CertsFixture.issue(dir.resolve("certs"), "c2", "127.0.0.1");
         TlsSettings foreign = CertsFixture.issue(dir.resolve("other-ca"), "intruder", "127.0.0.1");
-        String peers = CatalogTestPeers.peersSpec(CatalogTestPeers.freePorts(1));
+        String peers = CatalogTestPeers.peersSpec(FreePorts.loopback(1));
         try (CatalogServer server = RatisCatalogServer.start(CatalogConfig.from(peer(peers, dir.resolve("c1"), c1)),
                 new SimpleMeterRegistry());
              Catalog member = RatisCatalogServer.connect(CatalogConfig.from(peer(peers, dir.resolve("m"), other)),

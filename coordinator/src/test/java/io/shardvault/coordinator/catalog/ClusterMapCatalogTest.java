@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.ErrorCode;
+import io.shardvault.common.testing.FreePorts;
 import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,7 +28,7 @@ class ClusterMapCatalogTest {
 
     @Test
     void registersTheMapOnceAndRefusesEveryDisagreementWritingNothing(@TempDir Path dir) throws Exception {
-        List<Integer> ports = CatalogTestPeers.freePorts(1);
+        List<Integer> ports = FreePorts.loopback(1);
         CatalogConfig config = CatalogTestPeers.config("p1", CatalogTestPeers.peersSpec(ports), dir, 1000);
         try (CatalogServer server = RatisCatalogServer.start(config, new SimpleMeterRegistry())) {
             Catalog catalog = server.catalog();

@@ -3,6 +3,7 @@ package io.shardvault.coordinator.catalog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.shardvault.common.testing.FreePorts;
 import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -49,7 +50,7 @@ class FivePeerGroupTest {
 
     @Test
     void majorityOfFiveKeepsCommitting() throws Exception {
-        String spec = CatalogTestPeers.peersSpec(CatalogTestPeers.freePorts(5));
+        String spec = CatalogTestPeers.peersSpec(FreePorts.loopback(5));
         for (int i = 0; i < 5; i++) {
             servers.add(RatisCatalogServer.start(CatalogTestPeers.config("p" + (i + 1), spec, dir.resolve("p" + (i + 1)),
                     1000), new SimpleMeterRegistry()));

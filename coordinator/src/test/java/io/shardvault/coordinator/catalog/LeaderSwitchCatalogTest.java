@@ -1,5 +1,6 @@
 package io.shardvault.coordinator.catalog;
 
+import io.shardvault.common.testing.FreePorts;
 import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -128,7 +129,7 @@ class LeaderSwitchCatalogTest {
 
     @Test
     void writesAndReadsStayLinearizableWhileLeadershipMoves() throws Exception {
-        String spec = CatalogTestPeers.peersSpec(CatalogTestPeers.freePorts(3));
+        String spec = CatalogTestPeers.peersSpec(FreePorts.loopback(3));
         for (int i = 0; i < 3; i++) {
             registries.add(new SimpleMeterRegistry());
             servers.add(RatisCatalogServer.start(CatalogTestPeers.config("p" + (i + 1), spec, dir.resolve("p" + (i + 1)),

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.ErrorCode;
+import io.shardvault.common.testing.FreePorts;
 import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -31,7 +32,7 @@ class SinglePeerCatalogTest {
 
     @BeforeAll
     static void start() throws Exception {
-        List<Integer> ports = CatalogTestPeers.freePorts(1);
+        List<Integer> ports = FreePorts.loopback(1);
         server = RatisCatalogServer.start(CatalogTestPeers.config("p1", CatalogTestPeers.peersSpec(ports), dir, 1000),
                 REGISTRY);
         catalog = server.catalog();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.config.Settings;
+import io.shardvault.common.testing.FreePorts;
 import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,7 +71,7 @@ class SnapshotCatchUpTest {
 
     @Test
     void wipedPeerCatchesUpBySnapshot() throws Exception {
-        spec = CatalogTestPeers.peersSpec(CatalogTestPeers.freePorts(3));
+        spec = CatalogTestPeers.peersSpec(FreePorts.loopback(3));
         for (int i = 0; i < 3; i++) {
             servers[i] = start(i);
         }

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.config.Settings;
+import io.shardvault.common.testing.FreePorts;
 import io.shardvault.coordinator.catalog.CatalogConfig;
 import io.shardvault.coordinator.catalog.CatalogConfigKeys;
 import io.shardvault.coordinator.catalog.CatalogServer;
@@ -30,7 +31,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -124,12 +124,7 @@ class AmbiguousCommitTest {
     }
 
     private void startGroup() throws IOException {
-        List<Integer> ports = new ArrayList<>();
-        for (int i = 0; i < peers.length; i++) {
-            try (ServerSocket s = new ServerSocket(0)) {
-                ports.add(s.getLocalPort());
-            }
-        }
+        List<Integer> ports = FreePorts.loopback(peers.length);
         StringBuilder spec = new StringBuilder();
         for (int i = 0; i < ports.size(); i++) {
             spec.append(i == 0 ? "" : ",").append("p").append(i + 1).append("=127.0.0.1:").append(ports.get(i));

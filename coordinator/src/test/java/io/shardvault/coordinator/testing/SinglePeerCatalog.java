@@ -2,11 +2,11 @@ package io.shardvault.coordinator.testing;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.config.Settings;
+import io.shardvault.common.testing.FreePorts;
 import io.shardvault.coordinator.catalog.CatalogConfig;
 import io.shardvault.coordinator.catalog.CatalogServer;
 import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -17,10 +17,7 @@ public final class SinglePeerCatalog {
 
     /** Starts the peer with its data in {@code dataDir}; short election timeouts, so it leads within a second. */
     public static CatalogServer start(Path dataDir) throws IOException {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
+        int port = FreePorts.loopback();
         return RatisCatalogServer.start(CatalogConfig.from(Settings.of(Map.of(
                 "catalog.peerId", "c1", "catalog.peers", "c1=127.0.0.1:" + port,
                 "catalog.dataDir", dataDir.toString(),

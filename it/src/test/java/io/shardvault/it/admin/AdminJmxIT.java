@@ -9,6 +9,7 @@ import io.shardvault.common.config.Settings;
 import io.shardvault.common.rpc.RpcClient;
 import io.shardvault.common.rpc.RpcClientConfig;
 import io.shardvault.common.testing.ChildJvm;
+import io.shardvault.common.testing.FreePorts;
 import io.shardvault.coordinator.Coordinator;
 import io.shardvault.coordinator.admin.AccessKeysMXBean;
 import io.shardvault.coordinator.admin.AccountView;
@@ -24,8 +25,6 @@ import io.shardvault.it.s3.S3Cluster;
 import io.shardvault.pod.api.PodClient;
 import io.shardvault.pod.api.PodPage;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -91,7 +90,7 @@ class AdminJmxIT {
         // Scrub passes every 2 s (a day by default), so a damaged shard is found while the test waits.
         nodes = MiniCluster.start(dir.resolve("nodes"), MiniCluster.Options.defaults()
                 .withPodSettings(Map.of("pod.scrub.interval", "2s")));
-        jmxPort = freePort();
+        jmxPort = FreePorts.loopback();
         Map<String, Object> s = S3Cluster.coordinatorSettings(nodes, dir.resolve("catalog"), 0);
         s.put("coordinator.accessKey", S3Cluster.ACCESS_KEY);
         s.put("coordinator.secretKey", S3Cluster.SECRET_KEY);
@@ -125,12 +124,6 @@ class AdminJmxIT {
 
     private JMXServiceURL url() throws IOException {
         return new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi");
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 
     private S3Client s3(String key, String secret) {
@@ -361,7 +354,7 @@ class AdminJmxIT {
         AdminCliRun usage = cli("pod", "drain");
         assertThat(usage.exit()).isEqualTo(2);
 
-        int dead = freePort();
+        int dead = FreePorts.loopback();
         AdminCliRun unreachable = cli("status", "--jmx", "127.0.0.1:" + dead, "--password-file",
                 writePasswordFile().toString());
         // A password on the command line would be visible in ps: there is no such option.
@@ -480,7 +473,7 @@ class AdminJmxIT {
         }
 
         try (ChildJvm dead = ChildJvm.builder(AdminCli.class).name("cli")
-                .args("status", "--jmx", "127.0.0.1:" + freePort(), "--password-file", writePasswordFile().toString())
+                .args("status", "--jmx", "127.0.0.1:" + FreePorts.loopback(), "--password-file", writePasswordFile().toString())
                 .start()) {
             int exit = dead.awaitExit(Duration.ofSeconds(90));
             String text = String.join("\n", dead.output());

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.config.ConfigException;
 import io.shardvault.common.config.Settings;
+import io.shardvault.common.testing.FreePorts;
 import io.shardvault.coordinator.Coordinator;
 import io.shardvault.coordinator.catalog.VaultInfo;
 import io.shardvault.coordinator.testing.MiniCluster;
@@ -50,7 +51,7 @@ class ClusterMapInitIT {
         try (MiniCluster nodes = MiniCluster.start(dir.resolve("nodes"), MiniCluster.Options.defaults())) {
             Map<String, Object> full = S3Cluster.coordinatorSettings(nodes, dir.resolve("catalog"), 0);
             Path mapFile = writeMap(full, "cluster-map.conf");
-            int jmxPort = S3Cluster.freePort();
+            int jmxPort = FreePorts.loopback();
             Map<String, Object> s = new HashMap<>(full);
             MAP_ONLY.forEach(s::remove);
             s.put("coordinator.accessKey", S3Cluster.ACCESS_KEY);

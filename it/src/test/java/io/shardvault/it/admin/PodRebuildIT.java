@@ -4,13 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.config.Settings;
+import io.shardvault.common.testing.FreePorts;
 import io.shardvault.coordinator.Coordinator;
 import io.shardvault.coordinator.testing.MiniCluster;
 import io.shardvault.it.s3.S3Cluster;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -169,7 +168,7 @@ class PodRebuildIT {
 
     /** A coordinator's settings for {@code nodes}: remote JMX for the CLI, rebuilds looked for every 200 ms. */
     private Map<String, Object> settings(MiniCluster nodes) throws IOException {
-        jmxPort = freePort();
+        jmxPort = FreePorts.loopback();
         Map<String, Object> s = S3Cluster.coordinatorSettings(nodes, dir.resolve("catalog"), 0);
         s.put("coordinator.accessKey", S3Cluster.ACCESS_KEY);
         s.put("coordinator.secretKey", S3Cluster.SECRET_KEY);
@@ -245,9 +244,4 @@ class PodRebuildIT {
         return AdminCliRun.execute(all.toArray(String[]::new));
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
-    }
 }

@@ -11,6 +11,7 @@ import io.shardvault.common.admin.Readiness;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.metrics.ProcessMetrics;
 import io.shardvault.common.testing.AdminScrape;
+import io.shardvault.common.testing.FreePorts;
 import io.shardvault.coordinator.Coordinator;
 import io.shardvault.coordinator.CoordinatorProcess;
 import io.shardvault.coordinator.catalog.CatalogConfig;
@@ -20,7 +21,6 @@ import io.shardvault.coordinator.testing.MiniCluster;
 import io.shardvault.it.s3.S3Cluster;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -60,7 +60,6 @@ class MetricsIT {
     @TempDir
     Path dir;
 
-
     @Test
     void readyOnlyWithLeaderAndWritableVault_andNamedMetricsMoveUnderLoad() throws Exception {
         LOG.info("seed {}", SEED);
@@ -70,7 +69,7 @@ class MetricsIT {
              MiniCluster cluster = MiniCluster.start(dir.resolve("nodes"),
                      MiniCluster.Options.defaults().withRegistry(nodeMetrics.registry()))) {
             Map<String, Object> settings = S3Cluster.coordinatorSettings(cluster, dir.resolve("catalog1"), 0);
-            String peers = "c1=127.0.0.1:" + freePort() + ",c2=127.0.0.1:" + freePort();
+            String peers = "c1=127.0.0.1:" + FreePorts.loopback() + ",c2=127.0.0.1:" + FreePorts.loopback();
             settings.put("catalog.peers", peers);
             settings.put("catalog.election.timeoutMin", "300ms");
             settings.put("catalog.election.timeoutMax", "600ms");
@@ -257,16 +256,8 @@ class MetricsIT {
                 + last.body());
     }
 
-
-
     private static URI uri(InetSocketAddress a) {
         return URI.create("http://127.0.0.1:" + a.getPort());
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 
     private static AdminScrape scrape(URI admin) {

@@ -3,6 +3,7 @@ package io.shardvault.it.process;
 import io.shardvault.common.jmx.MBeanRegistrations;
 import io.shardvault.common.rpc.RpcTransport;
 import io.shardvault.common.rpc.RpcTransportConfig;
+import io.shardvault.common.testing.FreePorts;
 import io.shardvault.coordinator.testing.ClusterKeyFile;
 import io.shardvault.coordinator.testing.DelayingProxy;
 import io.shardvault.it.s3.S3Cluster;
@@ -207,7 +208,7 @@ public final class ProcessCluster implements AutoCloseable {
      */
     private int distinctFreePort() throws IOException {
         for (int attempt = 0; attempt < 100; attempt++) {
-            int port = S3Cluster.freePort();
+            int port = FreePorts.loopback();
             if (pickedPorts.add(port)) {
                 return port;
             }

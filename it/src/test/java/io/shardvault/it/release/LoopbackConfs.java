@@ -1,8 +1,7 @@
 package io.shardvault.it.release;
 
-import io.shardvault.it.s3.S3Cluster;
+import io.shardvault.common.testing.FreePorts;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -26,7 +25,7 @@ final class LoopbackConfs {
 
     LoopbackConfs(Path dir) throws IOException {
         this.confs = new SampleConfs(dir);
-        this.s3Port = S3Cluster.freePort();
+        this.s3Port = FreePorts.loopback();
     }
 
     SampleConfs files() {
@@ -39,7 +38,7 @@ final class LoopbackConfs {
 
     /** The loopback address that stands for the samples' {@code hostPort} (e.g. {@code 192.0.2.31:7400}). */
     String address(String hostPort) {
-        return addresses.computeIfAbsent(hostPort, k -> "127.0.0.1:" + freePort());
+        return addresses.computeIfAbsent(hostPort, k -> "127.0.0.1:" + FreePorts.loopback());
     }
 
     /** {@link SampleConfs#write} with the samples' addresses moved to loopback. */
@@ -59,13 +58,5 @@ final class LoopbackConfs {
         moved = port.find() ? port.replaceFirst("s3.port = " + s3Port) : moved;
         SampleConfs.refuseSetting(moved, "192.0.2.");
         return moved;
-    }
-
-    private static int freePort() {
-        try {
-            return S3Cluster.freePort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

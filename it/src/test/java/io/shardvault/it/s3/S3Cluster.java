@@ -2,6 +2,7 @@ package io.shardvault.it.s3;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.config.Settings;
+import io.shardvault.common.testing.FreePorts;
 import io.shardvault.coordinator.Coordinator;
 import io.shardvault.coordinator.lifecycle.LifecycleExpirer;
 import io.shardvault.coordinator.testing.MiniCluster;
@@ -22,7 +23,6 @@ import software.amazon.awssdk.http.SdkHttpConfigurationOption;
 import software.amazon.awssdk.utils.AttributeMap;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -191,7 +191,7 @@ public final class S3Cluster implements S3Target {
         s.put("coordinator.stash.servers", join(cluster.stashAddresses()));
         s.put("coordinator.reaper.interval", "500ms");
         s.put("catalog.peerId", "c1");
-        s.put("catalog.peers", "c1=127.0.0.1:" + freePort());
+        s.put("catalog.peers", "c1=127.0.0.1:" + FreePorts.loopback());
         s.put("catalog.dataDir", catalogDir.toString());
         s.put("catalog.secrets.keyFile", ClusterKeyFile.in(catalogDir.toAbsolutePath().getParent()).toString());
         s.put("s3.bindHost", "127.0.0.1");
@@ -206,34 +206,6 @@ public final class S3Cluster implements S3Target {
 
     private static String hostPort(InetSocketAddress a) {
         return "127.0.0.1:" + a.getPort();
-    }
-
-    /**
-     * A port free on loopback a moment ago, for a server that wants a fixed one (the catalog's Ratis peer list, a
-     * conf file). Taken below the kernel's ephemeral range: a port the kernel hands out for port 0 lies in that
-     * range, where any outgoing connection may take it before the server binds it (seen: a release test's pod
-     * process failing "Address already in use" seconds after its port was picked). Never the same one twice in
-     * this JVM, so the ports of one cluster's confs are distinct.
-     */
-    public static synchronized int freePort() throws IOException {
-        int high = ephemeralLow();
-        boolean belowEphemeral = high - FIXED_PORTS_LOW >= 1000;
-        for (int attempt = 0; attempt < 1000; attempt++) {
-            // Where the ephemeral range leaves too little room below it, the kernel's pick (port 0), still never
-            // one handed out before: the kernel gives a closed port out again (seen: a pod and a stash server of
-            // one release test given the same port).
-            int port = belowEphemeral ? FIXED_PORTS_LOW + PORT_PICKS.nextInt(high - FIXED_PORTS_LOW) : 0;
-            try (ServerSocket socket = new ServerSocket()) {
-                socket.bind(new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port), 1);
-                if (HANDED_OUT.add(socket.getLocalPort())) {
-                    return socket.getLocalPort();
-                }
-            } catch (IOException taken) {
-                // In use: try another.
-            }
-        }
-        throw new IOException("no free loopback port not handed out before after 1000 tries (ephemeral range from "
-                + high + ")");
     }
 
     private static final int FIXED_PORTS_LOW = 10_000;

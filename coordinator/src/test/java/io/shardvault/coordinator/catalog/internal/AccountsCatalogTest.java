@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.config.Settings;
+import io.shardvault.common.testing.FreePorts;
 import io.shardvault.coordinator.catalog.AccessKey;
 import io.shardvault.coordinator.catalog.Account;
 import io.shardvault.coordinator.catalog.AccountListing;
@@ -12,9 +13,6 @@ import io.shardvault.coordinator.catalog.CatalogConfig;
 import io.shardvault.coordinator.catalog.CatalogException;
 import io.shardvault.coordinator.catalog.CatalogServer;
 import io.shardvault.coordinator.testing.ClusterKeyFile;
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -44,12 +42,6 @@ class AccountsCatalogTest {
                 "catalog.election.timeoutMin", "300ms", "catalog.election.timeoutMax", "600ms")));
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
     private static CatalogException failure(CompletableFuture<?> f) {
         try {
             f.join();
@@ -62,7 +54,7 @@ class AccountsCatalogTest {
 
     @Test
     void accountsOwnKeysAndBucketsByIdKeepRestrictionsAndSurviveARestart() throws Exception {
-        CatalogConfig config = config(dir, freePort());
+        CatalogConfig config = config(dir, FreePorts.loopback());
         Account acme;
         Account team;
         AccessKey scoped;

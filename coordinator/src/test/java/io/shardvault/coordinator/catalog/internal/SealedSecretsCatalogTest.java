@@ -4,15 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.config.Settings;
+import io.shardvault.common.testing.FreePorts;
 import io.shardvault.coordinator.catalog.AccessKey;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CatalogConfig;
 import io.shardvault.coordinator.catalog.CatalogServer;
 import io.shardvault.coordinator.catalog.SecretCipher;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +35,7 @@ class SealedSecretsCatalogTest {
     @TempDir
     Path dir;
 
-    private final int port = freePort();
+    private final int port = FreePorts.loopback();
 
     private CatalogServer start(Path dataDir, Path keyFile) throws IOException {
         Map<String, Object> m = new HashMap<>(Map.of("catalog.peerId", "c1", "catalog.peers", "c1=127.0.0.1:" + port,
@@ -49,14 +47,6 @@ class SealedSecretsCatalogTest {
             m.put("catalog.secrets.keyFile", keyFile.toString());
         }
         return RatisCatalogServer.start(CatalogConfig.from(Settings.of(m)), new SimpleMeterRegistry());
-    }
-
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private Path keyFile(String name, String... lines) throws IOException {
