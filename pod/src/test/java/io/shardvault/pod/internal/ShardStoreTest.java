@@ -47,11 +47,13 @@ class ShardStoreTest {
         for (int i = 0; i < 3; i++) {
             tomes.add(new Tome(i, Files.createDirectories(dir.resolve("t" + i)), DirectTomeIo.INSTANCE));
         }
-        store = new ShardStore(tomes);
+        // Files kept open for reads, as a pod keeps them: every test here also checks that no stale one is read.
+        store = new ShardStore(tomes, 16);
     }
 
     @AfterEach
     void tearDown() {
+        store.close();
         tomes.forEach(Tome::close);
     }
 
