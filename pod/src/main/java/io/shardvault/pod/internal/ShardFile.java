@@ -286,16 +286,19 @@ public final class ShardFile {
                     throw new ShardStoreException(ErrorCode.CORRUPT, "chunk at " + c.offsetInShard() + " of "
                             + path + " is truncated");
                 }
-                int actual = Crc32c.of(out, at, c.length());
+                window.flip();
+                int actual = Crc32c.of(window);
                 if (actual != c.crc32c()) {
                     throw new ShardStoreException(ErrorCode.CORRUPT, "chunk at " + c.offsetInShard() + " of "
                             + path + " has CRC " + Crc32c.format(actual) + ", stored " + Crc32c.format(c.crc32c()));
                 }
             }
             out.writerIndex(Math.toIntExact(last - first));
-            ByteBuf slice = out.slice(Math.toIntExact(offset - first), length);
+            // A whole-chunk read (a GET's usual one) is the buffer itself: no derived buffer to allocate.
+            ByteBuf answer = offset == first && length == out.readableBytes() ? out
+                    : out.slice(Math.toIntExact(offset - first), length);
             ok = true;
-            return slice;
+            return answer;
         } finally {
             if (!ok) {
                 out.release();
