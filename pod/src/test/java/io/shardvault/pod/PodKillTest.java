@@ -30,6 +30,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -57,6 +58,11 @@ class PodKillTest {
         return ChildJvm.builder(PodMain.class).name("pod").jvmArgs("-Xmx256m").args(args).start();
     }
 
+    /** The started pod's address, once it listens. */
+    private static InetSocketAddress listening(ChildJvm child) throws InterruptedException, TimeoutException {
+        return HostPort.parse(child.awaitLine("pod p3 listening ", Duration.ofSeconds(90)));
+    }
+
     @Test
     void killMinus9MidStreamLosesNoAcknowledgedShard() throws Exception {
         long seed = System.nanoTime();
@@ -67,7 +73,7 @@ class PodKillTest {
             ChildJvm child = startPod(settings);
             Map<ShardId, byte[]> acked = new ConcurrentHashMap<>();
             try {
-                InetSocketAddress pod = HostPort.parse(child.awaitLine("pod p3 listening ", Duration.ofSeconds(90)));
+                InetSocketAddress pod = listening(child);
                 // The pod's only source of its slot and stash: the restart below recovers from what it persisted.
                 f.assign(pod);
                 int writers = 2;
@@ -157,7 +163,7 @@ class PodKillTest {
             Set<ShardId> deleted = new HashSet<>();
             ChildJvm child = startPod(settings);
             try {
-                InetSocketAddress pod = HostPort.parse(child.awaitLine("pod p3 listening ", Duration.ofSeconds(90)));
+                InetSocketAddress pod = listening(child);
                 f.assign(pod);
                 for (int i = 0; i < 60; i++) {
                     ShardId id = new ShardId(StashFaultFixture.VAULT, i, StashFaultFixture.SHARD);
