@@ -34,6 +34,7 @@ import java.util.TreeMap;
  *   <tr><td>recoveryTimeout</td><td>10 min</td></tr>
  *   <tr><td>scrubBytesPerSecond</td><td>8 MiB/s; 0 turns scrubbing off</td></tr>
  *   <tr><td>scrubInterval</td><td>24 h from one pass's start to the next's, at least</td></tr>
+ *   <tr><td>openShardFiles</td><td>512 files kept open for reads; 0 keeps none</td></tr>
  * </table>
  */
 public record PodConfig(String name, InetSocketAddress bind, Path stateDir, List<TomeConfig> tomes,
@@ -41,7 +42,7 @@ public record PodConfig(String name, InetSocketAddress bind, Path stateDir, List
                         int flushBatchShards, long maxUnflushedBytes, long purgeSegmentBytes, int purgeBatchSize,
                         Duration purgeRetryMin, Duration purgeRetryMax, Duration purgeSendTimeout,
                         Duration purgeLinger, Duration recoveryTimeout, long simulatedHddSeed, RpcServerConfig rpc,
-                        long scrubBytesPerSecond, Duration scrubInterval) {
+                        long scrubBytesPerSecond, Duration scrubInterval, int openShardFiles) {
     public PodConfig {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(bind, "bind");
@@ -62,6 +63,9 @@ public record PodConfig(String name, InetSocketAddress bind, Path stateDir, List
             throw new IllegalArgumentException("scrubBytesPerSecond must be >= 0: " + scrubBytesPerSecond);
         }
         Objects.requireNonNull(scrubInterval, "scrubInterval");
+        if (openShardFiles < 0) {
+            throw new IllegalArgumentException("openShardFiles must be >= 0: " + openShardFiles);
+        }
     }
 
     /**
@@ -93,7 +97,8 @@ public record PodConfig(String name, InetSocketAddress bind, Path stateDir, List
                     s.get(PodConfigKeys.PURGE_SEND_TIMEOUT), s.get(PodConfigKeys.PURGE_LINGER),
                     s.get(PodConfigKeys.RECOVERY_TIMEOUT),
                     s.get(PodConfigKeys.SIMULATED_HDD_SEED), RpcServerConfig.from(s),
-                    s.get(PodConfigKeys.SCRUB_RATE), s.get(PodConfigKeys.SCRUB_INTERVAL));
+                    s.get(PodConfigKeys.SCRUB_RATE), s.get(PodConfigKeys.SCRUB_INTERVAL),
+                    s.get(PodConfigKeys.OPEN_SHARD_FILES));
         } catch (IllegalArgumentException e) {
             throw new ConfigException("pod settings from " + s.source() + ": " + e.getMessage(), e);
         }

@@ -67,6 +67,11 @@ public final class PodConfigKeys {
             Duration.ofHours(24), Duration.ofMillis(1), Duration.ofDays(365),
             "Least time from the start of one scrub pass to the start of the next; a pass that takes longer is "
                     + "followed at once by the next.");
+    public static final ConfigKey<Integer> OPEN_SHARD_FILES = ConfigKey.ofInt("pod.read.openShardFiles", 512, 0,
+            1_000_000, "Shard files the instance keeps open, with their parsed layout, so that a read of a "
+                    + "recently read or written shard neither opens nor parses its file; least recently used "
+                    + "closed first, 0 keeps none. Each is a file descriptor: a process holds up to this many per "
+                    + "instance, plus one per reading thread, on top of its sockets (size LimitNOFILE for it).");
 
     /**
      * Settings a pod no longer takes, and why: a configuration that still sets one fails start-up with
@@ -83,7 +88,7 @@ public final class PodConfigKeys {
         List<ConfigKey<?>> keys = new ArrayList<>(List.of(NAME, BIND, STATE_DIR, TOMES, SIMULATED_HDD,
                 SIMULATED_HDD_SEED, FLUSH_INTERVAL, FLUSH_BATCH_SHARDS, MAX_UNFLUSHED_BYTES,
                 PURGE_SEGMENT_BYTES, PURGE_BATCH, PURGE_RETRY_MIN, PURGE_RETRY_MAX, PURGE_SEND_TIMEOUT,
-                PURGE_LINGER, RECOVERY_TIMEOUT, SCRUB_RATE, SCRUB_INTERVAL));
+                PURGE_LINGER, RECOVERY_TIMEOUT, SCRUB_RATE, SCRUB_INTERVAL, OPEN_SHARD_FILES));
         keys.addAll(RpcConfigKeys.all());
         return List.copyOf(keys);
     }

@@ -103,6 +103,11 @@ final class StashFaultFixture implements AutoCloseable {
         podClient.write(pod, id, 0, crc, WriteMode.BUFFERED, Unpooled.wrappedBuffer(data)).join();
     }
 
+    /** The large-file write path: the chunk at {@code offset} written durably to the pod, with no stash copy. */
+    void writeDurable(InetSocketAddress pod, ShardId id, long offset, byte[] data) {
+        podClient.write(pod, id, offset, Crc32c.of(data), WriteMode.DURABLE, Unpooled.wrappedBuffer(data)).join();
+    }
+
     /**
      * The small-file write path with the stash's leg late: the buffered pod write, then, once the stash has
      * served the pod's purge of it (the pod synced it first), the stash copy, which must still be acknowledged.

@@ -84,7 +84,7 @@ public final class PodNode implements AutoCloseable {
                     Clock clock) {
         this.config = config;
         this.tomes = tomes;
-        this.store = new ShardStore(tomes);
+        this.store = new ShardStore(tomes, config.openShardFiles());
         this.flushQueue = new FlushQueue(Math.max(1L << 20, config.maxUnflushedBytes() / 8));
         this.purgeQueue = purgeQueue;
         this.purges = new PurgeEvents(config.name(), purgeLog);
@@ -380,6 +380,7 @@ public final class PodNode implements AutoCloseable {
         for (Tome t : tomes) {
             t.close();
         }
+        store.close();
         try {
             purgeQueue.close();
         } catch (IOException e) {

@@ -71,9 +71,27 @@ public final class ShardFile {
      * @param validEnd file position after the last valid record; later bytes are a torn append
      */
     public record Layout(ShardId id, List<Chunk> chunks, long validEnd, long fileSize) {
+        /** A file of the shard with its header and no record yet. */
+        public static Layout empty(ShardId id) {
+            return new Layout(id, List.of(), FILE_HEADER_BYTES, FILE_HEADER_BYTES);
+        }
+
         /** The shard's logical length: the end of its last chunk. */
         public long shardLength() {
             return chunks.isEmpty() ? 0 : chunks.get(chunks.size() - 1).end();
+        }
+
+        /**
+         * This layout with one more record at its valid end, as {@link #append} (or {@link #create}, on a
+         * layout of no records ending at the file header) leaves the file.
+         */
+        public Layout withAppended(long offsetInShard, int length, int crc32c) {
+            List<Chunk> more = new ArrayList<>(chunks.size() + 1);
+            more.addAll(chunks);
+            more.add(new Chunk(offsetInShard, length, crc32c, validEnd + RECORD_HEADER_BYTES));
+            more.sort(Comparator.comparingLong(Chunk::offsetInShard));
+            long end = validEnd + RECORD_HEADER_BYTES + length;
+            return new Layout(id, Collections.unmodifiableList(more), end, end);
         }
 
         /** The record at exactly this offset, if any. */
@@ -268,16 +286,19 @@ public final class ShardFile {
                     throw new ShardStoreException(ErrorCode.CORRUPT, "chunk at " + c.offsetInShard() + " of "
                             + path + " is truncated");
                 }
-                int actual = Crc32c.of(out, at, c.length());
+                window.flip();
+                int actual = Crc32c.of(window);
                 if (actual != c.crc32c()) {
                     throw new ShardStoreException(ErrorCode.CORRUPT, "chunk at " + c.offsetInShard() + " of "
                             + path + " has CRC " + Crc32c.format(actual) + ", stored " + Crc32c.format(c.crc32c()));
                 }
             }
             out.writerIndex(Math.toIntExact(last - first));
-            ByteBuf slice = out.slice(Math.toIntExact(offset - first), length);
+            // A whole-chunk read (a GET's usual one) is the buffer itself: no derived buffer to allocate.
+            ByteBuf answer = offset == first && length == out.readableBytes() ? out
+                    : out.slice(Math.toIntExact(offset - first), length);
             ok = true;
-            return slice;
+            return answer;
         } finally {
             if (!ok) {
                 out.release();

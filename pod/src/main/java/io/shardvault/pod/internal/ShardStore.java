@@ -34,10 +34,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * flush batch of new files needs few directory syncs. A shard's tome is a fixed hash of its id over the tome list, so lookups need no index
  * (and the tome list must not be reordered).
  *
- * <p>Thread-safe: operations on one shard are serialised by a striped lock; different shards
- * proceed in parallel. Durability is the caller's choice: {@link #write} syncs only when asked.
+ * <p>Reads go through {@link OpenShardFiles}: the files of recently read or written shards stay open with
+ * their parsed layout, and every change of a file replaces or drops its entry under the shard's lock.
+ *
+ * <p>Thread-safe: changes of one shard are serialised by a striped lock; different shards proceed in
+ * parallel, and reads of a cached shard take no lock. Durability is the caller's choice: {@link #write}
+ * syncs only when asked. {@link #close} closes the cached files; the store still works after it, uncached.
  */
-public final class ShardStore {
+public final class ShardStore implements AutoCloseable {
     static final String SUFFIX = ".shard";
     private static final String TMP_SUFFIX = ".shard.tmp";
     private static final int LOCK_STRIPES = 1024;
@@ -47,6 +51,7 @@ public final class ShardStore {
     private final List<Tome> tomes;
     private final ReentrantLock[] locks = new ReentrantLock[LOCK_STRIPES];
     private final Set<Path> knownDirectories = ConcurrentHashMap.newKeySet();
+    private final OpenShardFiles openFiles;
 
     /** What a write did. */
     public record WriteOutcome(Tome tome, boolean newFile, boolean duplicate, long bytesWritten) {
@@ -55,7 +60,14 @@ public final class ShardStore {
     /** The state of one chunk on disk, as recovery sees it. */
     public enum ChunkState { PRESENT, MISSING, CORRUPT }
 
+    /** A store keeping no file open between reads (tools and tests that only need the layout). */
     public ShardStore(List<Tome> tomes) {
+        this(tomes, 0);
+    }
+
+    /** @param openFiles how many shard files to keep open for reads ({@link OpenShardFiles}); 0 keeps none */
+    public ShardStore(List<Tome> tomes, int openFiles) {
+        this.openFiles = new OpenShardFiles(openFiles);
         if (tomes.isEmpty()) {
             throw new IllegalArgumentException("a pod needs at least one tome");
         }
@@ -142,6 +154,7 @@ public final class ShardStore {
     private WriteOutcome writeLocked(Tome tome, ShardId id, Path path, long offsetInShard, int crc32c, ByteBuf data,
                                      ByteBuffer[] parts, boolean durable) throws IOException {
         ensureDirectories(tome, path.getParent());
+        int length = data.readableBytes();
         boolean newFile;
         TomeFile file;
         try {
@@ -151,23 +164,41 @@ public final class ShardStore {
             file = tome.io().open(path, TomeIo.OpenMode.WRITE);
             newFile = false;
         }
-        try (TomeFile f = file) {
-            boolean duplicate = false;
-            long written;
+        boolean duplicate = false;
+        long written;
+        ShardFile.Layout after;
+        try {
             if (newFile) {
-                written = create(tome, f, path, id, offsetInShard, crc32c, parts);
+                written = create(tome, file, path, id, offsetInShard, crc32c, parts);
+                after = ShardFile.Layout.empty(id).withAppended(offsetInShard, length, crc32c);
             } else {
-                ShardFile.Layout layout = ShardFile.scan(f, path);
-                duplicate = ShardFile.checkNewChunk(layout, offsetInShard, data.readableBytes(), crc32c);
-                written = duplicate ? 0 : ShardFile.append(f, layout, offsetInShard, crc32c, parts);
+                ShardFile.Layout layout = ShardFile.scan(file, path);
+                duplicate = ShardFile.checkNewChunk(layout, offsetInShard, length, crc32c);
+                written = duplicate ? 0 : ShardFile.append(file, layout, offsetInShard, crc32c, parts);
+                after = duplicate ? layout : layout.withAppended(offsetInShard, length, crc32c);
             }
             if (durable) {
-                f.sync(written);
+                file.sync(written);
                 if (newFile) {
                     tome.io().syncDirectory(path.getParent());
                 }
             }
-            return new WriteOutcome(tome, newFile, duplicate, written);
+        } catch (IOException | RuntimeException e) {
+            // The file may have changed in part (a torn append, a truncated tail): no reader may keep its old layout.
+            openFiles.invalidate(id);
+            closeAfterFailure(file, e);
+            throw e;
+        }
+        // The file stays open for the next read of the shard, which neither opens nor scans it.
+        openFiles.put(id, file, path, after, !tome.failed()).release();
+        return new WriteOutcome(tome, newFile, duplicate, written);
+    }
+
+    private static void closeAfterFailure(TomeFile file, Exception failure) {
+        try {
+            file.close();
+        } catch (IOException e) {
+            failure.addSuppressed(e);
         }
     }
 
@@ -197,13 +228,45 @@ public final class ShardStore {
      * @throws ShardStoreException NOT_FOUND, BAD_REQUEST (range), CORRUPT (CRC mismatch)
      */
     public ByteBuf read(ShardId id, long offset, int length, ByteBufAllocator alloc) throws IOException {
+        OpenShardFiles.Handle h = openForRead(id);
+        try {
+            return ShardFile.readRange(h.file(), h.layout(), h.path(), offset, length, alloc);
+        } finally {
+            h.release();
+        }
+    }
+
+    /**
+     * The shard's open file and layout, from the cache or opened, scanned and cached now; the caller
+     * releases it. A failed tome's shards are not cached: its files are read as they are now, every time.
+     */
+    private OpenShardFiles.Handle openForRead(ShardId id) throws IOException {
         Tome tome = tomeFor(id);
-        Path path = pathOf(id);
+        boolean healthy = !tome.failed();
+        if (healthy) {
+            OpenShardFiles.Handle cached = openFiles.acquire(id);
+            if (cached != null) {
+                return cached;
+            }
+        }
         ReentrantLock lock = lockFor(id);
         lock.lock();
-        try (TomeFile f = openExisting(tome, path, TomeIo.OpenMode.READ, id)) {
-            ShardFile.Layout layout = ShardFile.scan(f, path);
-            return ShardFile.readRange(f, layout, path, offset, length, alloc);
+        try {
+            // Under the lock no writer changes the file between its scan and its caching.
+            OpenShardFiles.Handle cached = healthy ? openFiles.acquire(id) : null;
+            if (cached != null) {
+                return cached;
+            }
+            Path path = pathOf(id);
+            TomeFile f = openExisting(tome, path, TomeIo.OpenMode.READ, id);
+            ShardFile.Layout layout;
+            try {
+                layout = ShardFile.scan(f, path);
+            } catch (IOException | RuntimeException e) {
+                closeAfterFailure(f, e);
+                throw e;
+            }
+            return openFiles.put(id, f, path, layout, healthy);
         } finally {
             lock.unlock();
         }
@@ -230,6 +293,7 @@ public final class ShardStore {
         ReentrantLock lock = lockFor(id);
         lock.lock();
         try {
+            openFiles.invalidate(id);
             return tome.io().deleteIfExists(pathOf(id));
         } finally {
             lock.unlock();
@@ -310,6 +374,8 @@ public final class ShardStore {
                 }
                 out.sync(position);
             }
+            // Before the rename: a failed one may have replaced the file all the same.
+            openFiles.invalidate(id);
             tome.io().replace(tmp, path);
             tome.io().syncDirectory(path.getParent());
         } finally {
@@ -339,6 +405,17 @@ public final class ShardStore {
             data.flip();
             return data;
         }
+    }
+
+    /** Shard files kept open for reads now. */
+    int openFiles() {
+        return openFiles.size();
+    }
+
+    /** Closes the files kept open for reads (each once no reader holds it); from now on none is kept. */
+    @Override
+    public void close() {
+        openFiles.close();
     }
 
     /** Opens a shard's file for a scrub ({@link ScrubCursor}); empty when it is not stored. */
