@@ -68,6 +68,14 @@ public final class Nemesis {
      */
     public static final Duration SLOW_POD_DELAY = Duration.ofMillis(200);
 
+    /**
+     * What a step with a {@link Kind#PARTITION} lasts beyond its drawn 1 to 5 s: a cut of a few seconds is one TCP
+     * retransmits across, and the calls to a host cut off only wait. Held 11 to 15 s, the calls run into the
+     * clients' call timeout (10 s, ChaosIT's), and the catalog's other peers elect a leader (1 to 2 s
+     * election timeouts) while the one cut off may still believe it leads.
+     */
+    public static final Duration PARTITION_HOLD = Duration.ofSeconds(10);
+
     /** A {@link Kind#KILL_COORDINATOR}'s target: the catalog's leader. */
     public static final int LEADER = 0;
     /** A {@link Kind#KILL_COORDINATOR}'s target: a follower, the one after the leader (in the cluster's order). */
@@ -185,9 +193,10 @@ public final class Nemesis {
 
     /**
      * The steps for {@code length} of faults: a pause of 2 to 5 s, then one fault, or two (2 in 5) on distinct
-     * targets, for 1 to 5 s; steps end before {@code length} does. Pod process faults pick among the shape's pod
-     * processes, stash faults among its stash servers, coordinator faults the leader or (with more than one
-     * coordinator) a follower, slow pods among its delayable pods.
+     * targets, for 1 to 5 s, and {@link #PARTITION_HOLD} more with a partition; steps end before {@code length}
+     * does. Pod process faults pick among the shape's pod processes, stash faults among its stash servers,
+     * coordinator faults the leader or (with more than one coordinator) a follower, slow pods among its
+     * delayable pods.
      */
     public static List<Step> schedule(long seed, Duration length, Shape shape) {
         SplittableRandom random = new SplittableRandom(seed);
@@ -205,6 +214,13 @@ public final class Nemesis {
                 Fault second = fault(random, shape);
                 if (!conflicts(faults.get(0), second)) {
                     faults.add(second);
+                }
+            }
+            if (faults.stream().anyMatch(f -> f.kind() == Kind.PARTITION)) {
+                // Drawn nothing for: the schedules without a partition stay as they were.
+                down += PARTITION_HOLD.toMillis();
+                if (at + down > length.toMillis()) {
+                    return steps;
                 }
             }
             steps.add(new Step(Duration.ofMillis(at), List.copyOf(faults), Duration.ofMillis(down)));

@@ -55,6 +55,21 @@ class NemesisTest {
     }
 
     @Test
+    void aStepWithAPartitionOutlastsTheClientsCallTimeout() {
+        Nemesis.Shape shape = new Nemesis.Shape(6, 2, 3, List.of(5), List.of(), true);
+        List<Nemesis.Step> steps = LongStream.range(0, 20)
+                .mapToObj(seed -> Nemesis.schedule(seed, Duration.ofMinutes(5), shape)).flatMap(List::stream).toList();
+        assertThat(steps).filteredOn(NemesisTest::partitions).isNotEmpty()
+                .allSatisfy(step -> assertThat(step.down()).isBetween(Duration.ofSeconds(11), Duration.ofSeconds(15)));
+        assertThat(steps).filteredOn(step -> !partitions(step)).isNotEmpty()
+                .allSatisfy(step -> assertThat(step.down()).isBetween(Duration.ofSeconds(1), Duration.ofSeconds(5)));
+    }
+
+    private static boolean partitions(Nemesis.Step step) {
+        return step.faults().stream().anyMatch(f -> f.kind() == Nemesis.Kind.PARTITION);
+    }
+
+    @Test
     void aPartitionsTargetNamesPodProcessesThenStashServersThenCoordinators() {
         Nemesis.Shape shape = new Nemesis.Shape(2, 2, 1, List.of(), List.of(), true);
         assertThat(Nemesis.PartitionTarget.of(1, shape)).isEqualTo(new Nemesis.PartitionTarget(Role.POD_PROCESS, 1));
