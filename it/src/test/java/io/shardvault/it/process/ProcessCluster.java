@@ -42,8 +42,8 @@ import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * A cluster of real processes on 127.0.0.1 (or each on a host of a test network), each service started from the fat JAR the reactor built, as
- * {@code bin/shardvault dev} starts it (the same config file shapes, JVM options and ready lines), under one
+ * A cluster of real processes on 127.0.0.1 (or each on a host of a test network), each service started from
+ * the fat JAR the reactor built, as {@code bin/shardvault dev} starts it (the same config file shapes, JVM options and ready lines), under one
  * directory: {@code stash} stash servers, {@code podProcesses} pod processes hosting {@code podsPerProcess}
  * pods each (pod i is shard i of the one vault; process p hosts pods p*podsPerProcess and up), and
  * {@code coordinators} coordinators (1 by default), each a catalog peer of the one group and an S3 endpoint of
@@ -57,17 +57,17 @@ import software.amazon.awssdk.services.s3.S3Client;
  * knows them, as an operator names them in a new host's file before {@code admin catalog add-peer}.
  *
  * <p>Addresses other services or clients must find again after a restart (pods, stash servers, the catalog
- * peers, S3, remote JMX) are free loopback ports picked at start; admin HTTP ports are ephemeral.
- *
- * <p>On a test network ({@link Options#withNetns}, root only) each stash server, pod process and coordinator is a
- * host of a {@link NetnsNetwork} instead, started under {@code ip netns exec}, listening on its own address
- * ({@code security.insecure = true}: plaintext beyond loopback, as the loopback cluster's) with the same ports;
- * this JVM is a host of it too, so its clients, JMX connections and delaying proxies reach every other, and
- * {@link #linkDown} cuts a host off from all of them, this JVM included, its processes running on. Coordinators
- * added later ({@link #launchAddedCoordinator}) are loopback only. Secrets
+ * peers, S3, remote JMX) are free loopback ports picked at start; admin HTTP ports are ephemeral. Secrets
  * (the S3 secret key, the JMX password) reach the coordinator and the admin CLI through their environment,
  * as {@code bin/shardvault} passes them, never on a command line. Logs: {@code dir/logs/<service>.log}; a
  * failed start or wait reports the tail of the log concerned.
+ *
+ * <p>On a test network ({@link Options#withNetns}, root only) each stash server, pod process and coordinator
+ * is a host of a {@link NetnsNetwork} instead, started under {@code ip netns exec}, listening on its own address
+ * ({@code security.insecure = true}: plaintext beyond loopback, as the loopback cluster's) with the same ports;
+ * this JVM is a host of it too, so its clients, JMX connections and delaying proxies reach every other, and
+ * {@link #linkDown} cuts a host off from all of them, this JVM included, its processes running on. Coordinators
+ * added later ({@link #launchAddedCoordinator}) are loopback only.
  *
  * <p>Use with try-with-resources: {@link #close()} stops every process still running (the coordinators first,
  * then pods, then stash servers), whatever state the test left. Not thread-safe: drive it from the test
