@@ -55,7 +55,7 @@ public final class Nemesis {
         /**
          * A host's link down for the down time, its processes running on: a pod process's, a stash server's or a
          * coordinator's (the catalog's leader or a follower, asked of the cluster when the step starts, as for
-         * {@link #KILL_COORDINATOR}); see {@link #partitionTarget}. Last, and drawn only where the cluster is on a
+         * {@link #KILL_COORDINATOR}); see {@link PartitionTarget}. Last, and drawn only where the cluster is on a
          * test network ({@link ProcessCluster#partitionable()}), so the schedules of loopback clusters stay what
          * they were before it.
          */
