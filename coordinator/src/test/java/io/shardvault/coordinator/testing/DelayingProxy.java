@@ -16,8 +16,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A slow pod: an RPC server on loopback that forwards every request to a real server after
- * {@link #delay(Duration)}. Put its address in a vault in place of the pod's to make that pod slow
+ * A slow pod: an RPC server (on loopback, unless told another address) that forwards every request to a real
+ * server after {@link #delay(Duration)}. Put its address in a vault in place of the pod's to make that pod slow
  * without touching it. Thread-safe; close it before the transport.
  */
 public final class DelayingProxy implements AutoCloseable {
@@ -33,8 +33,13 @@ public final class DelayingProxy implements AutoCloseable {
     private volatile int delayedOp = -1;
 
     public DelayingProxy(RpcTransport transport, InetSocketAddress target) throws IOException {
+        this(transport, new InetSocketAddress("127.0.0.1", 0), target);
+    }
+
+    /** Listening on {@code bind}: an address coordinators on other hosts reach (a test network's, say). */
+    public DelayingProxy(RpcTransport transport, InetSocketAddress bind, InetSocketAddress target) throws IOException {
         this.client = RpcClient.create(transport, RpcClientConfig.defaults().withRequestTimeout(Duration.ofSeconds(60)));
-        this.server = RpcServer.start(transport, RpcServerConfig.defaults(), new InetSocketAddress("127.0.0.1", 0),
+        this.server = RpcServer.start(transport, RpcServerConfig.defaults(), bind,
                 request -> {
                     // The server releases the request when the answer is done; the forwarded copy is the client's.
                     RpcMessage forward = new RpcMessage(request.op(), request.header().retainedDuplicate(),

@@ -28,7 +28,10 @@ import software.amazon.awssdk.services.s3.S3Client;
  * unversioned bucket of a {@link ProcessCluster} (2 stash servers, 6 pod processes of one pod each, one 4+2
  * vault, {@value #COORDINATORS} coordinators, the clients spread across them), while a {@link Nemesis} kills
  * and restarts pods (one with a power cut), stash servers and coordinators (the catalog's leader or a follower),
- * slows a pod and, in soaks run as root, fills a pod's tome, at seeded random times, alone and in pairs. Once
+ * slows a pod, in soaks run as root fills a pod's tome and, with {@code -Dchaos.netns=true} as root, cuts a
+ * host off (a pod process's, a stash server's, the catalog leader's or a follower's: each process then runs on
+ * a host of its own of a test network, {@link ProcessCluster.Options#withNetns}), at seeded random times, alone
+ * and in pairs. Once
  * all is healed, {@link PostHealCheck} runs, then the Porcupine checker ({@link LinearizabilityChecker}) decides
  * each key's history and checks every listing.
  *
@@ -105,6 +108,14 @@ class ChaosIT {
         if (soak && FillableTome.canMount()) {
             options = options.withFillableTomes(FULL_TOME);
         }
+        // Network namespaces take root, as mounting a tome does.
+        boolean netns = Boolean.getBoolean("chaos.netns");
+        if (netns && !FillableTome.canMount()) {
+            System.out.println("chaos: partitions are left out and the cluster is on loopback: namespaces take root");
+            LOG.warn("chaos: partitions are left out and the cluster is on loopback: namespaces take root");
+        } else if (netns) {
+            options = options.withNetns();
+        }
         try (ProcessCluster cluster = ProcessCluster.start(dir, options)) {
             try (S3Client admin = cluster.s3Client()) {
                 admin.createBucket(b -> b.bucket(PLAIN));
@@ -146,7 +157,7 @@ class ChaosIT {
             history.close();
         }
         LinearizabilityChecker.Verdict verdict = checker.check(history.file());
-        String summary = summary(seed, coordinators, history, injected, violations, verdict,
+        String summary = summary(seed, coordinators, options.netns(), history, injected, violations, verdict,
                 System.nanoTime() - started);
         Files.writeString(out.resolve("summary.txt"), summary, StandardCharsets.UTF_8);
         LOG.info("{}", summary);
@@ -165,7 +176,7 @@ class ChaosIT {
                 List.of("stash.threshold = 128KiB"), coordinators).withDelayablePods(SLOW_POD);
     }
 
-    private static String summary(long seed, int coordinators, History history, List<Nemesis.Injected> injected,
+    private static String summary(long seed, int coordinators, boolean netns, History history, List<Nemesis.Injected> injected,
                                   List<String> violations, LinearizabilityChecker.Verdict verdict, long nanos) {
         List<Op> ops = history.ops();
         long faultNanos = 0;
@@ -178,11 +189,11 @@ class ChaosIT {
             steps.append("  ").append(i.step()).append(" (").append(i.detail()).append(")\n");
         }
         long end = ops.stream().mapToLong(Op::complete).max().orElse(1);
-        return String.format("chaos seed=%d, %d coordinators: %d ops (%d ok, %d fail, %d unknown) in %.1f s of"
+        return String.format("chaos seed=%d, %d coordinators, %s: %d ops (%d ok, %d fail, %d unknown) in %.1f s of"
                         + " history, %.1f ok ops/s"
                         + " overall, %.1f ok ops/s during faults; %d fault steps:%n%s"
                         + "post-heal violations: %d%s%nchecker: %s%nwall time %.1f s%n",
-                seed, coordinators, ops.size(), ops.stream().filter(Op::ok).count(),
+                seed, coordinators, netns ? "a host each on a test network" : "on loopback", ops.size(), ops.stream().filter(Op::ok).count(),
                 ops.stream().filter(o -> Op.FAIL.equals(o.outcome())).count(),
                 ops.stream().filter(Op::unknown).count(), end / 1e9,
                 ops.stream().filter(Op::ok).count() / (end / 1e9),

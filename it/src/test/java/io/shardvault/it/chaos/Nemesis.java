@@ -51,7 +51,15 @@ public final class Nemesis {
          * time, then grown back. After {@link #SLOW_POD} and drawn only where a tome is fillable (as root), so
          * the schedules of clusters without one stay what they were before it.
          */
-        FULL_TOME
+        FULL_TOME,
+        /**
+         * A host's link down for the down time, its processes running on: a pod process's, a stash server's or a
+         * coordinator's (the catalog's leader or a follower, asked of the cluster when the step starts, as for
+         * {@link #KILL_COORDINATOR}); see {@link PartitionTarget}. Last, and drawn only where the cluster is on a
+         * test network ({@link ProcessCluster#partitionable()}), so the schedules of loopback clusters stay what
+         * they were before it.
+         */
+        PARTITION
     }
 
     /**
@@ -59,6 +67,14 @@ public final class Nemesis {
      * may record the slow pod's shard missing, and reads hedge around it.
      */
     public static final Duration SLOW_POD_DELAY = Duration.ofMillis(200);
+
+    /**
+     * What a step with a {@link Kind#PARTITION} lasts beyond its drawn 1 to 5 s: a cut of a few seconds is one TCP
+     * retransmits across, and the calls to a host cut off only wait. Held 11 to 15 s, the calls run into the
+     * clients' call timeout (10 s, ChaosIT's), and the catalog's other peers elect a leader (1 to 2 s
+     * election timeouts) while the one cut off may still believe it leads.
+     */
+    public static final Duration PARTITION_HOLD = Duration.ofSeconds(10);
 
     /** A {@link Kind#KILL_COORDINATOR}'s target: the catalog's leader. */
     public static final int LEADER = 0;
@@ -74,13 +90,26 @@ public final class Nemesis {
      */
     public static final Duration POWER_LOSS_WINDOW = Duration.ofSeconds(1);
 
-    public record Fault(Kind kind, int target) {
+    /** A fault on its target: a process, pod or tome by index, a coordinator's or a partition's as their kind says. */
+    public record Fault(Kind kind, int target, Shape shape) {
         @Override
         public String toString() {
             if (kind == Kind.KILL_COORDINATOR) {
                 return kind.name().toLowerCase() + (target == LEADER ? " leader" : " follower");
             }
+            if (kind == Kind.PARTITION) {
+                return kind.name().toLowerCase() + " " + partitionTarget();
+            }
             return kind.name().toLowerCase() + " " + target;
+        }
+
+        PartitionTarget partitionTarget() {
+            return PartitionTarget.of(target, shape);
+        }
+
+        /** Whether it hits a coordinator named by its role, leader or follower, found when its step starts. */
+        boolean hitsCoordinatorByRole() {
+            return kind == Kind.KILL_COORDINATOR || (kind == Kind.PARTITION && partitionTarget().coordinator());
         }
     }
 
@@ -93,17 +122,59 @@ public final class Nemesis {
         }
     }
 
-    /** What a schedule may hit: counts of processes, the pods that can be slowed and those whose tome can fill. */
+    /**
+     * What a schedule may hit: counts of processes, the pods that can be slowed, those whose tome can fill, and
+     * whether hosts can be cut off.
+     */
     public record Shape(int podProcesses, int stashServers, int coordinators, List<Integer> delayablePods,
-                        List<Integer> fillableTomes) {
+                        List<Integer> fillableTomes, boolean partitionable) {
         public static Shape of(ProcessCluster cluster) {
             return new Shape(cluster.podProcessCount(), cluster.stashCount(), cluster.coordinatorCount(),
-                    cluster.delayablePods(), cluster.fillableTomes());
+                    cluster.delayablePods(), cluster.fillableTomes(), cluster.partitionable());
         }
 
         List<Kind> kinds() {
             return Arrays.stream(Kind.values()).filter(k -> k != Kind.SLOW_POD || !delayablePods.isEmpty())
-                    .filter(k -> k != Kind.FULL_TOME || !fillableTomes.isEmpty()).toList();
+                    .filter(k -> k != Kind.FULL_TOME || !fillableTomes.isEmpty())
+                    .filter(k -> k != Kind.PARTITION || partitionable).toList();
+        }
+
+        /** The coordinators a fault can tell apart: the leader, and with more than one a follower. */
+        private int coordinatorTargets() {
+            return coordinators > 1 ? 2 : 1;
+        }
+    }
+
+    /**
+     * A {@link Kind#PARTITION}'s host: targets 0 to podProcesses-1 are the pod processes' hosts, the stash
+     * servers' come next, then the coordinators' ({@link #LEADER}, then {@link #FOLLOWER}).
+     */
+    public record PartitionTarget(Role role, int index) {
+        /** Whose host a partition cuts off. */
+        public enum Role { POD_PROCESS, STASH, COORDINATOR }
+
+        static PartitionTarget of(int target, Shape shape) {
+            if (target < shape.podProcesses()) {
+                return new PartitionTarget(Role.POD_PROCESS, target);
+            }
+            int stash = target - shape.podProcesses();
+            if (stash < shape.stashServers()) {
+                return new PartitionTarget(Role.STASH, stash);
+            }
+            return new PartitionTarget(Role.COORDINATOR, stash - shape.stashServers());
+        }
+
+        boolean coordinator() {
+            return role == Role.COORDINATOR;
+        }
+
+        @Override
+        public String toString() {
+            return switch (role) {
+                case POD_PROCESS -> "pod process " + index;
+                case STASH -> "stash " + index;
+                case COORDINATOR -> index == LEADER ? "leader" : "follower";
+            };
         }
     }
 
@@ -122,9 +193,10 @@ public final class Nemesis {
 
     /**
      * The steps for {@code length} of faults: a pause of 2 to 5 s, then one fault, or two (2 in 5) on distinct
-     * targets, for 1 to 5 s; steps end before {@code length} does. Pod process faults pick among the shape's pod
-     * processes, stash faults among its stash servers, coordinator faults the leader or (with more than one
-     * coordinator) a follower, slow pods among its delayable pods.
+     * targets, for 1 to 5 s, and {@link #PARTITION_HOLD} more with a partition; steps end before {@code length}
+     * does. Pod process faults pick among the shape's pod processes, stash faults among its stash servers,
+     * coordinator faults the leader or (with more than one coordinator) a follower, slow pods among its
+     * delayable pods.
      */
     public static List<Step> schedule(long seed, Duration length, Shape shape) {
         SplittableRandom random = new SplittableRandom(seed);
@@ -144,6 +216,13 @@ public final class Nemesis {
                     faults.add(second);
                 }
             }
+            if (faults.stream().anyMatch(f -> f.kind() == Kind.PARTITION)) {
+                // Drawn nothing for: the schedules without a partition stay as they were.
+                down += PARTITION_HOLD.toMillis();
+                if (at + down > length.toMillis()) {
+                    return steps;
+                }
+            }
             steps.add(new Step(Duration.ofMillis(at), List.copyOf(faults), Duration.ofMillis(down)));
             at += down;
         }
@@ -152,14 +231,16 @@ public final class Nemesis {
     private static Fault fault(SplittableRandom random, Shape shape) {
         List<Kind> kinds = shape.kinds();
         Kind kind = kinds.get(random.nextInt(kinds.size()));
-        return switch (kind) {
-            case KILL_POD, POWER_LOSS_POD -> new Fault(kind, random.nextInt(shape.podProcesses()));
-            case KILL_STASH -> new Fault(kind, random.nextInt(shape.stashServers()));
+        int target = switch (kind) {
+            case KILL_POD, POWER_LOSS_POD -> random.nextInt(shape.podProcesses());
+            case KILL_STASH -> random.nextInt(shape.stashServers());
             // One coordinator draws nothing here: its schedules stay what they were before followers.
-            case KILL_COORDINATOR -> new Fault(kind, shape.coordinators() > 1 ? random.nextInt(2) : LEADER);
-            case SLOW_POD -> new Fault(kind, shape.delayablePods().get(random.nextInt(shape.delayablePods().size())));
-            case FULL_TOME -> new Fault(kind, shape.fillableTomes().get(random.nextInt(shape.fillableTomes().size())));
+            case KILL_COORDINATOR -> shape.coordinators() > 1 ? random.nextInt(2) : LEADER;
+            case SLOW_POD -> shape.delayablePods().get(random.nextInt(shape.delayablePods().size()));
+            case FULL_TOME -> shape.fillableTomes().get(random.nextInt(shape.fillableTomes().size()));
+            case PARTITION -> random.nextInt(shape.podProcesses() + shape.stashServers() + shape.coordinatorTargets());
         };
+        return new Fault(kind, target, shape);
     }
 
     /** Two faults on one process are one; two power cuts at once could lose more shards than parity covers. */
@@ -216,16 +297,26 @@ public final class Nemesis {
     }
 
     /**
-     * The index of the process {@code fault} hits: its target, but for a coordinator's, whose leader or follower
-     * is asked of the cluster now.
+     * The index of the process {@code fault} hits: its target (a partition's: the index of its role's process),
+     * but for a coordinator's, whose leader or follower is asked of the cluster now.
      */
     private int process(Fault fault) throws IOException, InterruptedException, TimeoutException {
-        if (fault.kind() != Kind.KILL_COORDINATOR) {
-            return fault.target();
+        int target = fault.kind() == Kind.PARTITION ? fault.partitionTarget().index() : fault.target();
+        if (!fault.hitsCoordinatorByRole()) {
+            return target;
         }
         int coordinators = cluster.coordinatorCount();
         int leader = coordinators == 1 ? 0 : cluster.catalogLeader(ELECTION);
-        return fault.target() == LEADER ? leader : (leader + 1) % coordinators;
+        return target == LEADER ? leader : (leader + 1) % coordinators;
+    }
+
+    /** The host a partition cuts off, its process found ({@link #process}). */
+    private static String host(Fault fault, int process) {
+        return switch (fault.partitionTarget().role()) {
+            case POD_PROCESS -> ProcessCluster.podHost(process);
+            case STASH -> ProcessCluster.stashHost(process);
+            case COORDINATOR -> ProcessCluster.coordinatorHost(process);
+        };
     }
 
     private String inject(Fault fault, int process) throws IOException, InterruptedException, TimeoutException {
@@ -245,14 +336,20 @@ public final class Nemesis {
             case FULL_TOME -> {
                 return fault + ": full at " + cluster.fillTome(process) + " bytes";
             }
+            case PARTITION -> {
+                cluster.linkDown(host(fault, process));
+                return fault + ": " + host(fault, process)
+                        + (fault.partitionTarget().coordinator() ? " (" + ProcessCluster.peerId(process) + ")" : "");
+            }
         }
         return fault.toString();
     }
 
     private static int healOrder(Fault fault) {
         return switch (fault.kind()) {
-            // A pod killed with its tome full recovers onto it as it starts: the room comes back first.
-            case KILL_STASH, FULL_TOME -> 0;
+            // A pod killed with its tome full recovers onto it as it starts: the room comes back first; one killed
+            // while its host or its stash server's was cut off, once the link is back.
+            case KILL_STASH, FULL_TOME, PARTITION -> 0;
             case KILL_POD, POWER_LOSS_POD, SLOW_POD -> 1;
             case KILL_COORDINATOR -> 2;
         };
@@ -265,6 +362,7 @@ public final class Nemesis {
             case KILL_COORDINATOR -> cluster.startCoordinator(process);
             case SLOW_POD -> cluster.delayPod(process, Duration.ZERO);
             case FULL_TOME -> cluster.growTome(process);
+            case PARTITION -> cluster.linkUp(host(fault, process));
         }
     }
 }

@@ -60,7 +60,7 @@ final class NetnsCluster implements AutoCloseable {
         }
 
         void start() throws IOException {
-            process = release.inNamespace(network.namespace(host)).start(name, UnpackedRelease.TWO_CORE_JVM, args);
+            process = onHost(host).start(name, UnpackedRelease.TWO_CORE_JVM, args);
         }
 
         void awaitReady() throws IOException, InterruptedException, TimeoutException {
@@ -198,12 +198,17 @@ final class NetnsCluster implements AutoCloseable {
         }
         // Their conf names no cluster map: they wait for the catalog's, registered once from c1's host.
         Service c1 = coordinator("c1");
-        String init = release.inNamespace(network.namespace("c1")).initMap(map, JMX, passwordFile, c1.process(),
+        String init = onHost("c1").initMap(map, JMX, passwordFile, c1.process(),
                 START_TIMEOUT);
         LOG.info("init --map: {}", init.trim());
         for (String c : COORDINATORS) {
             coordinator(c).awaitReady();
         }
+    }
+
+    /** The release with its commands run on {@code host}. */
+    private UnpackedRelease onHost(String host) {
+        return release.launchedBy(network.onHost(host, List.of()));
     }
 
     private List<Service> role(String namePrefix) {
@@ -268,11 +273,11 @@ final class NetnsCluster implements AutoCloseable {
         List<String> all = new ArrayList<>(List.of("admin"));
         all.addAll(List.of(args));
         all.addAll(List.of("--jmx", JMX, "--password-file", passwordFile.toString()));
-        return release.inNamespace(network.namespace(host)).script(all.toArray(String[]::new));
+        return onHost(host).script(all.toArray(String[]::new));
     }
 
     UnpackedRelease.AccessKey createKey(String account) throws IOException, InterruptedException, TimeoutException {
-        return release.inNamespace(network.namespace("c1")).createKey(account, JMX, passwordFile);
+        return onHost("c1").createKey(account, JMX, passwordFile);
     }
 
     /**

@@ -53,6 +53,8 @@ class NetnsClusterIT {
     private static final Duration REPAIR_PASS = Duration.ofSeconds(11);
     private static final Duration REPAIR_TIMEOUT = Duration.ofSeconds(120);
     private static final String CLIENT_HOST = "client";
+    /** This test's namespaces: apart from the chaos cluster's, so that neither removes the other's as leftovers. */
+    private static final String FAMILY = "svnetns-";
     private static final Pattern CHECKED = Pattern.compile(" recovery done: checked=(\\d+)");
 
     private Path dir;
@@ -65,7 +67,7 @@ class NetnsClusterIT {
         assumeTrue("root".equals(System.getProperty("user.name")),
                 "NetnsClusterIT needs root for ip netns (CI runs as root); skipped as " + System.getProperty("user.name"));
         try {
-            network = NetnsNetwork.create();
+            network = NetnsNetwork.create(FAMILY);
         } catch (IOException e) {
             assumeTrue(false, "NetnsClusterIT needs ip netns, which fails here: " + e.getMessage());
         }
@@ -218,12 +220,12 @@ class NetnsClusterIT {
 
     /** Starts {@link NetnsLoadClient} with {@code args} in the client host's namespace, on this test's class path. */
     private ServiceProcess client(String name, Path keyFile, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of("ip", "netns", "exec", network.namespace(CLIENT_HOST),
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
-                "-XX:+UseSerialGC", "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+        List<String> java = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m", "-cp", System.getProperty("java.class.path"),
                 NetnsLoadClient.class.getName(), "endpoints=" + String.join(",", cluster.endpoints()),
                 "ca=" + cluster.confs().etc().resolve("tls").resolve("ca.crt"), "keyFile=" + keyFile));
-        command.addAll(List.of(args));
+        java.addAll(List.of(args));
+        List<String> command = network.onHost(CLIENT_HOST, java);
         ServiceProcess p = ServiceProcess.exec("client-" + name, command, Map.of(),
                 dir.resolve("test-logs").resolve("client-" + name + ".log"));
         clients.add(p);

@@ -14,40 +14,47 @@ import org.slf4j.LoggerFactory;
 /**
  * A test network of Linux network namespaces: one "switch" namespace holding a bridge, and one namespace per
  * host joined to it by a veth pair, with one address on the host's end (and loopback, for what a host serves to
- * itself only, such as a coordinator's JMX). Nothing is added to the root namespace. Cutting a host off is its
- * switch port going down, as a pulled cable.
+ * itself only, such as a coordinator's JMX). Nothing is added to the root namespace, unless {@link #joinRoot}
+ * asks for it: then the root namespace (the test's JVM) is a host too, by a veth of its own. Cutting a host off
+ * is its switch port going down, as a pulled cable.
  *
- * <p>Every name starts with {@link #FAMILY} and this run's id; {@link #create} first removes what an earlier run
- * of the family left (a killed test JVM, say), and {@link #close} (also a JVM shutdown hook) removes this run's
- * namespaces, killing any process still inside them. Needs root and iproute2. Not thread-safe but for close.
+ * <p>Every name starts with the family's prefix and this run's id; {@link #create} first removes what an earlier
+ * run of the family left (a killed test JVM, say), and {@link #close} (also a JVM shutdown hook) removes this
+ * run's namespaces, killing any process still inside them; the root namespace's veth goes with the switch's.
+ * Families keep the tests that use namespaces from removing each other's. Needs root and iproute2. Not
+ * thread-safe but for close.
  */
-final class NetnsNetwork implements AutoCloseable {
+public final class NetnsNetwork implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NetnsNetwork.class);
-    static final String FAMILY = "svnetns-";
     private static final String BRIDGE = "br0";
     private static final String PREFIX_LENGTH = "/24";
     private static final long COMMAND_SECONDS = 30;
 
     private final String prefix;
+    private final String runId;
     private final String switchNs;
     private final Map<String, String> addresses = new LinkedHashMap<>();
+    /** The host {@link #joinRoot} made, or null. */
+    private String rootHost;
     private final Thread shutdownHook = new Thread(this::close, "netns-cleanup");
     private boolean closed;
 
-    private NetnsNetwork(String prefix) {
+    private NetnsNetwork(String prefix, String runId) {
         this.prefix = prefix;
+        this.runId = runId;
         this.switchNs = prefix + "switch";
     }
 
     /**
-     * Removes the family's leftovers, then makes the switch: the bridge in a namespace of its own.
+     * Removes the leftovers of {@code family} (a prefix of namespace names, such as {@code svnetns-}), then makes
+     * the switch: the bridge in a namespace of its own.
      *
      * @throws IOException when {@code ip netns} does not work here (not root, no iproute2)
      */
-    static NetnsNetwork create() throws IOException, InterruptedException {
-        removeLeftovers();
+    public static NetnsNetwork create(String family) throws IOException, InterruptedException {
+        removeLeftovers(family);
         String runId = Integer.toHexString(ThreadLocalRandom.current().nextInt(0x100000, 0xffffff));
-        NetnsNetwork network = new NetnsNetwork(FAMILY + runId + "-");
+        NetnsNetwork network = new NetnsNetwork(family + runId + "-", runId);
         Runtime.getRuntime().addShutdownHook(network.shutdownHook);
         try {
             network.ip("netns", "add", network.switchNs);
@@ -61,7 +68,7 @@ final class NetnsNetwork implements AutoCloseable {
     }
 
     /** Adds host {@code host} (at most 15 characters) with {@code address}, its one address, reachable from every other. */
-    void addHost(String host, String address) throws IOException, InterruptedException {
+    public void addHost(String host, String address) throws IOException, InterruptedException {
         String ns = namespace(host);
         addresses.put(host, address);
         ip("netns", "add", ns);
@@ -74,12 +81,35 @@ final class NetnsNetwork implements AutoCloseable {
         ip("-n", switchNs, "link", "set", "dev", host, "up");
     }
 
+    /**
+     * Makes the root namespace host {@code host} (at most 15 characters) with {@code address}: a veth named after
+     * this run ({@code sv<run id>}) with that address, its peer on the switch, so that the test's own JVM reaches
+     * every host and {@link #linkDown} of another cuts it off from the test too.
+     */
+    public void joinRoot(String host, String address) throws IOException, InterruptedException {
+        String veth = "sv" + runId;
+        addresses.put(host, address);
+        rootHost = host;
+        ip("link", "add", "dev", veth, "type", "veth", "peer", "name", host, "netns", switchNs);
+        ip("addr", "add", address + PREFIX_LENGTH, "dev", veth);
+        ip("link", "set", "dev", veth, "up");
+        ip("-n", switchNs, "link", "set", "dev", host, "master", BRIDGE);
+        ip("-n", switchNs, "link", "set", "dev", host, "up");
+    }
+
     /** The namespace of {@code host}, for {@code ip netns exec}. */
-    String namespace(String host) {
+    private String namespace(String host) {
         return prefix + host;
     }
 
-    String address(String host) {
+    /** What runs {@code command} on {@code host}: {@code ip netns exec} its namespace, then the command. */
+    public List<String> onHost(String host, List<String> command) {
+        List<String> all = new ArrayList<>(List.of("ip", "netns", "exec", namespace(host)));
+        all.addAll(command);
+        return all;
+    }
+
+    public String address(String host) {
         String address = addresses.get(host);
         if (address == null) {
             throw new IllegalArgumentException("no host " + host);
@@ -88,12 +118,12 @@ final class NetnsNetwork implements AutoCloseable {
     }
 
     /** Cuts {@code host} off from every other: its switch port down. */
-    void linkDown(String host) throws IOException, InterruptedException {
+    public void linkDown(String host) throws IOException, InterruptedException {
         ip("-n", switchNs, "link", "set", "dev", host, "down");
         LOG.info("{} ({}) cut off", host, address(host));
     }
 
-    void linkUp(String host) throws IOException, InterruptedException {
+    public void linkUp(String host) throws IOException, InterruptedException {
         ip("-n", switchNs, "link", "set", "dev", host, "up");
         LOG.info("{} ({}) back", host, address(host));
     }
@@ -106,7 +136,8 @@ final class NetnsNetwork implements AutoCloseable {
         }
         closed = true;
         List<String> all = new ArrayList<>();
-        addresses.keySet().forEach(h -> all.add(namespace(h)));
+        // The root namespace's host has no namespace: its veth goes with the switch's end.
+        addresses.keySet().stream().filter(h -> !h.equals(rootHost)).forEach(h -> all.add(namespace(h)));
         all.add(switchNs);
         for (String ns : all) {
             removeNamespace(ns);
@@ -120,10 +151,10 @@ final class NetnsNetwork implements AutoCloseable {
         }
     }
 
-    private static void removeLeftovers() throws IOException, InterruptedException {
+    private static void removeLeftovers(String family) throws IOException, InterruptedException {
         for (String line : run(List.of("ip", "netns", "list")).split("\n")) {
             String ns = line.split(" ")[0];
-            if (ns.startsWith(FAMILY)) {
+            if (ns.startsWith(family)) {
                 LOG.warn("removing namespace {}, left by an earlier run", ns);
                 removeNamespace(ns);
             }

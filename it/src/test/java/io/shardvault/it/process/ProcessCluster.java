@@ -6,6 +6,7 @@ import io.shardvault.common.rpc.RpcTransportConfig;
 import io.shardvault.common.testing.FreePorts;
 import io.shardvault.coordinator.testing.ClusterKeyFile;
 import io.shardvault.coordinator.testing.DelayingProxy;
+import io.shardvault.it.netns.NetnsNetwork;
 import io.shardvault.it.s3.S3Cluster;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -42,8 +43,8 @@ import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * A cluster of real processes on 127.0.0.1, each service started from the fat JAR the reactor built, as
- * {@code bin/shardvault dev} starts it (the same config file shapes, JVM options and ready lines), under one
+ * A cluster of real processes on 127.0.0.1 (or each on a host of a test network), each service started from
+ * the fat JAR the reactor built, as {@code bin/shardvault dev} starts it (the same config file shapes, JVM options and ready lines), under one
  * directory: {@code stash} stash servers, {@code podProcesses} pod processes hosting {@code podsPerProcess}
  * pods each (pod i is shard i of the one vault; process p hosts pods p*podsPerProcess and up), and
  * {@code coordinators} coordinators (1 by default), each a catalog peer of the one group and an S3 endpoint of
@@ -62,6 +63,13 @@ import software.amazon.awssdk.services.s3.S3Client;
  * as {@code bin/shardvault} passes them, never on a command line. Logs: {@code dir/logs/<service>.log}; a
  * failed start or wait reports the tail of the log concerned.
  *
+ * <p>On a test network ({@link Options#withNetns}, root only) each stash server, pod process and coordinator
+ * is a host of a {@link NetnsNetwork} instead, started under {@code ip netns exec}, listening on its own address
+ * ({@code security.insecure = true}: plaintext beyond loopback, as the loopback cluster's) with the same ports;
+ * this JVM is a host of it too, so its clients, JMX connections and delaying proxies reach every other, and
+ * {@link #linkDown} cuts a host off from all of them, this JVM included, its processes running on. Coordinators
+ * added later ({@link #launchAddedCoordinator}) are loopback only.
+ *
  * <p>Use with try-with-resources: {@link #close()} stops every process still running (the coordinators first,
  * then pods, then stash servers), whatever state the test left. Not thread-safe: drive it from the test
  * thread.
@@ -73,6 +81,13 @@ public final class ProcessCluster implements AutoCloseable {
     public static final String JMX_USER = "admin";
     private static final ObjectName CATALOG_MBEAN = MBeanRegistrations.name("Catalog", "catalog");
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    private static final String LOOPBACK = "127.0.0.1";
+    /** The test network's namespaces: a family of their own, so that other tests' are not taken for leftovers. */
+    private static final String NETNS_FAMILY = "svproc-";
+    /** TEST-NET-2, apart from NetnsCluster's TEST-NET-1: this JVM's route to it cannot clash with that test's. */
+    private static final String SUBNET = "198.51.100.";
+    /** This JVM's host on the test network. */
+    private static final String TEST_HOST = "test";
     /** Set by it/pom.xml (failsafe): where the reactor's modules are, and their version. */
     public static final String ROOT_PROPERTY = "shardvault.root";
     public static final String VERSION_PROPERTY = "shardvault.version";
@@ -83,11 +98,11 @@ public final class ProcessCluster implements AutoCloseable {
      * for the dev cluster). {@code delayablePods}: the pods coordinators reach through a {@link DelayingProxy}
      * in the test's JVM, from their first start, so that a test can make them slow ({@link #delayPod}).
      * {@code fillableTomes}: the pods whose tome is a {@link FillableTome} from their first start (root only),
-     * so that a test can fill it ({@link #fillTome}).
+     * so that a test can fill it ({@link #fillTome}). {@code netns}: each service on a host of a test network.
      */
     public record Options(int stashServers, int podProcesses, int podsPerProcess, String layout,
                           List<String> podConf, List<String> coordinatorConf, int coordinators,
-                          List<Integer> delayablePods, List<Integer> fillableTomes) {
+                          List<Integer> delayablePods, List<Integer> fillableTomes, boolean netns) {
         public Options {
             if (coordinators < 1) {
                 throw new IllegalArgumentException("at least one coordinator: " + coordinators);
@@ -100,7 +115,7 @@ public final class ProcessCluster implements AutoCloseable {
         public Options(int stashServers, int podProcesses, int podsPerProcess, String layout, List<String> podConf,
                        List<String> coordinatorConf, int coordinators, List<Integer> delayablePods) {
             this(stashServers, podProcesses, podsPerProcess, layout, podConf, coordinatorConf, coordinators,
-                    delayablePods, List.of());
+                    delayablePods, List.of(), false);
         }
 
         /** No delayable pod. */
@@ -126,25 +141,31 @@ public final class ProcessCluster implements AutoCloseable {
             List<String> all = new ArrayList<>(coordinatorConf);
             all.addAll(List.of(lines));
             return new Options(stashServers, podProcesses, podsPerProcess, layout, podConf, all, coordinators,
-                    delayablePods, fillableTomes);
+                    delayablePods, fillableTomes, netns);
         }
 
         /** {@code n} coordinators, each a peer of the one catalog group. */
         public Options withCoordinators(int n) {
             return new Options(stashServers, podProcesses, podsPerProcess, layout, podConf, coordinatorConf, n,
-                    delayablePods, fillableTomes);
+                    delayablePods, fillableTomes, netns);
         }
 
         /** These pods behind a {@link DelayingProxy} each ({@link #delayPod}). */
         public Options withDelayablePods(Integer... pods) {
             return new Options(stashServers, podProcesses, podsPerProcess, layout, podConf, coordinatorConf,
-                    coordinators, List.of(pods), fillableTomes);
+                    coordinators, List.of(pods), fillableTomes, netns);
         }
 
         /** These pods' tomes on a {@link FillableTome} each ({@link #fillTome}); mounting them takes root. */
         public Options withFillableTomes(Integer... pods) {
             return new Options(stashServers, podProcesses, podsPerProcess, layout, podConf, coordinatorConf,
-                    coordinators, delayablePods, List.of(pods));
+                    coordinators, delayablePods, List.of(pods), netns);
+        }
+
+        /** Each service on a host of its own of a test network ({@link NetnsNetwork}); needs root. */
+        public Options withNetns() {
+            return new Options(stashServers, podProcesses, podsPerProcess, layout, podConf, coordinatorConf,
+                    coordinators, delayablePods, fillableTomes, true);
         }
     }
 
@@ -173,6 +194,8 @@ public final class ProcessCluster implements AutoCloseable {
     private RpcTransport proxyTransport;
     /** The fillable tomes, by pod, mounted before their pods' first start. */
     private final Map<Integer, FillableTome> fillableTomes = new HashMap<>();
+    /** The test network each service is a host of, or null: every service on loopback. */
+    private NetnsNetwork network;
 
     private ProcessCluster(Path dir, Options options) throws IOException {
         this.dir = dir;
@@ -230,6 +253,9 @@ public final class ProcessCluster implements AutoCloseable {
         }
         ProcessCluster cluster = new ProcessCluster(dir, options);
         try {
+            if (options.netns()) {
+                cluster.makeNetwork();
+            }
             for (int s = 0; s < options.stashServers(); s++) {
                 cluster.startStash(s);
             }
@@ -251,6 +277,76 @@ public final class ProcessCluster implements AutoCloseable {
             cluster.close();
             throw e;
         }
+    }
+
+    /** A host on the test network for this JVM and each service, with the next address of {@link #SUBNET}. */
+    private void makeNetwork() throws IOException, InterruptedException {
+        network = NetnsNetwork.create(NETNS_FAMILY);
+        network.joinRoot(TEST_HOST, SUBNET + 1);
+        List<String> hosts = new ArrayList<>();
+        IntStream.range(0, stash.size()).mapToObj(ProcessCluster::stashHost).forEach(hosts::add);
+        IntStream.range(0, podProcesses.size()).mapToObj(ProcessCluster::podHost).forEach(hosts::add);
+        IntStream.range(0, coordinators.size()).mapToObj(ProcessCluster::coordinatorHost).forEach(hosts::add);
+        for (int h = 0; h < hosts.size(); h++) {
+            network.addHost(hosts.get(h), SUBNET + (10 + h));
+        }
+    }
+
+    /** Stash server {@code s}'s host (on a test network). */
+    public static String stashHost(int s) {
+        return "stash-" + s;
+    }
+
+    /** Pod process {@code p}'s host (on a test network). */
+    public static String podHost(int p) {
+        return "pods-" + p;
+    }
+
+    /** Coordinator {@code c}'s host (on a test network). */
+    public static String coordinatorHost(int c) {
+        return "coord-" + c;
+    }
+
+    /** Where {@code host}'s services listen and are reached: its address on the test network, or loopback. */
+    private String address(String host) {
+        return network == null ? LOOPBACK : network.address(host);
+    }
+
+    /** What starts a process on {@code host}: nothing on loopback, {@code ip netns exec} on a test network. */
+    private List<String> launcher(String host) {
+        return network == null ? List.of() : network.onHost(host, List.of());
+    }
+
+    /**
+     * Settings ({@code key=value}: a {@code --set} and a HOCON line alike) every service needs to listen where it
+     * does: plaintext beyond loopback, on a test network.
+     */
+    private List<String> listenerConf() {
+        return network == null ? List.of() : List.of("security.insecure=true");
+    }
+
+    /** Whether {@link #linkDown} can cut hosts off: each service is on a host of a test network. */
+    public boolean partitionable() {
+        return network != null;
+    }
+
+    /**
+     * Cuts {@code host} ({@link #stashHost}, {@link #podHost}, {@link #coordinatorHost}) off from every other host
+     * and this JVM, as a pulled cable: its processes run on, unreached and unreaching, until {@link #linkUp}.
+     */
+    public void linkDown(String host) throws IOException, InterruptedException {
+        requireNetwork().linkDown(host);
+    }
+
+    public void linkUp(String host) throws IOException, InterruptedException {
+        requireNetwork().linkUp(host);
+    }
+
+    private NetnsNetwork requireNetwork() {
+        if (network == null) {
+            throw new IllegalStateException("this cluster is on loopback: no link to cut (Options.withNetns)");
+        }
+        return network;
     }
 
     /**
@@ -286,10 +382,16 @@ public final class ProcessCluster implements AutoCloseable {
 
     public void startStash(int s) throws IOException, InterruptedException, TimeoutException {
         requireStopped(stash.get(s), "stash " + s);
-        List<String> args = List.of("-jar", jar("stash").toString(), "--bind", "127.0.0.1:" + stashPorts.get(s),
-                "--data", dir.resolve("stash-" + s).toString(), "--set", "admin.bind=127.0.0.1:0",
-                "--set", "stash.rocksdb.writeBufferBytes=8MiB", "--set", "stash.rocksdb.blockCacheBytes=8MiB");
-        ServiceProcess p = ServiceProcess.start("stash-" + s, jvm("128m"), args, Map.of(), log("stash-" + s));
+        String address = address(stashHost(s));
+        List<String> args = new ArrayList<>(List.of("-jar", jar("stash").toString(), "--bind",
+                address + ":" + stashPorts.get(s), "--data", dir.resolve("stash-" + s).toString(),
+                "--set", "admin.bind=" + address + ":0",
+                "--set", "stash.rocksdb.writeBufferBytes=8MiB", "--set", "stash.rocksdb.blockCacheBytes=8MiB"));
+        for (String setting : listenerConf()) {
+            args.addAll(List.of("--set", setting));
+        }
+        ServiceProcess p = ServiceProcess.start("stash-" + s, launcher(stashHost(s)), jvm("128m"), args, Map.of(),
+                log("stash-" + s));
         stash.set(s, p);
         p.awaitLine("stash listening on", START_TIMEOUT);
     }
@@ -333,7 +435,8 @@ public final class ProcessCluster implements AutoCloseable {
             args.add("--config");
             args.add(writePodConf(i, i == podsOf(p).get(0)).toString());
         }
-        ServiceProcess process = ServiceProcess.start("pods-" + p, jvm("192m"), args, Map.of(), log("pods-" + p));
+        ServiceProcess process = ServiceProcess.start("pods-" + p, launcher(podHost(p)), jvm("192m"), args, Map.of(),
+                log("pods-" + p));
         podProcesses.set(p, process);
         for (int i : podsOf(p)) {
             process.awaitLine("pod pod-" + i + " listening", START_TIMEOUT);
@@ -421,14 +524,21 @@ public final class ProcessCluster implements AutoCloseable {
         }
         proxyTransport = RpcTransport.create(RpcTransportConfig.defaults());
         for (int pod : options.delayablePods()) {
-            proxies.put(pod, new DelayingProxy(proxyTransport, new InetSocketAddress("127.0.0.1", podPorts.get(pod))));
+            proxies.put(pod, new DelayingProxy(proxyTransport, new InetSocketAddress(address(TEST_HOST), 0),
+                    new InetSocketAddress(podAddress(pod), podPorts.get(pod))));
         }
     }
 
     /** Where coordinators reach pod {@code i}: its proxy when it is delayable. */
     private String podEndpoint(int i) {
         DelayingProxy proxy = proxies.get(i);
-        return "127.0.0.1:" + (proxy == null ? podPorts.get(i) : proxy.address().getPort());
+        return proxy == null ? podAddress(i) + ":" + podPorts.get(i)
+                : address(TEST_HOST) + ":" + proxy.address().getPort();
+    }
+
+    /** The address pod {@code i} listens on: its process's host's. */
+    private String podAddress(int i) {
+        return address(podHost(podProcessOf(i)));
     }
 
     /**
@@ -477,12 +587,13 @@ public final class ProcessCluster implements AutoCloseable {
     private Path writePodConf(int i, boolean first) throws IOException {
         List<String> lines = new ArrayList<>(List.of(
                 "pod.name = \"pod-" + i + "\"",
-                "pod.bind = \"127.0.0.1:" + podPorts.get(i) + "\"",
+                "pod.bind = \"" + podAddress(i) + ":" + podPorts.get(i) + "\"",
                 "pod.stateDir = \"" + dir.resolve("pod-" + i).resolve("state") + "\"",
                 "pod.tomes = \"" + tomeDir(i) + "\""));
         lines.addAll(options.podConf());
+        lines.addAll(listenerConf());
         if (first) {
-            lines.add("admin.bind = \"127.0.0.1:0\"");
+            lines.add("admin.bind = \"" + podAddress(i) + ":0\"");
         }
         return writeConf("pod-" + i + ".conf", lines);
     }
@@ -501,7 +612,12 @@ public final class ProcessCluster implements AutoCloseable {
 
     /** Coordinator {@code c}'s catalog peer as {@code id=host:port}. */
     public String peerSpec(int c) {
-        return peerId(c) + "=127.0.0.1:" + coordinatorPorts.get(c).catalog();
+        return peerId(c) + "=" + coordinatorAddress(c) + ":" + coordinatorPorts.get(c).catalog();
+    }
+
+    /** Where coordinator {@code c} listens: its host's address; loopback for one added later. */
+    private String coordinatorAddress(int c) {
+        return c < options.coordinators() ? address(coordinatorHost(c)) : LOOPBACK;
     }
 
     private static String coordinatorName(int c) {
@@ -526,6 +642,9 @@ public final class ProcessCluster implements AutoCloseable {
      * as before that it hears from no leader.
      */
     public int launchAddedCoordinator() throws IOException {
+        if (network != null) {
+            throw new IllegalStateException("a coordinator added later would be on loopback, out of the test network");
+        }
         int c = newCoordinatorSlot();
         catalogPeers.add(c);
         launchCoordinator(c);
@@ -551,28 +670,31 @@ public final class ProcessCluster implements AutoCloseable {
                 "coordinator.vault.layout = \"" + options.layout() + "\"",
                 "coordinator.vault.pods = \"" + IntStream.range(0, podPorts.size()).mapToObj(this::podEndpoint)
                         .collect(Collectors.joining(",")) + "\"",
-                "coordinator.stash.servers = \"" + stashPorts.stream().map(port -> "127.0.0.1:" + port)
+                "coordinator.stash.servers = \"" + IntStream.range(0, stashPorts.size())
+                        .mapToObj(s -> address(stashHost(s)) + ":" + stashPorts.get(s))
                         .collect(Collectors.joining(",")) + "\"",
                 "catalog.peerId = \"" + peerId(c) + "\"",
                 "catalog.peers = \"" + catalogPeers.stream().map(this::peerSpec).collect(Collectors.joining(","))
                         + "\"",
                 "catalog.dataDir = \"" + dir.resolve(c == 0 ? "catalog" : "catalog-" + c) + "\"",
                 "catalog.secrets.keyFile = \"" + ClusterKeyFile.in(dir) + "\"",
-                "s3.bindHost = \"127.0.0.1\"",
+                "s3.bindHost = \"" + coordinatorAddress(c) + "\"",
                 "s3.port = " + ports.s3(),
-                "admin.bind = \"127.0.0.1:0\"",
+                "admin.bind = \"" + coordinatorAddress(c) + ":0\"",
                 "audit.file = \"" + dir.resolve("logs").resolve(c == 0 ? "audit.json" : "audit-" + c + ".json") + "\""));
         lines.addAll(options.coordinatorConf());
+        lines.addAll(listenerConf());
         // As bin/shardvault: the file names the variables, the config loader substitutes them; last, so they win.
         lines.add("coordinator.secretKey = ${SHARDVAULT_IT_COORDINATOR_SECRET_KEY}");
         lines.add("jmx.remote.password = ${SHARDVAULT_IT_COORDINATOR_JMX_PASSWORD}");
         Path conf = writeConf(name + ".conf", lines);
         List<String> args = List.of("-jar", jar("coordinator").toString(), "--config", conf.toString(),
                 "--set", "coordinator.accessKey=" + ACCESS_KEY, "--set", "jmx.remote.enabled=true",
-                "--set", "jmx.remote.bind=127.0.0.1:" + ports.jmx(), "--set", "jmx.remote.user=" + JMX_USER);
+                "--set", "jmx.remote.bind=" + coordinatorAddress(c) + ":" + ports.jmx(), "--set", "jmx.remote.user=" + JMX_USER);
         Map<String, String> env = Map.of("SHARDVAULT_IT_COORDINATOR_SECRET_KEY", secretKey,
                 "SHARDVAULT_IT_COORDINATOR_JMX_PASSWORD", jmxPassword);
-        coordinators.set(c, ServiceProcess.start(name, jvm("256m"), args, env, log(name)));
+        coordinators.set(c, ServiceProcess.start(name, c < options.coordinators() ? launcher(coordinatorHost(c))
+                : List.of(), jvm("256m"), args, env, log(name)));
     }
 
     /** Waits for coordinator {@code c}'s admin port and S3 endpoint. */
@@ -630,9 +752,13 @@ public final class ProcessCluster implements AutoCloseable {
 
     /** The same of coordinator {@code c}'s S3 endpoint. */
     public S3Client s3ClientWithoutRetries(int c, Duration apiCallTimeout) {
-        return S3Cluster.syncClient(URI.create("http://127.0.0.1:" + coordinatorPorts.get(c).s3()), ACCESS_KEY,
+        return S3Cluster.syncClient(s3Endpoint(c), ACCESS_KEY,
                 secretKey,
                 o -> o.apiCallTimeout(apiCallTimeout).retryStrategy(AwsRetryStrategy.doNotRetry()));
+    }
+
+    private URI s3Endpoint(int c) {
+        return URI.create("http://" + coordinatorAddress(c) + ":" + coordinatorPorts.get(c).s3());
     }
 
     /** The same with another access key (one made with {@code admin keys create}); the caller closes it. */
@@ -641,7 +767,7 @@ public final class ProcessCluster implements AutoCloseable {
     }
 
     private S3Client s3Client(int c, String accessKey, String secret) {
-        return S3Cluster.syncClient(URI.create("http://127.0.0.1:" + coordinatorPorts.get(c).s3()), accessKey, secret,
+        return S3Cluster.syncClient(s3Endpoint(c), accessKey, secret,
                 Duration.ofSeconds(60));
     }
 
@@ -662,9 +788,13 @@ public final class ProcessCluster implements AutoCloseable {
 
     /** A remote JMX connection to coordinator {@code c}, as the admin user; the caller closes it. */
     public JMXConnector connectJmx(int c) throws IOException {
-        JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + coordinatorPorts.get(c).jmx()
+        JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + jmxAddress(c)
                 + "/jmxrmi");
         return JMXConnectorFactory.connect(url, Map.of(JMXConnector.CREDENTIALS, new String[] {JMX_USER, jmxPassword}));
+    }
+
+    private String jmxAddress(int c) {
+        return coordinatorAddress(c) + ":" + coordinatorPorts.get(c).jmx();
     }
 
     /**
@@ -755,8 +885,8 @@ public final class ProcessCluster implements AutoCloseable {
         List<String> all = new ArrayList<>(List.of("-cp", jar("coordinator").toString(),
                 "io.shardvault.coordinator.admin.cli.AdminCli"));
         Collections.addAll(all, args);
-        all.addAll(List.of("--jmx", "127.0.0.1:" + coordinatorPorts.get(c).jmx()));
-        ServiceProcess cli = ServiceProcess.start("admin " + String.join(" ", args),
+        all.addAll(List.of("--jmx", jmxAddress(c)));
+        ServiceProcess cli = ServiceProcess.start("admin " + String.join(" ", args), List.of(),
                 List.of("-Xmx64m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"), all,
                 Map.of("SHARDVAULT_JMX_USER", JMX_USER, "SHARDVAULT_JMX_PASSWORD", jmxPassword), log("admin"));
         int exit;
@@ -806,6 +936,9 @@ public final class ProcessCluster implements AutoCloseable {
             proxyTransport.close();
         }
         fillableTomes.values().forEach(FillableTome::close);
+        if (network != null) {
+            network.close();
+        }
     }
 
     private static void stop(ServiceProcess p) {

@@ -40,12 +40,13 @@ public final class ServiceProcess {
     }
 
     /**
-     * Starts {@code java <jvmArgs> <mainAndArgs>} with {@code env} added to this JVM's environment, output
-     * appended to {@code log} (several runs of one service share a log, each run's lines after the last's).
+     * Starts {@code <launcher> java <jvmArgs> <mainAndArgs>} with {@code env} added to this JVM's environment,
+     * output appended to {@code log} (several runs of one service share a log, each run's lines after the last's).
+     * The launcher (none, or {@code ip netns exec NS}) must exec the JVM: the process is the JVM's.
      */
-    static ServiceProcess start(String name, List<String> jvmArgs, List<String> mainAndArgs, Map<String, String> env,
-                                Path log) throws IOException {
-        List<String> command = new ArrayList<>();
+    static ServiceProcess start(String name, List<String> launcher, List<String> jvmArgs, List<String> mainAndArgs,
+                                Map<String, String> env, Path log) throws IOException {
+        List<String> command = new ArrayList<>(launcher);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmArgs);
         command.addAll(mainAndArgs);

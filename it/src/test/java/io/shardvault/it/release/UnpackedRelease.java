@@ -20,7 +20,7 @@ import java.util.stream.Stream;
  * The release tarball the reactor's dist module packed, unpacked into a directory of its own (outside the
  * checkout, so nothing of the checkout can be found from it), and what it ships: {@code bin/shardvault},
  * {@code lib/}, {@code conf/}. Commands run with this JVM's {@code JAVA_HOME}; their output goes to a log under
- * {@code logs}. Commands may run under a launcher ({@link #inNamespace}: {@code ip netns exec HOST}), as an
+ * {@code logs}. Commands may run under a launcher ({@link #launchedBy}: {@code ip netns exec HOST}), as an
  * operator runs them on one host of several. Not thread-safe.
  */
 public final class UnpackedRelease {
@@ -80,9 +80,9 @@ public final class UnpackedRelease {
         return new UnpackedRelease(dir.resolve("shardvault-" + version), logs, version, List.of());
     }
 
-    /** This release with its commands run inside network namespace {@code ns} ({@code ip netns exec NS ...}). */
-    public UnpackedRelease inNamespace(String ns) {
-        return new UnpackedRelease(home, logs, version, List.of("ip", "netns", "exec", ns));
+    /** This release with its commands run after {@code launcher} (such as {@code ip netns exec NS}). */
+    public UnpackedRelease launchedBy(List<String> launcher) {
+        return new UnpackedRelease(home, logs, version, List.copyOf(launcher));
     }
 
     public Path home() {
