@@ -193,6 +193,11 @@ class AdminJmxIT {
         assertThat(slots).hasSize(20).allMatch(s -> (Boolean) s.get("complete"));
     }
 
+    /**
+     * Judged by the files written while the pod was drained, not by the pod's whole listing: repair may
+     * write a shard of an older file to it meanwhile (a file an earlier test wrote degraded, with this
+     * pod late on a loaded machine), and that is repair's job, not a new shard.
+     */
     @Test
     void aDrainedPodGetsNoNewShardsUntilItIsUpAgain() throws Exception {
         int drained = 3;
@@ -201,7 +206,6 @@ class AdminJmxIT {
                 PodMXBean.class);
         try (S3Client s3 = s3(S3Cluster.ACCESS_KEY, S3Cluster.SECRET_KEY)) {
             s3.createBucket(b -> b.bucket("drain"));
-            Set<ShardId> drainedBefore = shardsOn(drained);
             Set<Long> witnessBefore = fileIds(shardsOn(witness));
             assertThat(pod.drain()).isEqualTo("DRAINING");
             assertThat(pod.getState()).isEqualTo("DRAINING");
@@ -214,8 +218,8 @@ class AdminJmxIT {
             Set<Long> newFiles = fileIds(shardsOn(witness));
             newFiles.removeAll(witnessBefore);
             assertThat(newFiles).as("files written while pod %d was drained", drained).hasSize(sizes.length);
-            Set<ShardId> drainedAfter = shardsOn(drained);
-            assertThat(drainedAfter).as("shards on the drained pod").isEqualTo(drainedBefore);
+            assertThat(fileIds(shardsOn(drained))).as("files with a shard on the drained pod")
+                    .doesNotContainAnyElementsOf(newFiles);
             for (int i = 0; i < sizes.length; i++) {
                 int k = i;
                 byte[] back = s3.getObjectAsBytes(b -> b.bucket("drain").key("k" + k)).asByteArray();
@@ -223,14 +227,25 @@ class AdminJmxIT {
             }
 
             assertThat(pod.markUp()).isEqualTo("UP");
+            Set<Long> witnessUp = fileIds(shardsOn(witness));
             s3.putObject(b -> b.bucket("drain").key("after"), RequestBody.fromBytes(body(2048)));
-            Set<ShardId> gained = shardsOn(drained);
-            gained.removeAll(drainedBefore);
-            assertThat(gained).as("shards on the pod once it is up again").hasSize(1);
+            Set<Long> written = fileIds(shardsOn(witness));
+            written.removeAll(witnessUp);
+            assertThat(written).as("files written once pod %d is up again", drained).hasSize(1);
+            // Written degraded (this pod late on a loaded machine), the file gains its shard by repair
+            // (repair.interval 10 s, after the leader's takeover delay of 30 s).
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(45);
+            while (!fileIds(shardsOn(drained)).containsAll(written) && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+            }
+            assertThat(fileIds(shardsOn(drained))).as("files with a shard on the pod once it is up again")
+                    .containsAll(written);
 
             assertThat(pod.markDown()).isEqualTo("DOWN");
             CompositeData[] vaults = (CompositeData[]) mbeans.getAttribute(CoordinatorAdmin.clusterName(), "Vaults");
             assertThat(vaults[0].get("podsDown")).isEqualTo(1);
+        } finally {
+            // A failure above must not leave the pod drained for the tests after this one.
             assertThat(pod.markUp()).isEqualTo("UP");
         }
     }
