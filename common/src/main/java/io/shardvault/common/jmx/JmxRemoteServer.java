@@ -47,12 +47,15 @@ public final class JmxRemoteServer implements AutoCloseable {
     private final JMXConnectorServer connector;
     private final Registry registry;
     private final InetSocketAddress address;
+    private final JMXServiceURL url;
     private final boolean tls;
 
-    private JmxRemoteServer(JMXConnectorServer connector, Registry registry, InetSocketAddress address, boolean tls) {
+    private JmxRemoteServer(JMXConnectorServer connector, Registry registry, InetSocketAddress address,
+                            JMXServiceURL url, boolean tls) {
         this.connector = connector;
         this.registry = registry;
         this.address = address;
+        this.url = url;
         this.tls = tls;
     }
 
@@ -87,8 +90,6 @@ public final class JmxRemoteServer implements AutoCloseable {
         env.put("jmx.remote.rmi.server.credentials.filter.pattern", "java.lang.String;!*");
         if (clientSockets != null) {
             env.put(RMIConnectorServer.RMI_CLIENT_SOCKET_FACTORY_ATTRIBUTE, clientSockets);
-            // The connector binds its stub through JNDI: over TLS too.
-            env.put("com.sun.jndi.rmi.factory.socket", clientSockets);
         }
         String dial = (host == null ? "localhost" : hostForUrl(host)) + ":" + port;
         JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://" + dial + "/jmxrmi");
@@ -98,16 +99,20 @@ public final class JmxRemoteServer implements AutoCloseable {
         try {
             registry = LocateRegistry.createRegistry(port, clientSockets, serverSockets);
             RMIJRMPServerImpl rmiServer = new RMIJRMPServerImpl(port, clientSockets, serverSockets, env);
-            connector = new RMIConnectorServer(url, env, rmiServer, server);
-            // The connector binds its stub as "jmxrmi" in the registry named by the JNDI URL.
+            // No JNDI name in the connector's own URL: started so, it binds its stub nowhere, and the stub goes
+            // into the registry by a call on the registry object in this JVM. Bound through JNDI instead, it
+            // would dial its own registry as a TLS client, trusting the JVM's default trust store, which need
+            // not (and for a self-signed certificate does not) hold the server's own certificate.
+            connector = new RMIConnectorServer(new JMXServiceURL("service:jmx:rmi://" + dial), env, rmiServer, server);
             connector.start();
-        } catch (IOException | RuntimeException e) {
+            registry.bind("jmxrmi", rmiServer.toStub());
+        } catch (IOException | RuntimeException | java.rmi.AlreadyBoundException e) {
             stopQuietly(connector, registry);
             throw new IOException("cannot serve remote JMX on " + bind + ": " + e.getMessage(), e);
         }
         LOG.info("remote JMX serving on {} ({}, users {}); connect to {}", bind, ssl == null ? "no TLS" : "TLS",
                 config.users().keySet(), url);
-        return new JmxRemoteServer(connector, registry, bind, ssl != null);
+        return new JmxRemoteServer(connector, registry, bind, url, ssl != null);
     }
 
     private static String hostForUrl(String host) {
@@ -142,7 +147,7 @@ public final class JmxRemoteServer implements AutoCloseable {
 
     /** The URL clients connect to. */
     public JMXServiceURL url() {
-        return connector.getAddress();
+        return url;
     }
 
     private static void stopQuietly(JMXConnectorServer connector, Registry registry) {
