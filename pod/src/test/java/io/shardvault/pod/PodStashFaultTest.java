@@ -64,10 +64,7 @@ class PodStashFaultTest {
                 f.write(pod.localAddress(), id, data);
                 acked.put(id, data);
             }
-            for (FaultTomeIo d : disks) {
-                d.powerLoss();
-            }
-            pod.halt();
+            FaultTomeIo.powerCut(disks, config, pod::halt);
 
             // No stash copy may be gone unless the pod's copy survived the power loss intact.
             Set<ShardId> stashed = new HashSet<>(f.stashed());
@@ -126,10 +123,7 @@ class PodStashFaultTest {
             }
             assertThat(f.stashed()).as("late stash copies, purged before they came").isEmpty();
 
-            for (FaultTomeIo d : disks) {
-                d.powerLoss();
-            }
-            pod.halt();
+            FaultTomeIo.powerCut(disks, config, pod::halt);
             try (PodServer restarted = PodServer.start(f.transport, config, f.rpc, new SimpleMeterRegistry())) {
                 for (Map.Entry<ShardId, byte[]> e : acked.entrySet()) {
                     assertThat(f.read(restarted.localAddress(), e.getKey(), e.getValue().length))

@@ -1,5 +1,6 @@
 package io.shardvault.pod.internal;
 
+import io.shardvault.pod.PodConfig;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.FileAlreadyExistsException;
@@ -200,6 +201,27 @@ public final class FaultTomeIo implements TomeIo {
     /** Cuts the power: no more I/O, and the tome is left as a crash would leave it. */
     public void powerLoss() throws IOException {
         powerLoss(null);
+    }
+
+    /** Cuts the power of a pod's machine: its tomes lose what was not synced ({@link #powerLoss()}), then {@link #haltAtThePowerCut}. */
+    public static void powerCut(List<FaultTomeIo> disks, PodConfig config, Runnable halt) throws IOException {
+        for (FaultTomeIo d : disks) {
+            d.powerLoss();
+        }
+        haltAtThePowerCut(config, halt);
+    }
+
+    /**
+     * Stops a pod whose tomes just lost power, as in the same instant. The tomes go first (held syncs must fail,
+     * not complete), so the pod lives a moment longer than its disks and may record a tome failed as those syncs
+     * fail; that record went to a disk that lost power with the rest, and a real cut leaves no time to write
+     * it: it is removed.
+     */
+    public static void haltAtThePowerCut(PodConfig config, Runnable halt) throws IOException {
+        halt.run();
+        for (int tome = 0; tome < config.tomes().size(); tome++) {
+            Files.deleteIfExists(config.stateDir().resolve(FailedTomeMarker.name(tome)));
+        }
     }
 
     /**

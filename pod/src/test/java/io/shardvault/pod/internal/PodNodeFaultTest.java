@@ -105,10 +105,7 @@ class PodNodeFaultTest {
             node.write(id, 0, Crc32c.of(data), Unpooled.wrappedBuffer(data), WriteMode.BUFFERED);
             acked.put(id, data);
         }
-        for (FaultTomeIo d : disks) {
-            d.powerLoss();
-        }
-        haltAsAtThePowerCut(node, config);
+        FaultTomeIo.powerCut(disks, config, node::halt);
         int lostLocally = 0;
         for (ShardId id : acked.keySet()) {
             if (!java.nio.file.Files.exists(node.pathOf(id))) {
@@ -145,13 +142,6 @@ class PodNodeFaultTest {
      * failed a tome (its rewrite found the tome without power) and recorded that in the state directory, which
      * is not on the fault tomes; on a real host nothing runs after the cut, so that record is dropped.
      */
-    private static void haltAsAtThePowerCut(PodNode node, PodConfig config) throws IOException {
-        node.halt();
-        for (int tome = 0; tome < config.tomes().size(); tome++) {
-            java.nio.file.Files.deleteIfExists(config.stateDir().resolve(FailedTomeMarker.name(tome)));
-        }
-    }
-
     private static FaultTomeIo disk(boolean fileSystemSync) {
         return fileSystemSync ? new FaultTomeIo() : FaultTomeIo.fileByFile();
     }
@@ -297,7 +287,7 @@ class PodNodeFaultTest {
             assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> f.get(30, TimeUnit.SECONDS))).as("a write whose fsync the power cut is never acknowledged").isNotNull();
         }
         writers.shutdown();
-        haltAsAtThePowerCut(node, config);
+        FaultTomeIo.haltAtThePowerCut(config, node::halt);
 
         PodNode restarted = PodNode.open(config, i -> DirectTomeIo.INSTANCE, servers -> stash,
                 new SimpleMeterRegistry(),
