@@ -269,8 +269,13 @@ abstract class AbstractRpcTest {
 
     @Test
     void reconnectsToARestartedServer() throws IOException {
+        // Restarted on the same port, which must lie outside the ephemeral range: there any outgoing
+        // connection (another test JVM's) may take it in the moment between the two servers.
+        server.close();
+        InetSocketAddress address = new InetSocketAddress("127.0.0.1", FreePorts.loopback());
+        server = RpcServer.start(transport, new RpcServerConfig(2 << 20, 4, 2000, Duration.ofSeconds(5)), address,
+                this::handle);
         echoOnce();
-        InetSocketAddress address = server.localAddress();
         server.close();
         server = RpcServer.start(transport, new RpcServerConfig(2 << 20, 4, 2000, Duration.ofSeconds(5)), address,
                 this::handle);

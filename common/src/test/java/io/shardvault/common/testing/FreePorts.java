@@ -18,12 +18,17 @@ import java.util.Set;
  * in that range, where any outgoing connection may take it before the server binds it (seen: a release test's pod
  * process failing "Address already in use" seconds after its port was picked). Never the same one twice in this
  * JVM, so the ports of one cluster are distinct (the kernel gives a port just closed out again: seen, a pod and a
- * stash server of one release test given the same port).
+ * stash server of one release test given the same port). Test JVMs that run side by side (surefire's forks)
+ * take from disjoint blocks of that range, by their fork number ({@value #FORK_PROPERTY}), so two of them never
+ * pick the same port in the moment before its server binds it.
  *
  * <p>Thread-safe.
  */
 public final class FreePorts {
     private static final int LOW = 10_000;
+    /** Set by the build to surefire's fork number (1, 2, ...); absent or not a number: block 0. */
+    static final String FORK_PROPERTY = "shardvault.test.fork";
+    private static final int FORK_BLOCKS = 4;
     private static final Path EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
     private static final Random PICKS = new Random();
     private static final Set<Integer> HANDED_OUT = new HashSet<>();
@@ -34,10 +39,12 @@ public final class FreePorts {
     /** One port; unchecked, for field initializers and lambdas: a test without its port cannot go on anyway. */
     public static synchronized int loopback() {
         int high = ephemeralLow();
-        boolean belowEphemeral = high - LOW >= 1000;
+        int block = (high - LOW) / FORK_BLOCKS;
+        boolean belowEphemeral = block >= 1000;
+        int low = LOW + forkBlock() * block;
         for (int attempt = 0; attempt < 1000; attempt++) {
             // Where the ephemeral range leaves too little room below it: the kernel's pick, still never one twice.
-            int port = belowEphemeral ? LOW + PICKS.nextInt(high - LOW) : 0;
+            int port = belowEphemeral ? low + PICKS.nextInt(block) : 0;
             try (ServerSocket socket = new ServerSocket()) {
                 socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
                 if (HANDED_OUT.add(socket.getLocalPort())) {
@@ -49,6 +56,14 @@ public final class FreePorts {
         }
         throw new IllegalStateException("no free loopback port not handed out before after 1000 tries (ephemeral range from "
                 + high + ")");
+    }
+
+    private static int forkBlock() {
+        try {
+            return Math.floorMod(Integer.parseInt(System.getProperty(FORK_PROPERTY, "1")) - 1, FORK_BLOCKS);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     /** {@code n} distinct ports. */
