@@ -144,11 +144,14 @@ class ScrubRepairClusterTest {
         Thread.sleep(500);
         assertThat(catalog.listRepairs(0, 0, 1000).join()).isEmpty();
 
-        // The repairs' own reads go through the same data path: count from here.
+        // The repairs' own reads go through the same data path: count from here. A read may still decode
+        // around a pod that answers late (a hedge, on a loaded machine), never around damage.
         double decodes = h.registry().get("shardvault.data.read.decodes").counter().count();
+        double hedges = h.registry().get("shardvault.data.read.hedges").counter().count();
         double reports = metrics.reportsQueued.count() + metrics.reportsDuplicate.count();
         h.assertReadBack();
-        assertThat(h.registry().get("shardvault.data.read.decodes").counter().count()).as("decodes").isEqualTo(decodes);
+        assertThat(h.registry().get("shardvault.data.read.decodes").counter().count() - decodes).as("decodes")
+                .isLessThanOrEqualTo(h.registry().get("shardvault.data.read.hedges").counter().count() - hedges);
         assertThat(metrics.reportsQueued.count() + metrics.reportsDuplicate.count()).as("damage found by reads")
                 .isEqualTo(reports);
     }

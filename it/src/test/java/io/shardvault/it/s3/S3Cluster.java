@@ -208,22 +208,6 @@ public final class S3Cluster implements S3Target {
         return "127.0.0.1:" + a.getPort();
     }
 
-    private static final int FIXED_PORTS_LOW = 10_000;
-    private static final java.util.Random PORT_PICKS = new java.util.Random();
-    private static final java.util.Set<Integer> HANDED_OUT = new java.util.HashSet<>();
-
-    /** The first port of the kernel's ephemeral range (net.ipv4.ip_local_port_range), 32768 where unknown. */
-    static int ephemeralLow() {
-        try {
-            // Read in one go: a sysctl file answers nothing at a non-zero offset, and Files.readString of a file
-            // whose size says 0 reads its first byte alone, then from offset 1 (it took "3" for 32768).
-            return Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0)
-                    .trim().split("\\s+")[0]);
-        } catch (IOException | RuntimeException e) {
-            return 32768;
-        }
-    }
-
     /** The coordinator's catalog (admin operations: access keys, bucket quotas). */
     public io.shardvault.coordinator.catalog.Catalog catalog() {
         return coordinator.catalog();
