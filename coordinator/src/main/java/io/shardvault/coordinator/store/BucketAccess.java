@@ -84,7 +84,7 @@ final class BucketAccess {
     /** A version for its bucket's owner, in one catalog read. */
     CompletableFuture<ObjectVersion> ownedVersion(Caller caller, String bucket, String key, String versionId) {
         return owned(caller, bucket, read(bucket, key, versionId), BucketVersion::bucket)
-                .thenCompose(read -> versionOf(read, key, versionId));
+                .thenCompose(pair -> versionOf(pair, key, versionId));
     }
 
     /**
@@ -94,12 +94,12 @@ final class BucketAccess {
      * for another caller asking for what is missing.
      */
     CompletableFuture<ObjectVersion> readableVersion(Caller caller, String bucket, String key, String versionId) {
-        return read(bucket, key, versionId).thenCompose(read -> {
-            String owner = read.bucket().ownerAccessKeyId();
+        return read(bucket, key, versionId).thenCompose(pair -> {
+            String owner = pair.bucket().ownerAccessKeyId();
             if (owner.equals(caller.owner())) {
-                return versionOf(read, key, versionId);
+                return versionOf(pair, key, versionId);
             }
-            return versionOf(read, key, versionId).handle((v, failure) -> {
+            return versionOf(pair, key, versionId).handle((v, failure) -> {
                 if (failure == null) {
                     return CatalogMapper.cannedAcl(v.metadata().cannedAcl()).grantsRead(caller, owner)
                             ? CompletableFuture.completedFuture(v) : BucketAccess.<ObjectVersion>denied(bucket);

@@ -407,12 +407,17 @@ final class ObjectVersions {
 
     /** GET_OBJECT: {@code str bucket | str key | optional str versionId} → ObjectVersion. */
     static Call<ObjectVersion> getObject(String bucket, String key, Optional<String> versionId) {
+        return new Call<>(Op.GET_OBJECT, versionFields(bucket, key, versionId), ObjectVersions::objectVersion);
+    }
+
+    /** What GET_OBJECT and GET_BUCKET_VERSION ask for: {@code str bucket | str key | optional str versionId}. */
+    private static Consumer<Wire.Writer> versionFields(String bucket, String key, Optional<String> versionId) {
         Objects.requireNonNull(bucket, "bucket");
         Objects.requireNonNull(key, "key");
-        return new Call<>(Op.GET_OBJECT, w -> {
+        return w -> {
             w.str(bucket).str(key);
             Codec.optional(w, versionId);
-        }, ObjectVersions::objectVersion);
+        };
     }
 
     static void answerGetObject(RocksCatalogStore.View r, Wire.Reader in, Wire.Writer out) throws CatalogException {
@@ -424,12 +429,7 @@ final class ObjectVersions {
      * | str msg} where GET_OBJECT would have answered that error; a missing bucket fails it as GET_BUCKET does.
      */
     static Call<BucketVersion> getBucketVersion(String bucket, String key, Optional<String> versionId) {
-        Objects.requireNonNull(bucket, "bucket");
-        Objects.requireNonNull(key, "key");
-        return new Call<>(Op.GET_BUCKET_VERSION, w -> {
-            w.str(bucket).str(key);
-            Codec.optional(w, versionId);
-        }, r -> {
+        return new Call<>(Op.GET_BUCKET_VERSION, versionFields(bucket, key, versionId), r -> {
             Bucket b = Buckets.bucket(r);
             return r.u8() == 0 ? new BucketVersion(b, Optional.of(objectVersion(r)), Optional.empty(), "")
                     : new BucketVersion(b, Optional.empty(), Optional.of(ErrorCode.fromWire(r.u16())), r.str());
