@@ -91,6 +91,14 @@ public interface Catalog extends AutoCloseable {
     CompletableFuture<ObjectVersion> getObjectVersion(String bucket, String key, Optional<String> versionId);
 
     /**
+     * A bucket and a version of one of its keys, from one consistent view in one read: what a GET or HEAD
+     * needs (whose bucket it is, and the version). {@code NO_SUCH_BUCKET} fails the read; a version that
+     * {@link #getObjectVersion} would refuse (its {@code NO_SUCH_KEY}, {@code NO_SUCH_VERSION},
+     * {@code INVALID_ARGUMENT}) comes back as that error beside the bucket.
+     */
+    CompletableFuture<BucketVersion> bucketVersion(String bucket, String key, Optional<String> versionId);
+
+    /**
      * Deletes an object (a delete marker when versioning is enabled; removes the {@code null}
      * version otherwise, leaving a {@code null} marker when suspended), or removes one version for
      * good. Removing a version under an active retention or legal hold fails with

@@ -4,6 +4,7 @@ import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardvaultException;
 import io.shardvault.coordinator.catalog.Bucket;
 import io.shardvault.coordinator.catalog.BucketUsage;
+import io.shardvault.coordinator.catalog.BucketVersion;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.ObjectVersion;
 import io.shardvault.s3.CannedAcl;
@@ -80,23 +81,25 @@ final class BucketAccess {
         return catalog.getBucketAcl(bucket).thenApply(CatalogMapper::cannedAcl);
     }
 
-    /** A version for its bucket's owner. */
+    /** A version for its bucket's owner, in one catalog read. */
     CompletableFuture<ObjectVersion> ownedVersion(Caller caller, String bucket, String key, String versionId) {
-        return owned(caller, bucket).thenCompose(b -> lookUp(bucket, key, versionId));
+        return owned(caller, bucket, read(bucket, key, versionId), BucketVersion::bucket)
+                .thenCompose(pair -> versionOf(pair, key, versionId));
     }
 
     /**
      * A version for GET and HEAD: the bucket's owner reads any; anyone else one whose ACL grants them READ,
      * and learns that it is missing only when the bucket's ACL lets them list it ({@code ACCESS_DENIED}
-     * otherwise, as S3 answers).
+     * otherwise, as S3 answers). One catalog read answers the owner; the bucket's ACL is read besides only
+     * for another caller asking for what is missing.
      */
     CompletableFuture<ObjectVersion> readableVersion(Caller caller, String bucket, String key, String versionId) {
-        return catalog.getBucket(bucket).thenCompose(b -> {
-            String owner = b.ownerAccessKeyId();
+        return read(bucket, key, versionId).thenCompose(pair -> {
+            String owner = pair.bucket().ownerAccessKeyId();
             if (owner.equals(caller.owner())) {
-                return lookUp(bucket, key, versionId);
+                return versionOf(pair, key, versionId);
             }
-            return lookUp(bucket, key, versionId).handle((v, failure) -> {
+            return versionOf(pair, key, versionId).handle((v, failure) -> {
                 if (failure == null) {
                     return CatalogMapper.cannedAcl(v.metadata().cannedAcl()).grantsRead(caller, owner)
                             ? CompletableFuture.completedFuture(v) : BucketAccess.<ObjectVersion>denied(bucket);
@@ -108,11 +111,14 @@ final class BucketAccess {
         });
     }
 
-    private CompletableFuture<ObjectVersion> lookUp(String bucket, String key, String versionId) {
-        return catalog.getObjectVersion(bucket, key, Optional.ofNullable(versionId))
-                .thenCompose(v -> v.deleteMarker() && versionId == null
-                        ? CompletableFuture.failedFuture(new ObjectStoreException(ErrorCode.NO_SUCH_KEY, key))
-                        : CompletableFuture.completedFuture(v));
+    private CompletableFuture<BucketVersion> read(String bucket, String key, String versionId) {
+        return catalog.bucketVersion(bucket, key, Optional.ofNullable(versionId));
+    }
+
+    private static CompletableFuture<ObjectVersion> versionOf(BucketVersion read, String key, String versionId) {
+        return read.answer().thenCompose(v -> v.deleteMarker() && versionId == null
+                ? CompletableFuture.failedFuture(new ObjectStoreException(ErrorCode.NO_SUCH_KEY, key))
+                : CompletableFuture.completedFuture(v));
     }
 
     /**

@@ -102,9 +102,9 @@ record CatalogObjects(Catalog catalog, DataPath data, BucketAccess access, Bucke
     }
 
     CompletableFuture<AccessControl> acl(Caller caller, String bucket, String key, String versionId) {
-        return access.owned(caller, bucket).thenCompose(b -> access.ownedVersion(caller, bucket, key, versionId)
-                .thenApply(v -> new AccessControl(b.ownerAccessKeyId(),
-                        CatalogMapper.cannedAcl(v.metadata().cannedAcl()))));
+        // Only the bucket's owner gets the version, so the caller's owner is the bucket's.
+        return access.ownedVersion(caller, bucket, key, versionId).thenApply(v -> new AccessControl(caller.owner(),
+                CatalogMapper.cannedAcl(v.metadata().cannedAcl())));
     }
 
     CompletableFuture<Void> setAcl(Caller caller, String bucket, String key, String versionId, CannedAcl acl) {

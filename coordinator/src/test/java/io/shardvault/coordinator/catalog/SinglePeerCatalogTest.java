@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.ErrorCode;
+import io.shardvault.common.ShardvaultException;
 import io.shardvault.common.testing.FreePorts;
 import io.shardvault.coordinator.catalog.internal.RatisCatalogServer;
 import java.nio.file.Path;
@@ -342,5 +343,53 @@ class SinglePeerCatalogTest {
         assertThat(read.usage().quotaBytes()).isEqualTo(1_000);
         assertThat(read.usage().storedBytes()).isEqualTo(70);
         assertThat(codeOf(catalog.bucketUsage("nosuchbucket"))).isEqualTo(ErrorCode.NO_SUCH_BUCKET);
+    }
+
+    /**
+     * A GET's one read: the bucket with the version getObjectVersion answers, or with the error it fails with;
+     * only a missing bucket fails the read itself.
+     */
+    @Test
+    void aBucketAndAVersionComeInOneRead() {
+        Bucket bucket = join(catalog.createBucket("pair", "AKOWNER", false));
+        join(catalog.setVersioning("pair", VersioningState.ENABLED));
+        PutResult v1 = join(catalog.putObjectVersion(PutObjectVersion.of("pair", "k", "e1", ObjectMetadata.EMPTY,
+                file(300, 10))));
+        PutResult v2 = join(catalog.putObjectVersion(PutObjectVersion.of("pair", "k", "e2", ObjectMetadata.EMPTY,
+                file(301, 20))));
+
+        BucketVersion latest = join(catalog.bucketVersion("pair", "k", Optional.empty()));
+        assertThat(latest.bucket()).isEqualTo(join(catalog.getBucket("pair")));
+        assertThat(latest.bucket().ownerAccessKeyId()).isEqualTo("AKOWNER");
+        assertThat(latest.bucket().id()).isEqualTo(bucket.id());
+        assertThat(latest.version()).contains(join(catalog.getObjectVersion("pair", "k", Optional.empty())));
+        assertThat(latest.version().orElseThrow().versionId()).isEqualTo(v2.versionId());
+        assertThat(latest.error()).isEmpty();
+        assertThat(join(latest.answer()).etag()).isEqualTo("e2");
+        BucketVersion older = join(catalog.bucketVersion("pair", "k", Optional.of(v1.versionId())));
+        assertThat(older.version()).contains(join(catalog.getObjectVersion("pair", "k", Optional.of(v1.versionId()))));
+        assertThat(older.version().orElseThrow().latest()).isFalse();
+
+        DeleteResult marker = join(catalog.deleteObject("pair", "k", Optional.empty()));
+        assertMissing("pair", "k", Optional.empty(), ErrorCode.NO_SUCH_KEY);
+        BucketVersion markerRead = join(catalog.bucketVersion("pair", "k", marker.versionId()));
+        assertThat(markerRead.version().orElseThrow().deleteMarker()).isTrue();
+        assertMissing("pair", "absent", Optional.empty(), ErrorCode.NO_SUCH_KEY);
+        assertMissing("pair", "k", Optional.of("00000000000000ff"), ErrorCode.NO_SUCH_VERSION);
+        assertMissing("pair", "k", Optional.of("not-a-version"), ErrorCode.INVALID_ARGUMENT);
+        assertThat(codeOf(catalog.bucketVersion("nosuchbucket", "k", Optional.empty())))
+                .isEqualTo(ErrorCode.NO_SUCH_BUCKET);
+    }
+
+    /** The pair read carries the bucket and exactly the error (code and message) getObjectVersion fails with. */
+    private static void assertMissing(String bucket, String key, Optional<String> versionId, ErrorCode code) {
+        BucketVersion read = join(catalog.bucketVersion(bucket, key, versionId));
+        assertThat(read.bucket()).isEqualTo(join(catalog.getBucket(bucket)));
+        assertThat(read.version()).isEmpty();
+        assertThat(read.error()).contains(code);
+        CompletableFuture<ObjectVersion> alone = catalog.getObjectVersion(bucket, key, versionId);
+        assertThat(codeOf(alone)).isEqualTo(code);
+        assertThat(codeOf(read.answer())).isEqualTo(code);
+        assertThat(read.errorMessage()).isEqualTo(alone.handle((v, t) -> ShardvaultException.unwrap(t).getMessage()).join());
     }
 }

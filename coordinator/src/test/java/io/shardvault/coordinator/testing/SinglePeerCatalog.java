@@ -1,5 +1,6 @@
 package io.shardvault.coordinator.testing;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.shardvault.common.config.Settings;
 import io.shardvault.common.testing.FreePorts;
@@ -17,12 +18,17 @@ public final class SinglePeerCatalog {
 
     /** Starts the peer with its data in {@code dataDir}; short election timeouts, so it leads within a second. */
     public static CatalogServer start(Path dataDir) throws IOException {
+        return start(dataDir, new SimpleMeterRegistry());
+    }
+
+    /** As {@link #start(Path)}, metering the catalog (its calls, {@code shardvault.catalog.*}) into {@code registry}. */
+    public static CatalogServer start(Path dataDir, MeterRegistry registry) throws IOException {
         int port = FreePorts.loopback();
         return RatisCatalogServer.start(CatalogConfig.from(Settings.of(Map.of(
                 "catalog.peerId", "c1", "catalog.peers", "c1=127.0.0.1:" + port,
                 "catalog.dataDir", dataDir.toString(),
                 "catalog.secrets.keyFile", ClusterKeyFile.in(dataDir.toAbsolutePath().getParent()).toString(),
                 "catalog.election.timeoutMin", "300ms", "catalog.election.timeoutMax", "600ms"))),
-                new SimpleMeterRegistry());
+                registry);
     }
 }

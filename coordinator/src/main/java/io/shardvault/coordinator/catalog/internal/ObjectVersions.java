@@ -2,6 +2,7 @@ package io.shardvault.coordinator.catalog.internal;
 
 import io.shardvault.common.ErrorCode;
 import io.shardvault.coordinator.catalog.Bucket;
+import io.shardvault.coordinator.catalog.BucketVersion;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CatalogException;
 import io.shardvault.coordinator.catalog.DeleteIfLatest;
@@ -86,7 +87,12 @@ final class ObjectVersions {
 
     static ObjectVersion getObject(RocksCatalogStore.Reads r, String bucketName, String key,
                                    Optional<String> versionId) throws CatalogException {
-        Bucket b = Buckets.bucket(r, bucketName);
+        return getObject(r, Buckets.bucket(r, bucketName), key, versionId);
+    }
+
+    private static ObjectVersion getObject(RocksCatalogStore.Reads r, Bucket b, String key,
+                                           Optional<String> versionId) throws CatalogException {
+        String bucketName = b.name();
         byte[] k = keyBytes(key);
         StoredVersion newest = latest(r, b.id(), k);
         if (versionId.isEmpty()) {
@@ -401,16 +407,49 @@ final class ObjectVersions {
 
     /** GET_OBJECT: {@code str bucket | str key | optional str versionId} → ObjectVersion. */
     static Call<ObjectVersion> getObject(String bucket, String key, Optional<String> versionId) {
+        return new Call<>(Op.GET_OBJECT, versionFields(bucket, key, versionId), ObjectVersions::objectVersion);
+    }
+
+    /** What GET_OBJECT and GET_BUCKET_VERSION ask for: {@code str bucket | str key | optional str versionId}. */
+    private static Consumer<Wire.Writer> versionFields(String bucket, String key, Optional<String> versionId) {
         Objects.requireNonNull(bucket, "bucket");
         Objects.requireNonNull(key, "key");
-        return new Call<>(Op.GET_OBJECT, w -> {
+        return w -> {
             w.str(bucket).str(key);
             Codec.optional(w, versionId);
-        }, ObjectVersions::objectVersion);
+        };
     }
 
     static void answerGetObject(RocksCatalogStore.View r, Wire.Reader in, Wire.Writer out) throws CatalogException {
         objectVersion(out, getObject(r, in.str(), in.str(), Codec.optional(in)));
+    }
+
+    /**
+     * GET_BUCKET_VERSION: as GET_OBJECT → {@code Bucket | u8 0 | ObjectVersion}, or {@code Bucket | u8 1 | u16 code
+     * | str msg} where GET_OBJECT would have answered that error; a missing bucket fails it as GET_BUCKET does.
+     */
+    static Call<BucketVersion> getBucketVersion(String bucket, String key, Optional<String> versionId) {
+        return new Call<>(Op.GET_BUCKET_VERSION, versionFields(bucket, key, versionId), r -> {
+            Bucket b = Buckets.bucket(r);
+            return r.u8() == 0 ? new BucketVersion(b, Optional.of(objectVersion(r)), Optional.empty(), "")
+                    : new BucketVersion(b, Optional.empty(), Optional.of(ErrorCode.fromWire(r.u16())), r.str());
+        });
+    }
+
+    static void answerGetBucketVersion(RocksCatalogStore.View r, Wire.Reader in, Wire.Writer out)
+            throws CatalogException {
+        Bucket b = Buckets.bucket(r, in.str());
+        String key = in.str();
+        Optional<String> versionId = Codec.optional(in);
+        Buckets.bucket(out, b);
+        ObjectVersion v;
+        try {
+            v = getObject(r, b, key, versionId);
+        } catch (CatalogException e) {
+            out.u8(1).u16(e.code().wire()).str(String.valueOf(e.getMessage()));
+            return;
+        }
+        objectVersion(out.u8(0), v);
     }
 
     /** DELETE_OBJECT: {@code DeleteObjectVersion} → DeleteResult. */

@@ -72,7 +72,9 @@ enum Op {
     LIST_ACCOUNTS(86, Accounts::answerListAccounts),
     GET_BUCKET_USAGE(87, Buckets::answerBucketUsage),
     GET_BUCKET_LIFECYCLE(88, BucketLifecycles::answerGetLifecycle),
-    LIST_ACCESS_KEYS(89, AccessKeys::answerListAccessKeys);
+    LIST_ACCESS_KEYS(89, AccessKeys::answerListAccessKeys),
+    /** GET_BUCKET then GET_OBJECT in one query: a GET's or HEAD's one catalog read. */
+    GET_BUCKET_VERSION(90, ObjectVersions::answerGetBucketVersion);
 
     private static final Op[] BY_CODE = new Op[128];
 

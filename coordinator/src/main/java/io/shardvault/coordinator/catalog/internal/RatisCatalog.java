@@ -8,6 +8,7 @@ import io.shardvault.coordinator.catalog.Account;
 import io.shardvault.coordinator.catalog.AccountListing;
 import io.shardvault.coordinator.catalog.Bucket;
 import io.shardvault.coordinator.catalog.BucketUsage;
+import io.shardvault.coordinator.catalog.BucketVersion;
 import io.shardvault.coordinator.catalog.Catalog;
 import io.shardvault.coordinator.catalog.CatalogConfigKeys;
 import io.shardvault.coordinator.catalog.CatalogException;
@@ -138,6 +139,11 @@ final class RatisCatalog implements Catalog {
     @Override
     public CompletableFuture<ObjectVersion> getObjectVersion(String bucket, String key, Optional<String> versionId) {
         return call(ObjectVersions.getObject(bucket, key, versionId));
+    }
+
+    @Override
+    public CompletableFuture<BucketVersion> bucketVersion(String bucket, String key, Optional<String> versionId) {
+        return call(ObjectVersions.getBucketVersion(bucket, key, versionId));
     }
 
     @Override

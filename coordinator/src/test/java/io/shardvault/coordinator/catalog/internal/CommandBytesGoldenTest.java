@@ -279,6 +279,13 @@ class CommandBytesGoldenTest {
         call(c.registerClusterMap(held, stashes));
         named("registerClusterMapConflict");
         c.registerClusterMap(held.subList(1, held.size()), stashes).exceptionally(t -> null).join();
+        // Added with GET_BUCKET_VERSION (op 90), last for the same reason; a read, so no table changes.
+        named("getBucketVersion");
+        call(c.bucketVersion("alpha", "mp", Optional.empty()));
+        named("getBucketVersionMissing");
+        call(c.bucketVersion("alpha", "nope", Optional.empty()));
+        named("getBucketVersionNoBucket");
+        c.bucketVersion("gamma", "k", Optional.empty()).exceptionally(t -> null).join();
         return lines;
     }
 
