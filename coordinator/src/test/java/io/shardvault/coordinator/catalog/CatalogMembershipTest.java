@@ -85,7 +85,13 @@ class CatalogMembershipTest {
         }
         int leader = leader();
         get(servers.get(leader).catalog().createBucket("members", "AK", false));
+        // Committed by a majority: the third peer may take a moment longer to have it (a loaded machine).
         List<CatalogMember> before = get(servers.get(0).members());
+        long caughtUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (before.stream().anyMatch(m -> m.commitIndex() < 0) && System.nanoTime() < caughtUp) {
+            Thread.sleep(50);
+            before = get(servers.get(0).members());
+        }
         assertThat(ids(before)).containsExactly("p1", "p2", "p3");
         assertThat(before).filteredOn(m -> m.role().equals("LEADER")).extracting(CatalogMember::id)
                 .containsExactly("p" + (leader + 1));

@@ -12,19 +12,21 @@ import java.util.function.LongSupplier;
  * some chunk late; on a loaded machine every pod is late now and then, and going around each of
  * them in turn read parity and decoded two stripes in three for nothing (issue #18). So a pod
  * counts as slow only when, over the last one or two windows, hedges found it late at least
- * {@link #MIN_LATE} times, at least {@link #RATIO} times as often as the average pod of the
- * vault being read, and on at least one in {@link #LATE_SHARE} of the reads that waited for it: a
- * failing disk or a pod stuck in GC, not the luck of the draw. The share matters when hedges are
- * few: 3 of 14 hedges in a window is 4x a vault's average, and was enough to make every GET of the
- * next 10 s read parity and decode (374 of 400 at 4 clients), though that pod had been late on 3
- * of some 600 reads.
+ * {@link #RATIO} times as often as the average pod of the vault being read, and on at least one in {@link #LATE_SHARE} of at least {@link #MIN_WAITED} reads
+ * that waited for it: a failing disk or a pod stuck in GC, not the luck of the draw. The share
+ * matters when hedges are few: 3 of 14 hedges in a window is 4x a vault's average, and was enough
+ * to make every GET of the next 10 s read parity and decode (374 of 400 at 4 clients), though that
+ * pod had been late on 3 of some 600 reads. The least number of reads matters when a load starts
+ * after a pause: late on 3 of its first 10 reads, a pod was gone around, so it was waited for no
+ * more, its share stayed high, and every stripe of the load decoded (387 of 400 GETs, 10 hedges).
+ * A failing disk is late on nearly every read: it is gone around after {@code MIN_WAITED} of them.
  *
  * <p>Thread-safe; the counts are guarded by {@code this} (a few calls per stripe read).
  */
 final class SlowPods {
-    static final int MIN_LATE = 3;
     static final int RATIO = 4;
     static final int LATE_SHARE = 5;
+    static final int MIN_WAITED = 40;
     private static final long WINDOW_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final LongSupplier clock;
@@ -69,8 +71,8 @@ final class SlowPods {
         for (int i = 0; i < late.length; i++) {
             long waited = previous.waited(pods.get(i)) + current.waited(pods.get(i));
             // late / (total / n) >= RATIO and late / waited >= 1 / LATE_SHARE, in integers.
-            slow[i] = late[i] >= MIN_LATE && (long) late[i] * late.length >= RATIO * total
-                    && (long) late[i] * LATE_SHARE >= waited;
+            slow[i] = (long) late[i] * late.length >= RATIO * total
+                    && waited >= MIN_WAITED && (long) late[i] * LATE_SHARE >= waited;
         }
         return slow;
     }

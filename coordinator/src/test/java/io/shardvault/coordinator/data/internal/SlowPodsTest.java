@@ -16,11 +16,15 @@ class SlowPodsTest {
     private final AtomicLong now = new AtomicLong(1_000);
     private final SlowPods slowPods = new SlowPods(now::get);
 
+    /** Late on a fifth of {@link SlowPods#MIN_WAITED} reads: the least lateness that makes a pod slow. */
+    private static final int LATE = SlowPods.MIN_WAITED / SlowPods.LATE_SHARE;
+
     @Test
     void aPodLateFarMoreOftenThanItsPeersIsGoneAround() {
         assertThat(slowPods.slowAmong(PODS)).containsOnly(false);
-        late(7, SlowPods.MIN_LATE - 1);
-        assertThat(slowPods.slowAmong(PODS)[7]).as("late twice: the luck of the draw").isFalse();
+        waited(7, SlowPods.MIN_WAITED);
+        late(7, LATE - 1);
+        assertThat(slowPods.slowAmong(PODS)[7]).as("late on less than a fifth of its reads").isFalse();
         late(7, 1);
         boolean[] slow = slowPods.slowAmong(PODS);
         assertThat(slow[7]).isTrue();
@@ -30,9 +34,10 @@ class SlowPodsTest {
 
     @Test
     void everyPodLateNowAndThenIsNotSlow() {
-        // A loaded machine: each pod late a few times, one of them twice as often as the rest.
+        // A loaded machine: each pod late on some of its reads, one of them twice as often as the rest.
         for (int i = 0; i < PODS.size(); i++) {
-            late(i, i == 3 ? 10 : 5);
+            waited(i, SlowPods.MIN_WAITED);
+            late(i, i == 3 ? 2 * LATE : LATE);
         }
         assertThat(slowPods.slowAmong(PODS)).containsOnly(false);
     }
@@ -52,23 +57,34 @@ class SlowPodsTest {
 
     @Test
     void aPodLateOnAFifthOfItsReadsIsSlow() {
-        for (int read = 0; read < 50; read++) {
-            slowPods.waitedFor(PODS.get(7));
-        }
-        late(7, SlowPods.MIN_LATE + 6);
+        waited(7, 50);
+        late(7, 9);
         assertThat(slowPods.slowAmong(PODS)[7]).as("9 of 50").isFalse();
         late(7, 1);
         assertThat(slowPods.slowAmong(PODS)[7]).as("10 of 50").isTrue();
     }
 
     @Test
+    void aPodLateOnAFewOfItsFirstReadsIsNotSlow() {
+        // A load starting after a pause: pod 7 late on 3 of the 10 reads that waited for it so far, no other.
+        waited(7, 10);
+        late(7, 3);
+        assertThat(slowPods.slowAmong(PODS)[7]).as("3 of its first 10 reads").isFalse();
+        waited(7, SlowPods.MIN_WAITED - 10);
+        late(7, LATE - 3);
+        assertThat(slowPods.slowAmong(PODS)[7]).as("%d of %d", LATE, SlowPods.MIN_WAITED).isTrue();
+    }
+
+    @Test
     void lateReadsAreForgottenAfterTwoWindows() {
-        late(2, 5);
+        waited(2, SlowPods.MIN_WAITED);
+        late(2, LATE);
         now.addAndGet(TimeUnit.SECONDS.toNanos(6));
         assertThat(slowPods.slowAmong(PODS)[2]).as("the previous window still counts").isTrue();
         now.addAndGet(TimeUnit.SECONDS.toNanos(5));
         assertThat(slowPods.slowAmong(PODS)[2]).isFalse();
-        late(2, 5);
+        waited(2, SlowPods.MIN_WAITED);
+        late(2, LATE);
         now.addAndGet(TimeUnit.SECONDS.toNanos(11));
         assertThat(slowPods.slowAmong(PODS)[2]).as("two windows at once").isFalse();
     }
@@ -76,7 +92,8 @@ class SlowPodsTest {
     @Test
     void slownessIsJudgedAmongTheVaultsOwnPods() {
         List<InetSocketAddress> other = pods(40).subList(20, 40);
-        late(4, 3);
+        waited(4, SlowPods.MIN_WAITED);
+        late(4, LATE);
         for (InetSocketAddress pod : other) {
             for (int i = 0; i < 20; i++) {
                 slowPods.late(pod);
@@ -84,6 +101,12 @@ class SlowPodsTest {
         }
         assertThat(slowPods.slowAmong(PODS)[4]).isTrue();
         assertThat(slowPods.slowAmong(other)).containsOnly(false);
+    }
+
+    private void waited(int pod, int times) {
+        for (int i = 0; i < times; i++) {
+            slowPods.waitedFor(PODS.get(pod));
+        }
     }
 
     private void late(int pod, int times) {
