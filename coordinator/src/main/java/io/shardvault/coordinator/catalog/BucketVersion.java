@@ -1,9 +1,11 @@
 package io.shardvault.coordinator.catalog;
 
 import io.shardvault.common.ErrorCode;
+import io.shardvault.common.ShardvaultException;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 /**
  * A bucket and one version of one of its keys, read together ({@link Catalog#bucketVersion}): what a GET or
@@ -26,6 +28,26 @@ public record BucketVersion(Bucket bucket, Optional<ObjectVersion> version, Opti
         if (version.isPresent() == error.isPresent()) {
             throw new IllegalArgumentException("a bucket version is a version or an error");
         }
+    }
+
+    /**
+     * The same pair in two reads, the bucket's and then the version's: what a catalog whose leader runs an
+     * older build (a rolling upgrade) still answers. Not one view: the version may be of a bucket deleted and
+     * created again between the two, as before the pair had its own read.
+     */
+    public static CompletableFuture<BucketVersion> readInTwo(Catalog catalog, String bucket, String key,
+                                                             Optional<String> versionId) {
+        return catalog.getBucket(bucket).thenCompose(b -> catalog.getObjectVersion(bucket, key, versionId)
+                .handle((v, failure) -> {
+                    if (failure == null) {
+                        return new BucketVersion(b, Optional.of(v), Optional.empty(), "");
+                    }
+                    if (ShardvaultException.unwrap(failure) instanceof CatalogException e) {
+                        return new BucketVersion(b, Optional.empty(), Optional.of(e.code()),
+                                String.valueOf(e.getMessage()));
+                    }
+                    throw new CompletionException(ShardvaultException.unwrap(failure));
+                }));
     }
 
     /** The version as {@link Catalog#getObjectVersion} answers it: found, or failed with the same typed error. */

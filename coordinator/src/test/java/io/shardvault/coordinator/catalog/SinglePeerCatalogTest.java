@@ -359,6 +359,8 @@ class SinglePeerCatalogTest {
                 file(301, 20))));
 
         BucketVersion latest = join(catalog.bucketVersion("pair", "k", Optional.empty()));
+        assertThat(join(BucketVersion.readInTwo(catalog, "pair", "k", Optional.empty()))).as("as an older leader answers")
+                .isEqualTo(latest);
         assertThat(latest.bucket()).isEqualTo(join(catalog.getBucket("pair")));
         assertThat(latest.bucket().ownerAccessKeyId()).isEqualTo("AKOWNER");
         assertThat(latest.bucket().id()).isEqualTo(bucket.id());
@@ -379,11 +381,15 @@ class SinglePeerCatalogTest {
         assertMissing("pair", "k", Optional.of("not-a-version"), ErrorCode.INVALID_ARGUMENT);
         assertThat(codeOf(catalog.bucketVersion("nosuchbucket", "k", Optional.empty())))
                 .isEqualTo(ErrorCode.NO_SUCH_BUCKET);
+        assertThat(codeOf(BucketVersion.readInTwo(catalog, "nosuchbucket", "k", Optional.empty())))
+                .isEqualTo(ErrorCode.NO_SUCH_BUCKET);
     }
 
     /** The pair read carries the bucket and exactly the error (code and message) getObjectVersion fails with. */
     private static void assertMissing(String bucket, String key, Optional<String> versionId, ErrorCode code) {
         BucketVersion read = join(catalog.bucketVersion(bucket, key, versionId));
+        assertThat(join(BucketVersion.readInTwo(catalog, bucket, key, versionId))).as("as an older leader answers")
+                .isEqualTo(read);
         assertThat(read.bucket()).isEqualTo(join(catalog.getBucket(bucket)));
         assertThat(read.version()).isEmpty();
         assertThat(read.error()).contains(code);

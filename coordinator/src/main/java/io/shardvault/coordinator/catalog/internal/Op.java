@@ -1,5 +1,7 @@
 package io.shardvault.coordinator.catalog.internal;
 
+import io.shardvault.common.ErrorCode;
+import io.shardvault.common.ShardvaultException;
 import io.shardvault.coordinator.catalog.CatalogException;
 
 /**
@@ -132,8 +134,20 @@ enum Op {
     static Op of(int code) {
         Op op = code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
         if (op == null) {
-            throw new IllegalArgumentException("unknown catalog op " + code);
+            throw new IllegalArgumentException(UNKNOWN + code);
         }
         return op;
+    }
+
+    /** How a peer answers an op it does not know (BAD_REQUEST, from the query path), in every build. */
+    private static final String UNKNOWN = "unknown catalog op ";
+
+    /**
+     * Whether a call failed because the peer that served it does not know its op: a peer of an older build,
+     * during a rolling upgrade, asked for an op added since.
+     */
+    static boolean unknownToPeer(Throwable failure) {
+        return ShardvaultException.unwrap(failure) instanceof CatalogException e && e.code() == ErrorCode.BAD_REQUEST
+                && String.valueOf(e.getMessage()).startsWith(UNKNOWN);
     }
 }

@@ -52,6 +52,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.apache.ratis.client.RaftClient;
 
 /**
@@ -143,7 +144,17 @@ final class RatisCatalog implements Catalog {
 
     @Override
     public CompletableFuture<BucketVersion> bucketVersion(String bucket, String key, Optional<String> versionId) {
-        return call(ObjectVersions.getBucketVersion(bucket, key, versionId));
+        return orFromAnOlderLeader(call(ObjectVersions.getBucketVersion(bucket, key, versionId)),
+                () -> BucketVersion.readInTwo(this, bucket, key, versionId));
+    }
+
+    /**
+     * {@code call}'s answer, or, when the leader that served it does not know its op (an older build, during a
+     * rolling upgrade of the coordinators), what {@code older} answers with the ops that build has.
+     */
+    static <T> CompletableFuture<T> orFromAnOlderLeader(CompletableFuture<T> call, Supplier<CompletableFuture<T>> older) {
+        return call.exceptionallyCompose(failure -> Op.unknownToPeer(failure) ? older.get()
+                : CompletableFuture.failedFuture(failure));
     }
 
     @Override
