@@ -190,7 +190,7 @@ final class FileWrite {
                 next = CompletableFuture.failedFuture(e);
             }
             if (!next.isDone() || next.isCompletedExceptionally()) {
-                next.whenCompleteAsync(this::onRead, ctx.workers);
+                ctx.onWorkers(next, this::onRead);
                 return;
             }
             // Already buffered: take it on this thread and go round again. A hop to the workers per

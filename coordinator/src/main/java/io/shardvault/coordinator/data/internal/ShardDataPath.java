@@ -33,7 +33,9 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.BiConsumer;
 
 /**
  * The data paths over real pods and stash servers. Owns an RPC client (whose request timeout is
@@ -212,6 +214,23 @@ public final class ShardDataPath implements DataPath {
     /** The stash server for shard {@code shardIndex} of a vault; only when a stash is configured. */
     InetSocketAddress stashFor(int vaultId, int shardIndex) {
         return placement.serverFor(vaultId, shardIndex);
+    }
+
+    /**
+     * Hands a buffer's arrival (a chunk, a piece of a body) to {@code then} on the workers. One that arrives
+     * after this data path closed is released here: nothing waits for it any more, and a completion handed to
+     * a shut-down pool (as {@code whenCompleteAsync} does) is dropped with its buffer.
+     */
+    void onWorkers(CompletableFuture<ByteBuf> arrival, BiConsumer<ByteBuf, Throwable> then) {
+        arrival.whenComplete((buf, failure) -> {
+            try {
+                workers.execute(() -> then.accept(buf, failure));
+            } catch (RejectedExecutionException closed) {
+                if (buf != null) {
+                    buf.release();
+                }
+            }
+        });
     }
 
     @Override

@@ -12,8 +12,9 @@ import java.util.function.LongSupplier;
  * some chunk late; on a loaded machine every pod is late now and then, and going around each of
  * them in turn read parity and decoded two stripes in three for nothing (issue #18). So a pod
  * counts as slow only when, over the last one or two windows, hedges found it late at least
- * {@link #RATIO} times as often as the average pod of the vault being read, and on at least one in {@link #LATE_SHARE} of at least {@link #MIN_WAITED} reads
- * that waited for it: a failing disk or a pod stuck in GC, not the luck of the draw. The share
+ * {@link #RATIO} times as often as the average pod of the vault being read, and on at least one
+ * in {@link #LATE_SHARE} of at least {@link #MIN_WAITED} reads that waited for it: a failing disk
+ * or a pod stuck in GC, not the luck of the draw. The share
  * matters when hedges are few: 3 of 14 hedges in a window is 4x a vault's average, and was enough
  * to make every GET of the next 10 s read parity and decode (374 of 400 at 4 clients), though that
  * pod had been late on 3 of some 600 reads. The least number of reads matters when a load starts

@@ -17,7 +17,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -163,16 +162,7 @@ final class StripeRead {
                     return data;
                 })
                 : ctx.pods.read(vault.pod(shard), id, layout.shardOffset(stripe), chunk);
-        read.whenComplete((data, failure) -> {
-            try {
-                ctx.workers.execute(() -> onChunk(source, sent, data, failure));
-            } catch (RejectedExecutionException closing) {
-                // The data path closed while the chunk was on its way: no stripe waits for it any more.
-                if (data != null) {
-                    data.release();
-                }
-            }
-        });
+        ctx.onWorkers(read, (data, failure) -> onChunk(source, sent, data, failure));
     }
 
     private synchronized void onChunk(Source source, long sentNanos, ByteBuf data, Throwable failure) {
