@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
+import java.rmi.AlreadyBoundException;
 import java.rmi.NoSuchObjectException;
 import java.rmi.registry.LocateRegistry;
 import java.rmi.registry.Registry;
@@ -106,7 +107,7 @@ public final class JmxRemoteServer implements AutoCloseable {
             connector = new RMIConnectorServer(new JMXServiceURL("service:jmx:rmi://" + dial), env, rmiServer, server);
             connector.start();
             registry.bind("jmxrmi", rmiServer.toStub());
-        } catch (IOException | RuntimeException | java.rmi.AlreadyBoundException e) {
+        } catch (IOException | RuntimeException | AlreadyBoundException e) {
             stopQuietly(connector, registry);
             throw new IOException("cannot serve remote JMX on " + bind + ": " + e.getMessage(), e);
         }

@@ -30,6 +30,16 @@ public record BucketVersion(Bucket bucket, Optional<ObjectVersion> version, Opti
         }
     }
 
+    /** The bucket and the version found. */
+    public static BucketVersion found(Bucket bucket, ObjectVersion version) {
+        return new BucketVersion(bucket, Optional.of(version), Optional.empty(), "");
+    }
+
+    /** The bucket, and why no version was found: {@link Catalog#getObjectVersion}'s error. */
+    public static BucketVersion missing(Bucket bucket, ErrorCode error, String message) {
+        return new BucketVersion(bucket, Optional.empty(), Optional.of(error), message);
+    }
+
     /**
      * The same pair in two reads, the bucket's and then the version's: what a catalog whose leader runs an
      * older build (a rolling upgrade) still answers. Not one view: the version may be of a bucket deleted and
@@ -40,11 +50,10 @@ public record BucketVersion(Bucket bucket, Optional<ObjectVersion> version, Opti
         return catalog.getBucket(bucket).thenCompose(b -> catalog.getObjectVersion(bucket, key, versionId)
                 .handle((v, failure) -> {
                     if (failure == null) {
-                        return new BucketVersion(b, Optional.of(v), Optional.empty(), "");
+                        return found(b, v);
                     }
                     if (ShardvaultException.unwrap(failure) instanceof CatalogException e) {
-                        return new BucketVersion(b, Optional.empty(), Optional.of(e.code()),
-                                String.valueOf(e.getMessage()));
+                        return missing(b, e.code(), String.valueOf(e.getMessage()));
                     }
                     throw new CompletionException(ShardvaultException.unwrap(failure));
                 }));

@@ -431,8 +431,8 @@ final class ObjectVersions {
     static Call<BucketVersion> getBucketVersion(String bucket, String key, Optional<String> versionId) {
         return new Call<>(Op.GET_BUCKET_VERSION, versionFields(bucket, key, versionId), r -> {
             Bucket b = Buckets.bucket(r);
-            return r.u8() == 0 ? new BucketVersion(b, Optional.of(objectVersion(r)), Optional.empty(), "")
-                    : new BucketVersion(b, Optional.empty(), Optional.of(ErrorCode.fromWire(r.u16())), r.str());
+            return r.u8() == 0 ? BucketVersion.found(b, objectVersion(r))
+                    : BucketVersion.missing(b, ErrorCode.fromWire(r.u16()), r.str());
         });
     }
 

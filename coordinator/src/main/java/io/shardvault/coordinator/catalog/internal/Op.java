@@ -131,6 +131,9 @@ enum Op {
         answer.answer(r, in, out);
     }
 
+    /** How a peer answers an op it does not know (BAD_REQUEST, from the query path), in every build. */
+    private static final String UNKNOWN = "unknown catalog op ";
+
     static Op of(int code) {
         Op op = code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
         if (op == null) {
@@ -138,9 +141,6 @@ enum Op {
         }
         return op;
     }
-
-    /** How a peer answers an op it does not know (BAD_REQUEST, from the query path), in every build. */
-    private static final String UNKNOWN = "unknown catalog op ";
 
     /**
      * Whether a call failed because the peer that served it does not know its op: a peer of an older build,
