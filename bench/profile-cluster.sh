@@ -62,6 +62,10 @@ trap 'stop_cluster; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
 mkdir -p "$out"
+# The component table sums every profile in the directory: one left from an earlier run would be counted too.
+if compgen -G "$out/*.collapsed" >/dev/null; then
+  die "$out already holds profiles (*.collapsed); give an empty OUT_DIR"
+fi
 SHARDVAULT_ACCESS_KEY="$access" SHARDVAULT_SECRET_KEY="$secret" \
   "$root/bin/shardvault" dev --data "$work/data" >"$out/cluster.log" 2>&1 &
 cluster_pid=$!

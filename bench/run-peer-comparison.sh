@@ -30,6 +30,10 @@
 #   TP_SIZE (1MiB)  GET_OBJECTS (200)  GET_READS (2)  GET_CLIENTS (16)  GET_SIZE (1MiB)  GET_WARMUP (400)
 #   CP (1)  CP_MB (400)  CP_COUNT (2)  RUNS (1)  MINIO_PORT (9100)  WRITE_DOC (1; 0 leaves the docs alone)
 #   OUT_DIR (bench/results/peer-<UTC time>)  SETTLE_LOAD (1.5)  SETTLE_SECONDS (240): wait before each system
+#   PAGE_CACHE (as-is; "filled": before each system, a sparse file as large as the available memory less 3 GiB is
+#     read into the page cache, so that new page-cache pages come from reclaim, as on a server that has run for a
+#     day; on a VM that hands freed memory back to its host, a fresh page costs several times more system CPU to
+#     fill: docs/PERFORMANCE.md "Page cache on this VM". Its table goes under a heading of its own.)
 # A test of the script itself, in a few minutes (its figures mean nothing; keep them out of the docs):
 #   WARMUP=20 SEQ_COUNT=10 TP_CLIENTS=2 TP_COUNT=10 GET_OBJECTS=5 GET_READS=2 GET_CLIENTS=2 GET_WARMUP=4 \
 #     CP_MB=20 CP_COUNT=1 WRITE_DOC=0 bench/run-peer-comparison.sh
@@ -54,6 +58,8 @@ cp_count="${CP_COUNT:-2}"
 runs="${RUNS:-1}"
 minio_port="${MINIO_PORT:-9100}"
 write_doc="${WRITE_DOC:-1}"
+page_cache="${PAGE_CACHE:-as-is}"
+case "$page_cache" in as-is | filled) ;; *) echo "PAGE_CACHE is as-is or filled, not $page_cache" >&2; exit 2 ;; esac
 minio_sh="${MINIO_SH:-$root/../shared/peers/minio.sh}"
 aws="${AWS_CLI:-$HOME/.cache/shardvault/interop/awscli/bin/aws}"
 started="$(date -u +%Y%m%dT%H%M%SZ)"
@@ -216,12 +222,27 @@ settle() {
   done
 }
 
+# With PAGE_CACHE=filled: the page cache filled with clean pages, so that what a system writes into it comes from
+# reclaim rather than from free memory (the fill's own CPU is done before settle waits for the load to fall).
+fill_page_cache() {
+  [ "$page_cache" = filled ] || return 0
+  local avail_kb
+  rm -f "$work/page-cache-fill"
+  avail_kb="$(awk '/^MemAvailable:/ {print $2}' /proc/meminfo)"
+  [ "$avail_kb" -gt $((4 * 1048576)) ] || die "PAGE_CACHE=filled: only $avail_kb kB of memory available"
+  truncate -s "$(((avail_kb - 3 * 1048576) * 1024))" "$work/page-cache-fill"
+  cat "$work/page-cache-fill" >/dev/null
+}
+
 measure() {
   sys="$1"
   local tag="$sys-run$run" data="$work/$1-run$run" size n
   local raw="$out/$tag"
   mkdir -p "$raw"
+  fill_page_cache
   settle
+  echo "$tag: memory free before the start $(awk '/^MemFree:/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)" \
+    | tee -a "$out/load.txt"
   echo "$tag: load average before the start $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/load.txt"
   figure load "$(cut -d' ' -f1 /proc/loadavg)"
   case "$sys" in
@@ -279,7 +300,7 @@ measure() {
     "$raw/results.tsv" >>"$out/figures.tsv"
   echo "$tag: stopping"
   stop_system
-  rm -rf "$data"
+  rm -rf "$data" "$work/page-cache-fill"
 }
 
 # Builds the jars once, before anything is timed.
@@ -296,7 +317,8 @@ fi
     || echo " with AOT caches in $SHARDVAULT_AOT_DIR"); MinIO $("$(go env GOPATH)/bin/minio" --version 2>/dev/null | head -1 || echo '(installed at its first start)')"
   echo "WARMUP=$warmup SEQ_COUNT=$seq_count SEQ_SIZES=$seq_sizes PAUSE_MS=$pause_ms TP_CLIENTS=$tp_clients" \
     "TP_COUNT=$tp_count TP_SIZE=$tp_size GET_OBJECTS=$get_objects GET_READS=$get_reads GET_CLIENTS=$get_clients" \
-    "GET_SIZE=$get_size GET_WARMUP=$get_warmup CP=$cp_on CP_MB=$cp_mb CP_COUNT=$cp_count RUNS=$runs"
+    "GET_SIZE=$get_size GET_WARMUP=$get_warmup CP=$cp_on CP_MB=$cp_mb CP_COUNT=$cp_count RUNS=$runs" \
+    "PAGE_CACHE=$page_cache"
 } | tee "$out/settings.txt"
 
 # With SHARDVAULT_AOT_DIR set, on JDK 25 and later, bin/shardvault keeps an AOT cache per service
@@ -326,9 +348,10 @@ done
 
 # The table: one row per figure, the median over the runs for each system, and the ratio.
 python3 - "$out" "$started" "$runs" "$seq_sizes" "$tp_size" "$tp_clients" "$get_size" "$get_clients" "$cp_on" \
-  "$cp_mb" "$cp_count" <<'PY' | tee "$out/table.md"
+  "$cp_mb" "$cp_count" "$page_cache" <<'PY' | tee "$out/table.md"
 import collections, statistics, sys, subprocess, textwrap
-out, started, runs, seq_sizes, tp_size, tp_clients, get_size, get_clients, cp_on, cp_mb, cp_count = sys.argv[1:]
+out, started, runs, seq_sizes, tp_size, tp_clients, get_size, get_clients, cp_on, cp_mb, cp_count, page_cache = \
+    sys.argv[1:]
 size_bytes = lambda s: int(s[:-3]) * {'KiB': 1 << 10, 'MiB': 1 << 20, 'GiB': 1 << 30}[s[-3:]]
 human = lambda s: s.replace('KiB', ' KiB').replace('MiB', ' MiB').replace('GiB', ' GiB')
 values = collections.defaultdict(list)
@@ -385,8 +408,10 @@ times = ('each once' if runs == '1' else
 jvm = open(out + '/settings.txt').read().splitlines()[1].split('; MinIO')[0]
 print(textwrap.fill('Run of %s on this machine (%s cores, %s GiB memory): MinIO and shardvault one after the other '
                     'on the same disk, %s. Load average (1 min) before each system: MinIO %s; shardvault %s. '
-                    'The JVM of the services and the bench client: %s.'
-                    % (when, cores, mem, times, load['minio'], load['shardvault'], jvm), 110,
+                    'The JVM of the services and the bench client: %s.%s'
+                    % (when, cores, mem, times, load['minio'], load['shardvault'], jvm,
+                       ' The page cache was filled with clean pages before each system (PAGE_CACHE=filled).'
+                       if page_cache == 'filled' else ''), 110,
                     break_on_hyphens=False))
 print()
 print('| %s, %s cores, %s GiB | MinIO | shardvault, real disk, stash | shardvault / MinIO |' % (when, cores, mem))
@@ -402,7 +427,11 @@ PY
 if [ "$write_doc" = 1 ]; then
   section="$work/section.md"
   {
-    echo "## Side by side with MinIO (issue #18)"
+    if [ "$page_cache" = filled ]; then
+      echo "## Side by side with MinIO, page cache filled first (issue #18)"
+    else
+      echo "## Side by side with MinIO (issue #18)"
+    fi
     echo
     echo "*Generated by \`bench/run-peer-comparison.sh\`; raw outputs in \`bench/results/$(basename "$out")/\`.*"
     echo
