@@ -1,6 +1,7 @@
 /*
- * shardvaultfs: the JNI shim behind io.shardvault.common.fs.FileSystemSync: syncfs(2) on a
- * directory descriptor held for the life of a tome.
+ * shardvaultfs: the JNI shim for the operating-system calls Java has no API for:
+ *   io.shardvault.common.fs.FileSystemSync  syncfs(2) on a directory descriptor held for the life of a tome;
+ *   io.shardvault.common.os.ThreadPriority  a thread's own CPU and I/O priority (setpriority(2), ioprio_set(2)).
  *
  * Why a descriptor held open: since Linux 5.8 syncfs reports a writeback error of the file system
  * if one happened since this descriptor was opened or last synced (the super block's errseq). A
@@ -13,9 +14,11 @@
 #include <jni.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
-#define SVFS_ABI_VERSION 1
+#define SVFS_ABI_VERSION 2
 
 JNIEXPORT jint JNICALL Java_io_shardvault_common_fs_FileSystemSync_abi(JNIEnv *env, jclass cls) {
     (void) env;
@@ -45,4 +48,45 @@ JNIEXPORT jint JNICALL Java_io_shardvault_common_fs_FileSystemSync_close0(JNIEnv
     (void) env;
     (void) cls;
     return close(fd) == 0 ? 0 : -errno;
+}
+
+/* Linux's ioprio interface (linux/ioprio.h; glibc has no wrapper). */
+#define SVFS_IOPRIO_WHO_PROCESS 1
+#define SVFS_IOPRIO_CLASS_SHIFT 13
+
+JNIEXPORT jint JNICALL Java_io_shardvault_common_os_ThreadPriority_abi(JNIEnv *env, jclass cls) {
+    (void) env;
+    (void) cls;
+    return SVFS_ABI_VERSION;
+}
+
+JNIEXPORT jint JNICALL Java_io_shardvault_common_os_ThreadPriority_currentTid0(JNIEnv *env, jclass cls) {
+    (void) env;
+    (void) cls;
+    return (jint) syscall(SYS_gettid);
+}
+
+/* On Linux, PRIO_PROCESS with a thread id sets that one thread's nice value, not its process's. */
+JNIEXPORT jint JNICALL Java_io_shardvault_common_os_ThreadPriority_setNice0(JNIEnv *env, jclass cls, jint tid,
+                                                                           jint nice) {
+    (void) env;
+    (void) cls;
+    return setpriority(PRIO_PROCESS, (id_t) tid, nice) == 0 ? 0 : -errno;
+}
+
+JNIEXPORT jint JNICALL Java_io_shardvault_common_os_ThreadPriority_setIoPriority0(JNIEnv *env, jclass cls,
+                                                                                 jint tid, jint ioClass,
+                                                                                 jint level) {
+    (void) env;
+    (void) cls;
+    long prio = ((long) ioClass << SVFS_IOPRIO_CLASS_SHIFT) | level;
+    return syscall(SYS_ioprio_set, SVFS_IOPRIO_WHO_PROCESS, tid, prio) == 0 ? 0 : -errno;
+}
+
+/* The thread's I/O priority as the kernel encodes it (class << 13 | level), or a negative errno. */
+JNIEXPORT jint JNICALL Java_io_shardvault_common_os_ThreadPriority_ioPriority0(JNIEnv *env, jclass cls, jint tid) {
+    (void) env;
+    (void) cls;
+    long prio = syscall(SYS_ioprio_get, SVFS_IOPRIO_WHO_PROCESS, tid);
+    return prio >= 0 ? (jint) prio : -errno;
 }

@@ -34,6 +34,7 @@ import java.util.TreeMap;
  *   <tr><td>recoveryTimeout</td><td>10 min</td></tr>
  *   <tr><td>scrubBytesPerSecond</td><td>8 MiB/s; 0 turns scrubbing off</td></tr>
  *   <tr><td>scrubInterval</td><td>24 h from one pass's start to the next's, at least</td></tr>
+ *   <tr><td>scrubNice</td><td>10 (and best-effort I/O level 7); 0 leaves the scrub thread's priority alone</td></tr>
  *   <tr><td>openShardFiles</td><td>512 files kept open for reads; 0 keeps none</td></tr>
  * </table>
  */
@@ -42,7 +43,7 @@ public record PodConfig(String name, InetSocketAddress bind, Path stateDir, List
                         int flushBatchShards, long maxUnflushedBytes, long purgeSegmentBytes, int purgeBatchSize,
                         Duration purgeRetryMin, Duration purgeRetryMax, Duration purgeSendTimeout,
                         Duration purgeLinger, Duration recoveryTimeout, long simulatedHddSeed, RpcServerConfig rpc,
-                        long scrubBytesPerSecond, Duration scrubInterval, int openShardFiles) {
+                        long scrubBytesPerSecond, Duration scrubInterval, int scrubNice, int openShardFiles) {
     public PodConfig {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(bind, "bind");
@@ -63,6 +64,9 @@ public record PodConfig(String name, InetSocketAddress bind, Path stateDir, List
             throw new IllegalArgumentException("scrubBytesPerSecond must be >= 0: " + scrubBytesPerSecond);
         }
         Objects.requireNonNull(scrubInterval, "scrubInterval");
+        if (scrubNice < 0 || scrubNice > 19) {
+            throw new IllegalArgumentException("scrubNice must be in 0..19: " + scrubNice);
+        }
         if (openShardFiles < 0) {
             throw new IllegalArgumentException("openShardFiles must be >= 0: " + openShardFiles);
         }
@@ -98,7 +102,7 @@ public record PodConfig(String name, InetSocketAddress bind, Path stateDir, List
                     s.get(PodConfigKeys.RECOVERY_TIMEOUT),
                     s.get(PodConfigKeys.SIMULATED_HDD_SEED), RpcServerConfig.from(s),
                     s.get(PodConfigKeys.SCRUB_RATE), s.get(PodConfigKeys.SCRUB_INTERVAL),
-                    s.get(PodConfigKeys.OPEN_SHARD_FILES));
+                    s.get(PodConfigKeys.SCRUB_NICE), s.get(PodConfigKeys.OPEN_SHARD_FILES));
         } catch (IllegalArgumentException e) {
             throw new ConfigException("pod settings from " + s.source() + ": " + e.getMessage(), e);
         }

@@ -67,6 +67,10 @@ public final class PodConfigKeys {
             Duration.ofHours(24), Duration.ofMillis(1), Duration.ofDays(365),
             "Least time from the start of one scrub pass to the start of the next; a pass that takes longer is "
                     + "followed at once by the next.");
+    public static final ConfigKey<Integer> SCRUB_NICE = ConfigKey.ofInt("pod.scrub.nice", 10, 0, 19,
+            "The scrub thread's nice value (1..19), with the lowest best-effort I/O priority beside it, so that "
+                    + "it yields the CPU and the disk to requests; 0 leaves it at the process's priority. One thread "
+                    + "scrubs every instance of a process: all of them must give the same value.");
     public static final ConfigKey<Integer> OPEN_SHARD_FILES = ConfigKey.ofInt("pod.read.openShardFiles", 512, 0,
             1_000_000, "Shard files the instance keeps open, with their parsed layout, so that a read of a "
                     + "recently read or written shard neither opens nor parses its file; least recently used "
@@ -88,7 +92,7 @@ public final class PodConfigKeys {
         List<ConfigKey<?>> keys = new ArrayList<>(List.of(NAME, BIND, STATE_DIR, TOMES, SIMULATED_HDD,
                 SIMULATED_HDD_SEED, FLUSH_INTERVAL, FLUSH_BATCH_SHARDS, MAX_UNFLUSHED_BYTES,
                 PURGE_SEGMENT_BYTES, PURGE_BATCH, PURGE_RETRY_MIN, PURGE_RETRY_MAX, PURGE_SEND_TIMEOUT,
-                PURGE_LINGER, RECOVERY_TIMEOUT, SCRUB_RATE, SCRUB_INTERVAL, OPEN_SHARD_FILES));
+                PURGE_LINGER, RECOVERY_TIMEOUT, SCRUB_RATE, SCRUB_INTERVAL, SCRUB_NICE, OPEN_SHARD_FILES));
         keys.addAll(RpcConfigKeys.all());
         return List.copyOf(keys);
     }

@@ -48,11 +48,12 @@ public final class PodHost implements AutoCloseable {
         if (configs.isEmpty()) {
             throw new IllegalArgumentException("a pod host needs at least one pod instance");
         }
+        int scrubNice = scrubNice(configs);
         RpcTransport transport = RpcTransport.create(transportConfig);
         RpcClient client = RpcClient.create(transport, clientConfig,
                 RpcMetrics.create(metrics, RpcMetrics.opNames(StashOps.METRIC_NAMES)));
         // One scrubbing thread for every instance of the process, each paced to its own rate.
-        ScrubLane scrubLane = ScrubLane.start();
+        ScrubLane scrubLane = ScrubLane.start(scrubNice);
         ExecutorService starters = Executors.newFixedThreadPool(Math.min(configs.size(), 8));
         List<CompletableFuture<PodServer>> starting = new ArrayList<>();
         for (PodConfig config : configs) {
@@ -118,5 +119,18 @@ public final class PodHost implements AutoCloseable {
         scrubLane.close();
         client.close();
         transport.close();
+    }
+
+    /** The one scrub thread's nice value, which every instance must give alike. */
+    private static int scrubNice(List<PodConfig> configs) {
+        int nice = configs.get(0).scrubNice();
+        for (PodConfig c : configs) {
+            if (c.scrubNice() != nice) {
+                throw new IllegalArgumentException("pod.scrub.nice is " + nice + " for " + configs.get(0).name()
+                        + " but " + c.scrubNice() + " for " + c.name() + ": one thread scrubs every instance of "
+                        + "a process, so they must agree");
+            }
+        }
+        return nice;
     }
 }

@@ -54,7 +54,7 @@ public final class PodServer implements AutoCloseable {
      */
     public static PodServer start(RpcTransport transport, PodConfig config, RpcClient stashRpc, MeterRegistry metrics)
             throws IOException {
-        ScrubLane lane = ScrubLane.start();
+        ScrubLane lane = ScrubLane.start(config.scrubNice());
         try {
             return start(transport, config, stashRpc, metrics, lane, true);
         } catch (IOException | RuntimeException e) {

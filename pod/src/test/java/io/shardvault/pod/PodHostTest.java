@@ -98,7 +98,7 @@ class PodHostTest {
                 List.of(first.tomes().get(1), first.tomes().get(0)), first.flushInterval(), first.flushBatchShards(), first.maxUnflushedBytes(), first.purgeSegmentBytes(),
                 first.purgeBatchSize(), first.purgeRetryMin(), first.purgeRetryMax(), first.purgeSendTimeout(),
                 first.purgeLinger(), first.recoveryTimeout(), first.simulatedHddSeed(), first.rpc(),
-                first.scrubBytesPerSecond(), first.scrubInterval(), first.openShardFiles());
+                first.scrubBytesPerSecond(), first.scrubInterval(), first.scrubNice(), first.openShardFiles());
         assertThatThrownBy(() -> PodHost.start(List.of(swapped), RpcTransportConfig.defaults(),
                 RpcClientConfig.defaults(), new SimpleMeterRegistry()))
                 .isInstanceOf(IOException.class).hasMessageContaining("reordered");

@@ -24,8 +24,8 @@ public final class FileSystemSync implements Closeable {
     /** System property that, when {@code true}, keeps syncfs from being used (files are synced one by one). */
     public static final String DISABLE_PROPERTY = "shardvault.fs.syncfs.disabled";
 
-    private static final String LIBRARY = "libshardvaultfs.so";
-    private static final int ABI_VERSION = 1;
+    private static final String LIBRARY = NativeLibraries.OS_CALLS;
+    private static final int ABI_VERSION = 2;
 
     private final Path directory;
     private int fd;
@@ -107,11 +107,14 @@ public final class FileSystemSync implements Closeable {
         if (!reportsWritebackErrors(release)) {
             return "Linux " + release + " is older than 5.8, whose syncfs does not report writeback errors";
         }
+        String notLoaded = NativeLibraries.loadOnce(LIBRARY);
+        if (notLoaded != null) {
+            return notLoaded;
+        }
         try {
-            NativeLibraries.load(LIBRARY, null);
             int abi = abi();
             return abi == ABI_VERSION ? null : LIBRARY + " reports ABI " + abi + ", expected " + ABI_VERSION;
-        } catch (IOException | LinkageError | SecurityException e) {
+        } catch (LinkageError e) {
             return e.toString();
         }
     }
