@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# usage: scrub-cost.sh NAME on|off   -- PUT p50 and CPU with the scrubber at its default rate, or off
+# usage: scrub-cost.sh NAME on|off|on-nice0   -- PUT p50 and CPU with the scrubber at its default rate, or off;
+#   on-nice0: scrubbing at the process's own priority (pod.scrub.nice = 0), as before the scrub thread lowered it
 set -euo pipefail
 root=${ROOT:-/work/main}; name=$1; mode=$2
 data=/tmp/sc/data; rm -rf $data; mkdir -p $data
-if [ "$mode" = on ]; then conf='pod.scrub.interval = 1ms'; else conf='pod.scrub.bytesPerSecond = 0'; fi
+case "$mode" in
+  on) conf='pod.scrub.interval = 1ms' ;;
+  on-nice0) conf='pod.scrub.interval = 1ms
+pod.scrub.nice = 0' ;;
+  off) conf='pod.scrub.bytesPerSecond = 0' ;;
+  *) echo "mode is on, off or on-nice0, not $mode" >&2; exit 2 ;;
+esac
 SHARDVAULT_POD_CONF="$conf" "$root/bin/shardvault" dev --data $data > /tmp/sc/cluster.log 2>&1 &
 cpid=$!
 for _ in $(seq 1 240); do grep -q 'S3 endpoint ready at' /tmp/sc/cluster.log && break; sleep 0.5; done
