@@ -1,5 +1,6 @@
 /*
- * shardvaultfs: the JNI shim for the operating-system calls Java has no API for:
+ * shardvaultfs: the JNI shim for the operating-system calls Java has no API for, loaded and its ABI
+ * checked by io.shardvault.common.nativelib.OsCalls:
  *   io.shardvault.common.fs.FileSystemSync  syncfs(2) on a directory descriptor held for the life of a tome;
  *   io.shardvault.common.os.ThreadPriority  a thread's own CPU and I/O priority (setpriority(2), ioprio_set(2)).
  *
@@ -20,7 +21,7 @@
 
 #define SVFS_ABI_VERSION 2
 
-JNIEXPORT jint JNICALL Java_io_shardvault_common_fs_FileSystemSync_abi(JNIEnv *env, jclass cls) {
+JNIEXPORT jint JNICALL Java_io_shardvault_common_nativelib_OsCalls_abi(JNIEnv *env, jclass cls) {
     (void) env;
     (void) cls;
     return SVFS_ABI_VERSION;
@@ -53,12 +54,6 @@ JNIEXPORT jint JNICALL Java_io_shardvault_common_fs_FileSystemSync_close0(JNIEnv
 /* Linux's ioprio interface (linux/ioprio.h; glibc has no wrapper). */
 #define SVFS_IOPRIO_WHO_PROCESS 1
 #define SVFS_IOPRIO_CLASS_SHIFT 13
-
-JNIEXPORT jint JNICALL Java_io_shardvault_common_os_ThreadPriority_abi(JNIEnv *env, jclass cls) {
-    (void) env;
-    (void) cls;
-    return SVFS_ABI_VERSION;
-}
 
 JNIEXPORT jint JNICALL Java_io_shardvault_common_os_ThreadPriority_currentTid0(JNIEnv *env, jclass cls) {
     (void) env;

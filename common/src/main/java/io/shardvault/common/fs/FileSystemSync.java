@@ -1,6 +1,6 @@
 package io.shardvault.common.fs;
 
-import io.shardvault.common.nativelib.NativeLibraries;
+import io.shardvault.common.nativelib.OsCalls;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -23,9 +23,6 @@ public final class FileSystemSync implements Closeable {
 
     /** System property that, when {@code true}, keeps syncfs from being used (files are synced one by one). */
     public static final String DISABLE_PROPERTY = "shardvault.fs.syncfs.disabled";
-
-    private static final String LIBRARY = NativeLibraries.OS_CALLS;
-    private static final int ABI_VERSION = 2;
 
     private final Path directory;
     private int fd;
@@ -100,26 +97,14 @@ public final class FileSystemSync implements Closeable {
         if (Boolean.getBoolean(DISABLE_PROPERTY)) {
             return "disabled by -D" + DISABLE_PROPERTY + "=true";
         }
-        if (!System.getProperty("os.name", "").startsWith("Linux")) {
-            return "not Linux";
+        String noShim = OsCalls.unavailableBecause();
+        if (noShim != null) {
+            return noShim;
         }
         String release = System.getProperty("os.version", "");
-        if (!reportsWritebackErrors(release)) {
-            return "Linux " + release + " is older than 5.8, whose syncfs does not report writeback errors";
-        }
-        String notLoaded = NativeLibraries.loadOnce(LIBRARY);
-        if (notLoaded != null) {
-            return notLoaded;
-        }
-        try {
-            int abi = abi();
-            return abi == ABI_VERSION ? null : LIBRARY + " reports ABI " + abi + ", expected " + ABI_VERSION;
-        } catch (LinkageError e) {
-            return e.toString();
-        }
+        return reportsWritebackErrors(release) ? null
+                : "Linux " + release + " is older than 5.8, whose syncfs does not report writeback errors";
     }
-
-    private static native int abi();
 
     private static native int open0(String path);
 

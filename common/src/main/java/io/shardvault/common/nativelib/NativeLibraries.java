@@ -7,8 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Loads the JNI shims that ship in common's jar under {@code native/<os>-<arch>/} (built by
@@ -17,30 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class NativeLibraries {
 
-    /** The shim for the operating-system calls Java has no API for (syncfs, thread priorities). */
-    public static final String OS_CALLS = "libshardvaultfs.so";
-
-    /** Per library loaded by {@link #loadOnce}: "" once loaded, else why it could not be. */
-    private static final Map<String, String> ONCE = new ConcurrentHashMap<>();
-
     private NativeLibraries() {
-    }
-
-    /**
-     * Loads {@code library} (from {@code java.io.tmpdir}) the first time any class asks for it; later calls
-     * answer as the first did. Null when it is loaded, else why not. For a library whose functions serve
-     * several classes: each loading it with {@link #load} would map a copy of its own.
-     */
-    public static String loadOnce(String library) {
-        String outcome = ONCE.computeIfAbsent(library, l -> {
-            try {
-                load(l, null);
-                return "";
-            } catch (IOException | LinkageError | SecurityException e) {
-                return e.toString();
-            }
-        });
-        return outcome.isEmpty() ? null : outcome;
     }
 
     /** The jar path of a library for this platform, e.g. {@code native/linux-x86_64/libjerasure4j.so}. */

@@ -1,11 +1,11 @@
 package io.shardvault.common.os;
 
-import io.shardvault.common.nativelib.NativeLibraries;
+import io.shardvault.common.nativelib.OsCalls;
 import java.io.IOException;
 
 /**
  * Lowers the calling thread's CPU and I/O priority, for background work that must yield to requests
- * (the pods' scrubber). Linux only, through the {@link NativeLibraries#OS_CALLS} shim: setpriority(2) with a
+ * (the pods' scrubber). Linux only, through the {@link OsCalls} shim: setpriority(2) with a
  * thread id sets that thread's nice value alone, and ioprio_set(2) its I/O priority, which the kernel's
  * I/O schedulers (BFQ, and the block layer's cgroup weights) honour; a lower priority needs no privilege.
  *
@@ -23,7 +23,6 @@ public final class ThreadPriority {
     /** The lowest of the best-effort levels (0 highest, 7 lowest). */
     public static final int IO_LEVEL_LOWEST = 7;
 
-    private static final int ABI_VERSION = 2;
     private static final int IO_CLASS_SHIFT = 13;
 
     private ThreadPriority() {
@@ -33,9 +32,9 @@ public final class ThreadPriority {
     public record IoPriority(int ioClass, int level) {
     }
 
-    /** Null when priorities can be changed here, else why not (not Linux, the shim not built, a stale shim). */
+    /** Null when priorities can be changed here, else why not ({@link OsCalls#unavailableBecause()}). */
     public static String unavailableBecause() {
-        return Holder.UNAVAILABLE;
+        return OsCalls.unavailableBecause();
     }
 
     /**
@@ -87,29 +86,6 @@ public final class ThreadPriority {
             throw new UnsupportedOperationException("thread priorities cannot be read: " + why);
         }
     }
-
-    private static final class Holder {
-        static final String UNAVAILABLE = load();
-    }
-
-    private static String load() {
-        if (!System.getProperty("os.name", "").startsWith("Linux")) {
-            return "not Linux";
-        }
-        String notLoaded = NativeLibraries.loadOnce(NativeLibraries.OS_CALLS);
-        if (notLoaded != null) {
-            return notLoaded;
-        }
-        try {
-            int abi = abi();
-            return abi == ABI_VERSION ? null
-                    : NativeLibraries.OS_CALLS + " reports ABI " + abi + ", expected " + ABI_VERSION;
-        } catch (LinkageError e) {
-            return e.toString();
-        }
-    }
-
-    private static native int abi();
 
     private static native int currentTid0();
 

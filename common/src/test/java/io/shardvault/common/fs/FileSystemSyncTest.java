@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.shardvault.common.nativelib.NativeLibraries;
+import io.shardvault.common.nativelib.OsCalls;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +32,7 @@ class FileSystemSyncTest {
 
     @Test
     void loadsWhenRequired() {
-        String resource = NativeLibraries.resourcePath("libshardvaultfs.so");
+        String resource = NativeLibraries.resourcePath(OsCalls.LIBRARY);
         if (REQUIRED) {
             assertThat(getClass().getClassLoader().getResource(resource))
                     .as("%s on the classpath (built by common/src/main/native/build.sh)", resource).isNotNull();

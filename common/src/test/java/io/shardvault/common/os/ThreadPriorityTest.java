@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.shardvault.common.nativelib.NativeLibraries;
+import io.shardvault.common.nativelib.OsCalls;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +23,7 @@ class ThreadPriorityTest {
     @Test
     void loadsWhenRequired() {
         if (REQUIRED) {
-            String resource = NativeLibraries.resourcePath(NativeLibraries.OS_CALLS);
+            String resource = NativeLibraries.resourcePath(OsCalls.LIBRARY);
             assertThat(getClass().getClassLoader().getResource(resource))
                     .as("%s on the classpath (built by common/src/main/native/build.sh)", resource).isNotNull();
             assertThat(ThreadPriority.unavailableBecause()).isNull();

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * <p>The thread runs at a lower CPU and I/O priority ({@code pod.scrub.nice}; {@link ThreadPriority}):
  * scrubbing at the same priority as the request threads raised a PUT's p50 by 10-13 % on a loaded host
  * (issue #20, where the goal is at most 10 %); at a lower one it takes what requests leave. Where the
- * priority cannot be lowered (no native shim) it says so once and scrubs at the process's priority.
+ * priority cannot be lowered (no native shim) it says so once and scrubs all the same.
  *
  * <table>
  *   <caption>Limits</caption>
@@ -148,7 +148,8 @@ public final class ScrubLane implements AutoCloseable {
             LOG.info("{}: scrubs at nice {} and best-effort I/O level {}", thread.getName(), nice,
                     ThreadPriority.IO_LEVEL_LOWEST);
         } catch (IOException | UnsupportedOperationException e) {
-            LOG.warn("{}: scrubs at the process's priority, as its own could not be lowered: {}", thread.getName(),
+            LOG.warn("{}: could not lower its priority to nice {} and best-effort I/O level {} (pod.scrub.nice), "
+                    + "so it may compete with requests: {}", thread.getName(), nice, ThreadPriority.IO_LEVEL_LOWEST,
                     e.getMessage());
         }
     }
