@@ -1,7 +1,7 @@
 # Sourced by the A/B flows under bench/results/ (getpath-20261127/flow.sh, put-20261128/flow.sh): a fresh dev
 # cluster of $root on $work, and `phase LABEL N COMMAND...`, which runs a bench command and prints, per request, the
-# CPU of the four JVMs and of the coordinator (/proc/PID/stat) and of the whole machine (/proc/stat: the bench
-# client and the kernel included), with the coordinator's stripe-read decodes, hedges and shards written missing.
+# CPU of the four JVMs, of the coordinator, of the pod process and of the two stash servers (/proc/PID/stat) and of
+# the whole machine (/proc/stat: the bench client and the kernel included), with the coordinator's stripe-read decodes, hedges and shards written missing.
 # Needs root, name, work and bucket set; flow_start first, flow_stop last.
 flow_start() {
   if ss -ltn | grep -q ':9000 \|:7400 '; then echo "$name: a cluster still listens; not measuring"; exit 1; fi
@@ -14,9 +14,9 @@ flow_start() {
   start=$(date +%s.%N)
 }
 bench() { SHARDVAULT_SECRET_KEY=shardvault-dev-secret "$root/bin/shardvault" bench "$@" 2>/dev/null --endpoint http://127.0.0.1:9000 --access-key shardvault-dev --bucket "$bucket" --no-progress; }
-ticks() { local a=0 c=0; for p in $(pgrep -P $cpid); do [ "$(cat /proc/$p/comm)" = java ] || continue; s=$(sed 's/^.*) //' /proc/$p/stat | awk '{print $12+$13}'); a=$((a+s)); if tr '\0' ' ' < /proc/$p/cmdline | grep -q shardvault-coordinator; then c=$((c+s)); fi; done; m=$(awk '/^cpu /{print $2+$3+$4+$7+$8}' /proc/stat); echo "$a $m $c"; }
+ticks() { local a=0 c=0 p=0 s=0 t k; for k in $(pgrep -P $cpid); do [ "$(cat /proc/$k/comm)" = java ] || continue; t=$(sed 's/^.*) //' /proc/$k/stat | awk '{print $12+$13}'); a=$((a+t)); case "$(tr '\0' ' ' < /proc/$k/cmdline)" in *shardvault-coordinator*) c=$((c+t)) ;; *shardvault-pod*) p=$((p+t)) ;; *shardvault-stash*) s=$((s+t)) ;; esac; done; m=$(awk '/^cpu /{print $2+$3+$4+$7+$8}' /proc/stat); echo "$a $m $c $p $s"; }
 counter() { curl -s http://127.0.0.1:9490/metrics | awk -v n="shardvault_data_$1_total" '$1 ~ "^"n"[{]" {s += $2} END {printf "%d", s}'; }
-phase() { local label=$1 n=$2; shift 2; read a0 m0 c0 < <(ticks); d0=$(counter read_decodes); h0=$(counter read_hedges); w0=$(counter write_missing_shards); out=$("$@"); read a1 m1 c1 < <(ticks); d1=$(counter read_decodes); h1=$(counter read_hedges); w1=$(counter write_missing_shards); p50=$(echo "$out" | awk '$1=="run" && $4 ~ /KiB|MiB/ {print $3 " p50=" $8 " obj/s=" $12}' | tr '\n' ' '); echo "$name $label jvms=$(( (a1-a0)*10000/n ))us coordinator=$(( (c1-c0)*10000/n ))us machine=$(( (m1-m0)*10000/n ))us decodes=$((d1-d0)) hedges=$((h1-h0)) missing=$((w1-w0)) [$p50]"; }
+phase() { local label=$1 n=$2; shift 2; read a0 m0 c0 p0 s0 < <(ticks); d0=$(counter read_decodes); h0=$(counter read_hedges); w0=$(counter write_missing_shards); out=$("$@"); read a1 m1 c1 p1 s1 < <(ticks); d1=$(counter read_decodes); h1=$(counter read_hedges); w1=$(counter write_missing_shards); p50=$(echo "$out" | awk '$1=="run" && $4 ~ /KiB|MiB/ {print $3 " p50=" $8 " obj/s=" $12}' | tr '\n' ' '); echo "$name $label jvms=$(( (a1-a0)*10000/n ))us coordinator=$(( (c1-c0)*10000/n ))us pod=$(( (p1-p0)*10000/n ))us stash=$(( (s1-s0)*10000/n ))us machine=$(( (m1-m0)*10000/n ))us decodes=$((d1-d0)) hedges=$((h1-h0)) missing=$((w1-w0)) [$p50]"; }
 flow_stop() {
   echo "$name flow took $(awk -v s=$start -v e=$(date +%s.%N) 'BEGIN{printf "%.0f", e-s}') s"
   local kids k alive

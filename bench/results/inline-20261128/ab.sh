@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# usage: ab.sh ORDER...   (e.g. A1 B1 C1 C2 B2 A2): the PUT flow (../put-20261128/flow.sh) on the built checkout
+# /tmp/ab-X for run name Xn, each on a page cache filled with clean pages first (the free memory less 3 GiB read
+# in from a sparse file, so that new page-cache pages come from reclaim, as on a server that has run for a day).
+# The checkouts of 2026-11-28: A = 28d3b03; B, C, D = 28d3b03 with B-stash-on-event-loop.patch,
+# C-shared-event-loops.patch (B's and the pod's WRITE and READ), D-own-event-loop.patch; each built with
+#   git worktree add --detach /tmp/ab-X 28d3b03 && git -C /tmp/ab-X apply PATCH && (cd /tmp/ab-X && ./mvnw -q -DskipTests package)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+fill=/tmp/inline-fill
+for name in "$@"; do
+  rm -f $fill; sync; echo 3 > /proc/sys/vm/drop_caches
+  free_kb=$(awk '/^MemFree:/ {print $2}' /proc/meminfo)
+  truncate -s $(((free_kb - 3 * 1048576) * 1024)) $fill; cat $fill > /dev/null
+  echo "$name $(date -u +%H:%M:%SZ) $(git -C /tmp/ab-${name:0:1} log -1 --format=%h) $(git -C /tmp/ab-${name:0:1} diff --shortstat), load $(cut -d' ' -f1 /proc/loadavg)"
+  ROOT=/tmp/ab-${name:0:1} "$here/../put-20261128/flow.sh" "$name"
+done
+rm -f $fill
