@@ -1,8 +1,16 @@
 # Sourced by the A/B flows under bench/results/ (getpath-20261127/flow.sh, put-20261128/flow.sh): a fresh dev
 # cluster of $root on $work, and `phase LABEL N COMMAND...`, which runs a bench command and prints, per request, the
 # CPU of the four JVMs, of the coordinator, of the pod process and of the two stash servers (/proc/PID/stat) and of
-# the whole machine (/proc/stat: the bench client and the kernel included), with the coordinator's stripe-read decodes, hedges and shards written missing.
-# Needs root, name, work and bucket set; flow_start first, flow_stop last.
+# the whole machine (/proc/stat: the bench client and the kernel included), with the coordinator's stripe-read
+# decodes, hedges and shards written missing. Needs root, name, work and bucket set; flow_start first, flow_stop
+# last. fill_page_cache FILE, for the A/B scripts that run flows: caches dropped, then the free memory less 3 GiB
+# read in from a sparse FILE, so that new page-cache pages come from reclaim, as on a server that has run for a
+# day (docs/PERFORMANCE.md, "Page cache on this VM"); delete FILE after the last run.
+fill_page_cache() {
+  rm -f "$1"; sync; echo 3 > /proc/sys/vm/drop_caches
+  local free_kb; free_kb=$(awk '/^MemFree:/ {print $2}' /proc/meminfo)
+  truncate -s $(((free_kb - 3 * 1048576) * 1024)) "$1"; cat "$1" > /dev/null
+}
 flow_start() {
   if ss -ltn | grep -q ':9000 \|:7400 '; then echo "$name: a cluster still listens; not measuring"; exit 1; fi
   rm -rf "$work/data"; mkdir -p "$work/data"

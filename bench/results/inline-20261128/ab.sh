@@ -7,11 +7,10 @@
 #   git worktree add --detach /tmp/ab-X 28d3b03 && git -C /tmp/ab-X apply PATCH && (cd /tmp/ab-X && ./mvnw -q -DskipTests package)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+source "$here/../../flow-lib.sh"
 fill=/tmp/inline-fill
 for name in "$@"; do
-  rm -f $fill; sync; echo 3 > /proc/sys/vm/drop_caches
-  free_kb=$(awk '/^MemFree:/ {print $2}' /proc/meminfo)
-  truncate -s $(((free_kb - 3 * 1048576) * 1024)) $fill; cat $fill > /dev/null
+  fill_page_cache $fill
   echo "$name $(date -u +%H:%M:%SZ) $(git -C /tmp/ab-${name:0:1} log -1 --format=%h) $(git -C /tmp/ab-${name:0:1} diff --shortstat), load $(cut -d' ' -f1 /proc/loadavg)"
   ROOT=/tmp/ab-${name:0:1} "$here/../put-20261128/flow.sh" "$name"
 done

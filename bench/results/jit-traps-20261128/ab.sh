@@ -6,11 +6,10 @@
 # runs C2 (pods and stash servers stop at C1).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+source "$here/../../flow-lib.sh"
 fill=/tmp/jit-traps-fill
 for name in "$@"; do
-  rm -f $fill; sync; echo 3 > /proc/sys/vm/drop_caches
-  free_kb=$(awk '/^MemFree:/ {print $2}' /proc/meminfo)
-  truncate -s $(((free_kb - 3 * 1048576) * 1024)) $fill; cat $fill > /dev/null
+  fill_page_cache $fill
   opts=""; [ "${name:0:1}" = Y ] && opts="${TRAP_OPTS:--XX:PerMethodTrapLimit=0}"
   echo "$name $(date -u +%H:%M:%SZ) $(git -C "$ROOT" log -1 --format=%h) opts='$opts', load $(cut -d' ' -f1 /proc/loadavg)"
   SHARDVAULT_JVM_OPTS="$opts" "$here/../put-20261128/flow.sh" "$name"
