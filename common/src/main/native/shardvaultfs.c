@@ -2,7 +2,8 @@
  * shardvaultfs: the JNI shim for the operating-system calls Java has no API for, loaded and its ABI
  * checked by io.shardvault.common.nativelib.OsCalls:
  *   io.shardvault.common.fs.FileSystemSync  syncfs(2) on a directory descriptor held for the life of a tome;
- *   io.shardvault.common.os.ThreadPriority  a thread's own CPU and I/O priority (setpriority(2), ioprio_set(2)).
+ *   io.shardvault.common.os.ThreadPriority  a thread's own CPU and I/O priority (setpriority(2), ioprio_set(2));
+ *   io.shardvault.common.fs.CachedRead      a read that takes only what the page cache holds (preadv2(2), RWF_NOWAIT).
  *
  * Why a descriptor held open: since Linux 5.8 syncfs reports a writeback error of the file system
  * if one happened since this descriptor was opened or last synced (the super block's errseq). A
@@ -16,10 +17,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/resource.h>
+#include <sys/uio.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define SVFS_ABI_VERSION 2
+#define SVFS_ABI_VERSION 3
 
 JNIEXPORT jint JNICALL Java_io_shardvault_common_nativelib_OsCalls_abi(JNIEnv *env, jclass cls) {
     (void) env;
@@ -84,4 +86,58 @@ JNIEXPORT jint JNICALL Java_io_shardvault_common_os_ThreadPriority_ioPriority0(J
     (void) cls;
     long prio = syscall(SYS_ioprio_get, SVFS_IOPRIO_WHO_PROCESS, tid);
     return prio >= 0 ? (jint) prio : -errno;
+}
+
+/*
+ * The descriptor of a java.nio FileChannel: its FileDescriptor's int. JNI reads private fields
+ * without the module system's leave (no --add-opens), and the names have been these from JDK 7 to
+ * 25; if a JDK renames them, the lookup fails and CachedRead says so instead of reading.
+ */
+static jfieldID svfs_channel_fd;
+static jfieldID svfs_descriptor_fd;
+
+JNIEXPORT jint JNICALL Java_io_shardvault_common_fs_CachedRead_init0(JNIEnv *env, jclass cls, jclass channelClass) {
+    (void) cls;
+    svfs_channel_fd = (*env)->GetFieldID(env, channelClass, "fd", "Ljava/io/FileDescriptor;");
+    if (svfs_channel_fd == NULL) {
+        (*env)->ExceptionClear(env);
+        return -ENOSYS;
+    }
+    jclass descriptor = (*env)->FindClass(env, "java/io/FileDescriptor");
+    if (descriptor == NULL) {
+        (*env)->ExceptionClear(env);
+        return -ENOSYS;
+    }
+    svfs_descriptor_fd = (*env)->GetFieldID(env, descriptor, "fd", "I");
+    if (svfs_descriptor_fd == NULL) {
+        (*env)->ExceptionClear(env);
+        return -ENOSYS;
+    }
+    return 0;
+}
+
+/*
+ * preadv2 with RWF_NOWAIT into [offset, offset + length) of a direct buffer: the bytes read, 0 at
+ * the end of the file, or a negative errno; -EAGAIN when not even the first byte is in the page
+ * cache. The caller holds the channel open across the call.
+ */
+JNIEXPORT jint JNICALL Java_io_shardvault_common_fs_CachedRead_read0(JNIEnv *env, jclass cls, jobject channel,
+                                                                     jobject buffer, jint offset, jint length,
+                                                                     jlong position) {
+    (void) cls;
+    char *base = (*env)->GetDirectBufferAddress(env, buffer);
+    if (base == NULL) {
+        return -EINVAL;
+    }
+    jobject descriptor = (*env)->GetObjectField(env, channel, svfs_channel_fd);
+    if (descriptor == NULL) {
+        return -EBADF;
+    }
+    int fd = (*env)->GetIntField(env, descriptor, svfs_descriptor_fd);
+    if (fd < 0) {
+        return -EBADF;
+    }
+    struct iovec iov = { .iov_base = base + offset, .iov_len = (size_t) length };
+    ssize_t n = preadv2(fd, &iov, 1, (off_t) position, RWF_NOWAIT);
+    return n >= 0 ? (jint) n : -errno;
 }

@@ -4,14 +4,15 @@ import java.io.IOException;
 
 /**
  * The shim for the operating-system calls Java has no API for ({@code libshardvaultfs}: syncfs for
- * {@code FileSystemSync}, thread priorities for {@code ThreadPriority}), loaded once for all of them: each user
- * loading it by itself would map a copy of its own. The ABI check refuses a stale library (one extracted by an
- * older build), whose missing functions would otherwise fail only when first called.
+ * {@code FileSystemSync}, thread priorities for {@code ThreadPriority}, page-cache reads for {@code CachedRead}),
+ * loaded once for all of them: each user loading it by itself would map a copy of its own. The ABI check refuses a
+ * stale library (one extracted by an older build), whose missing functions would otherwise fail only when first
+ * called.
  */
 public final class OsCalls {
     /** The library's file name in the jar ({@link NativeLibraries#resourcePath}). */
     public static final String LIBRARY = "libshardvaultfs.so";
-    private static final int ABI_VERSION = 2;
+    private static final int ABI_VERSION = 3;
 
     private OsCalls() {
     }

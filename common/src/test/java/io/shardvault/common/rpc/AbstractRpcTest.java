@@ -25,6 +25,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -218,6 +219,49 @@ abstract class AbstractRpcTest {
         } finally {
             small.close();
         }
+    }
+
+    /** What the handler answers at once needs no worker: it comes back while the only one is blocked. */
+    @Test
+    void answersAtOnceOnTheEventLoopWhileTheWorkersAreBusy() throws Exception {
+        server.close();
+        AtomicReference<String> answeredOn = new AtomicReference<>();
+        RpcHandler atOnce = new RpcHandler() {
+            @Override
+            public CompletableFuture<RpcMessage> handle(RpcMessage request) {
+                return AbstractRpcTest.this.handle(request);
+            }
+
+            @Override
+            public RpcMessage answerAtOnce(RpcMessage request) {
+                if (request.op() != ECHO || request.header().readableBytes() == 0) {
+                    return null;
+                }
+                answeredOn.set(Thread.currentThread().getName());
+                return new RpcMessage(ECHO, request.header().retainedSlice(), request.payload().retainedSlice());
+            }
+        };
+        server = RpcServer.start(transport, new RpcServerConfig(1 << 20, 1, 1, Duration.ofSeconds(5)),
+                new InetSocketAddress("127.0.0.1", 0), atOnce);
+        CompletableFuture<RpcMessage> running = client.call(server.localAddress(), RpcMessage.empty(BLOCK));
+        awaitHandled(1);
+        ByteBuf payload = randomBytes(new Random(3), 1000);
+        RpcMessage echo = client.call(server.localAddress(), new RpcMessage(ECHO,
+                Unpooled.wrappedBuffer(new byte[] {9}), payload.retainedSlice())).get(5, TimeUnit.SECONDS);
+        try {
+            assertThat(echo.payload()).isEqualTo(payload);
+            assertThat(answeredOn.get()).startsWith("rpc-io");
+        } finally {
+            echo.close();
+            payload.release();
+        }
+        // One it declines goes to the worker, behind the blocked request.
+        CompletableFuture<RpcMessage> declined = client.call(server.localAddress(), RpcMessage.empty(ECHO));
+        assertThat(declined).isNotDone();
+        unblock.countDown();
+        running.join().close();
+        declined.get(5, TimeUnit.SECONDS).close();
+        assertThat(handled.get()).as("the blocked request and the declined one: handled by workers").isEqualTo(2);
     }
 
     @Test

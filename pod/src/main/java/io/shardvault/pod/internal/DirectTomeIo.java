@@ -1,5 +1,6 @@
 package io.shardvault.pod.internal;
 
+import io.shardvault.common.fs.CachedRead;
 import io.shardvault.common.fs.FileSystemSync;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -131,6 +132,12 @@ public final class DirectTomeIo implements TomeIo {
                 total += n;
             }
             return total;
+        }
+
+        @Override
+        public int readIfCached(ByteBuffer dst, long position) throws IOException {
+            return dst.isDirect() && CachedRead.unavailableBecause() == null ? CachedRead.read(channel, dst, position)
+                    : CachedRead.NOT_CACHED;
         }
 
         @Override

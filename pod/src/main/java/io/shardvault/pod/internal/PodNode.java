@@ -271,6 +271,11 @@ public final class PodNode implements AutoCloseable {
         }
     }
 
+    /** {@link #read}, if it needs no wait for the disk; else null. See {@link ShardStore#readIfCached}. */
+    public ByteBuf readIfCached(ShardId id, long offset, int length, ByteBufAllocator alloc) throws IOException {
+        return store.readIfCached(id, offset, length, alloc);
+    }
+
     /** Deletes a shard, idempotently; true if it existed. A never-flushed shard's stash copy is purged too. */
     public boolean delete(ShardId id) throws IOException {
         boolean existed = store.delete(id);

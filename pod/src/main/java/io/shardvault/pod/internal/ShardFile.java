@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.crc.Crc32c;
+import io.shardvault.common.fs.CachedRead;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -250,6 +251,20 @@ public final class ShardFile {
      */
     public static ByteBuf readRange(TomeFile file, Layout layout, Path path, long offset, int length,
                                     ByteBufAllocator alloc) throws IOException {
+        return readRange(file, layout, path, offset, length, alloc, false);
+    }
+
+    /**
+     * {@link #readRange}, if every byte it reads is in the page cache ({@link TomeFile#readIfCached}); else
+     * null, and nothing was read that the caller must release.
+     */
+    public static ByteBuf readRangeIfCached(TomeFile file, Layout layout, Path path, long offset, int length,
+                                            ByteBufAllocator alloc) throws IOException {
+        return readRange(file, layout, path, offset, length, alloc, true);
+    }
+
+    private static ByteBuf readRange(TomeFile file, Layout layout, Path path, long offset, int length,
+                                     ByteBufAllocator alloc, boolean cachedOnly) throws IOException {
         long end = offset + length;
         if (offset < 0 || length < 0 || end > layout.shardLength()) {
             throw new ShardStoreException(ErrorCode.BAD_REQUEST, "range [" + offset + ", " + end + ") is outside shard "
@@ -282,7 +297,10 @@ public final class ShardFile {
             for (Chunk c : touched) {
                 int at = Math.toIntExact(c.offsetInShard() - first);
                 ByteBuffer window = out.nioBuffer(at, c.length());
-                if (file.read(window, c.dataPosition()) < c.length()) {
+                if (cachedOnly && file.readIfCached(window, c.dataPosition()) == CachedRead.NOT_CACHED) {
+                    return null;
+                }
+                if (!cachedOnly && file.read(window, c.dataPosition()) < c.length()) {
                     throw new ShardStoreException(ErrorCode.CORRUPT, "chunk at " + c.offsetInShard() + " of "
                             + path + " is truncated");
                 }

@@ -237,6 +237,26 @@ public final class ShardStore implements AutoCloseable {
     }
 
     /**
+     * {@link #read}, if it needs no wait for the disk: the shard's file is open in the cache (so no open or scan)
+     * and every byte it reads is in the page cache. Else null, and the caller reads the ordinary way, which also
+     * reports the errors: this one answers only what it can answer at once.
+     */
+    public ByteBuf readIfCached(ShardId id, long offset, int length, ByteBufAllocator alloc) throws IOException {
+        if (tomeFor(id).failed()) {
+            return null;
+        }
+        OpenShardFiles.Handle h = openFiles.acquire(id);
+        if (h == null) {
+            return null;
+        }
+        try {
+            return ShardFile.readRangeIfCached(h.file(), h.layout(), h.path(), offset, length, alloc);
+        } finally {
+            h.release();
+        }
+    }
+
+    /**
      * The shard's open file and layout, from the cache or opened, scanned and cached now; the caller
      * releases it. A failed tome's shards are not cached: its files are read as they are now, every time.
      */

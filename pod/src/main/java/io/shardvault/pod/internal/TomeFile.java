@@ -1,5 +1,6 @@
 package io.shardvault.pod.internal;
 
+import io.shardvault.common.fs.CachedRead;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -15,6 +16,15 @@ public interface TomeFile extends Closeable {
 
     /** Reads until {@code dst} is full or the file ends; returns the bytes read. */
     int read(ByteBuffer dst, long position) throws IOException;
+
+    /**
+     * Fills {@code dst} only if that needs no wait for the disk: the bytes read, or
+     * {@link CachedRead#NOT_CACHED} when some of them are not in memory (and always
+     * for a file that cannot tell, as this default does), and the caller reads the ordinary way.
+     */
+    default int readIfCached(ByteBuffer dst, long position) throws IOException {
+        return CachedRead.NOT_CACHED;
+    }
 
     /**
      * Writes all of {@code srcs}, one after the other, from {@code position}: one gathering write

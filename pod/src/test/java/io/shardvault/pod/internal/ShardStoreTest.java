@@ -7,6 +7,8 @@ import io.netty.buffer.Unpooled;
 import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.crc.Crc32c;
+import io.shardvault.common.fs.CachedRead;
+import com.sun.nio.file.ExtendedOpenOption;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -16,6 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,6 +37,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 @Timeout(60)
 class ShardStoreTest {
@@ -483,6 +487,85 @@ class ShardStoreTest {
         h.release();
         assertThatThrownBy(file::size).isInstanceOf(java.nio.channels.ClosedChannelException.class);
         assertThatThrownBy(h::release).isInstanceOf(IllegalStateException.class);
+    }
+
+    // Reads at once (ShardStore.readIfCached, a pod's READ on its event loop): only through a file open in the
+    // cache, only bytes the page cache holds, and never a byte that fails its CRC.
+
+    private byte[] readIfCached(ShardId id, long offset, int length) throws IOException {
+        ByteBuf buf = store.readIfCached(id, offset, length, ALLOC);
+        if (buf == null) {
+            return null;
+        }
+        try {
+            return ByteBufUtil.getBytes(buf);
+        } finally {
+            buf.release();
+        }
+    }
+
+    @Test
+    void aReadAtOnceServesOnlyAFileOpenInTheCacheAndSeesEveryAppend() throws IOException {
+        assumeTrue(CachedRead.unavailableBecause() == null, CachedRead.unavailableBecause());
+        ShardId id = new ShardId(1, 20, 3);
+        byte[] a = bytes(1000);
+        byte[] b = bytes(700);
+        write(id, 0, a, false);
+        store.close();
+        store = new ShardStore(tomes, 4);
+        assertThat(readIfCached(id, 0, a.length)).as("no open file: an open and a scan may wait").isNull();
+        assertThat(read(id, 0, a.length)).isEqualTo(a);
+        assertThat(readIfCached(id, 0, a.length)).isEqualTo(a);
+        assertThat(readIfCached(id, 100, 50)).isEqualTo(Arrays.copyOfRange(a, 100, 150));
+        write(id, a.length, b, false);
+        byte[] both = readIfCached(id, 0, a.length + b.length);
+        if (both != null) {
+            assertThat(both).isEqualTo(concat(a, b));
+        }
+        assertThat(read(id, 0, a.length + b.length)).isEqualTo(concat(a, b));
+        assertThat(readIfCached(id, 0, a.length + b.length)).isEqualTo(concat(a, b));
+    }
+
+    /** Rewritten with O_DIRECT, the shard file's bytes are only on the disk: reading them at once would wait. */
+    @Test
+    void aReadAtOnceOfBytesOnlyTheDiskHoldsIsLeftToTheOrdinaryRead() throws IOException {
+        assumeTrue(CachedRead.unavailableBecause() == null, CachedRead.unavailableBecause());
+        ShardId id = new ShardId(1, 21, 3);
+        // Header and record header included, the file is two 4 KiB blocks, as O_DIRECT writes them.
+        byte[] a = bytes(2 * 4096 - ShardFile.FILE_HEADER_BYTES - ShardFile.RECORD_HEADER_BYTES);
+        write(id, 0, a, true);
+        assertThat(read(id, 0, a.length)).isEqualTo(a);
+        Path file = store.pathOf(id);
+        assertThat(Files.size(file)).isEqualTo(2 * 4096);
+        ByteBuffer block = ByteBuffer.allocateDirect(3 * 4096).alignedSlice(4096);
+        block.put(Files.readAllBytes(file)).flip();
+        try (FileChannel direct = FileChannel.open(file, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT)) {
+            direct.write(block, 0);
+            direct.force(true);
+        } catch (UnsupportedOperationException | IOException e) {
+            assumeTrue(false, "O_DIRECT on " + dir + ": " + e);
+        }
+        assertThat(readIfCached(id, 0, a.length)).isNull();
+        assertThat(read(id, 0, a.length)).isEqualTo(a);
+        assertThat(readIfCached(id, 0, a.length)).as("in memory again after the ordinary read").isEqualTo(a);
+    }
+
+    @Test
+    void aReadAtOnceNeverReturnsAByteFailingItsCrcNorReadsAFailedTome() throws IOException {
+        assumeTrue(CachedRead.unavailableBecause() == null, CachedRead.unavailableBecause());
+        ShardId id = new ShardId(1, 22, 3);
+        byte[] a = bytes(1000);
+        write(id, 0, a, false);
+        assertThat(read(id, 0, a.length)).isEqualTo(a);
+        flipByte(store.pathOf(id), ShardFile.FILE_HEADER_BYTES + ShardFile.RECORD_HEADER_BYTES + 10);
+        assertThatThrownBy(() -> readIfCached(id, 0, a.length)).isInstanceOf(ShardStoreException.class)
+                .extracting(ShardStoreTest::codeOf).isEqualTo(ErrorCode.CORRUPT);
+
+        ShardId other = new ShardId(1, 23, 3);
+        write(other, 0, a, false);
+        assertThat(read(other, 0, a.length)).isEqualTo(a);
+        store.tomeFor(other).markFailed("a test", Instant.EPOCH);
+        assertThat(readIfCached(other, 0, a.length)).as("a failed tome's files are read as they are now").isNull();
     }
 
     private void assertReadFails(ShardId id, int length, ErrorCode code) {

@@ -15,7 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a server's requests on its worker pool, off the event loops, and keeps count of them so
+ * Runs a server's requests on its worker pool, off the event loops, unless the handler answers one at
+ * once on the calling event loop ({@link RpcHandler#answerAtOnce}), and keeps count of them so
  * that shutdown can drain. A request counts as in flight from {@link #dispatch} until its answer
  * has been handed to the socket ({@link #answered}).
  *
@@ -64,12 +65,27 @@ public final class RequestDispatcher {
         }
         running.add(result);
         result.whenComplete((response, failure) -> running.remove(result));
+        RpcMessage atOnce = answerAtOnce(request);
+        if (atOnce != null) {
+            result.complete(atOnce);
+            return result;
+        }
         try {
             workers.execute(() -> invoke(request, result));
         } catch (RejectedExecutionException e) {
             result.completeExceptionally(new RpcException(ErrorCode.BUSY, "request queue full"));
         }
         return result;
+    }
+
+    /** The handler's answer at once, or null; a handler that throws here is a bug, and the worker then tries. */
+    private RpcMessage answerAtOnce(RpcMessage request) {
+        try {
+            return handler.answerAtOnce(request);
+        } catch (RuntimeException e) {
+            LOG.error("answerAtOnce threw for op={}; handing the request to a worker", request.op(), e);
+            return null;
+        }
     }
 
     private void invoke(RpcMessage request, CompletableFuture<RpcMessage> result) {
