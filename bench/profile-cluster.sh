@@ -50,6 +50,11 @@ if [ ! -f "$ap_jar" ]; then
 fi
 unzip -q -o -j "$ap_jar" "linux-$(uname -m | sed 's/x86_64/x64/; s/aarch64/arm64/')/libasyncProfiler.so" -d "$work"
 agent="$work/libasyncProfiler.so"
+# Kernel frames (the second table of profile-components.py) need perf events with kernel stacks.
+if [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)" -gt 1 ]; then
+  echo "profile-cluster: kernel.perf_event_paranoid is above 1, so the profiles will have no kernel frames" \
+    "(as root: sysctl kernel.perf_event_paranoid=1)" >&2
+fi
 
 cluster_pid=""
 stop_cluster() {

@@ -7,6 +7,8 @@ DIR holds one '<process>-<pid>.collapsed' file per process, written by bench/pro
 is read from DIR/interval). With DIR2 (a later profile of the same load) it prints both columns and the
 change, as the table in docs/PERFORMANCE.md. The first rule that matches a sample's stack names its
 component; the order puts the specific costs (a digest, a codec, a fsync) before the thread they run on.
+When the stacks hold kernel frames (async-profiler gets them with kernel.perf_event_paranoid at 1 or less),
+a second table splits each process's CPU by the kind of kernel work (KERNEL), of the first DIR only.
 """
 import collections
 import os
@@ -36,6 +38,49 @@ RULES = [
     ("stash: RocksDB writes (WAL, memtable, fsync)", r"stash", r"rocksdb"),
     ("stash: RPC I/O and dispatch (rest)", r"stash", r"^\[(rpc-|stash-)"),
 ]
+
+
+# (kind of work, stack regex); the first match wins. Kernel frames end in "_[k]".
+KERNEL = [
+    ("kernel: copying into the page cache (file writes)", r"copy_folio_from_iter|generic_perform_write"),
+    ("kernel: socket sends", r"tcp_sendmsg"),
+    ("kernel: socket receives", r"tcp_recvmsg|sock_recvmsg"),
+    ("kernel: fsync, fdatasync, syncfs", r"__x64_sys_(fsync|fdatasync|syncfs)_"),
+    ("kernel: file open, create, close", r"__x64_sys_(openat|close)_"),
+    ("kernel: file reads", r"__x64_sys_(pread64|preadv|preadv2|read)_|filemap_read"),
+    ("kernel: futex (threads waking threads)", r"__x64_sys_futex_"),
+    ("kernel: epoll", r"__x64_sys_epoll"),
+    ("kernel: other system calls", r"do_syscall_64_\[k\]"),
+    ("kernel: interrupts, softirqs, faults", r"_\[k\]"),
+]
+
+
+def kernel_split(directory, requests):
+    """CPU us per request by kind of kernel work and process; None when no stack has a kernel frame."""
+    interval_ns = int(open(os.path.join(directory, "interval")).read().strip())
+    per_sample_us = interval_ns / 1000.0 / requests
+    split = collections.defaultdict(collections.Counter)
+    seen_kernel = False
+    for name in sorted(os.listdir(directory)):
+        if not name.endswith(".collapsed"):
+            continue
+        process = re.sub(r"-\d+\.collapsed$", "", name)
+        for line in open(os.path.join(directory, name)):
+            stack, _, count = line.rstrip().rpartition(" ")
+            us = int(count) * per_sample_us
+            kind = next((k for k, rx in KERNEL if re.search(rx, stack)), "user: Java, the JVM, native libraries")
+            seen_kernel |= kind.startswith("kernel")
+            split[kind][process] += us
+    return split if seen_kernel else None
+
+
+def print_kernel_split(split):
+    processes = sorted({p for row in split.values() for p in row})
+    print("\n| work | " + " | ".join(processes) + " | all |")
+    print("| --- |" + " ---: |" * (len(processes) + 1))
+    for kind in [k for k, _ in KERNEL] + ["user: Java, the JVM, native libraries"]:
+        row = split.get(kind, collections.Counter())
+        print(f"| {kind} | " + " | ".join(f"{row[p]:,.0f}" for p in processes) + f" | {sum(row.values()):,.0f} |")
 
 
 def load(directory, requests):
@@ -87,6 +132,9 @@ def main():
         if len(columns) == 2:
             cells += f" | {columns[1][1].get(process, 0.0) - columns[0][1].get(process, 0.0):+,.0f}"
         print(f"| of which {process} | {cells} |")
+    split = kernel_split(sys.argv[2], requests)
+    if split is not None:
+        print_kernel_split(split)
 
 
 if __name__ == "__main__":
