@@ -3,13 +3,27 @@
 # CPU of the four JVMs, of the coordinator, of the pod process and of the two stash servers (/proc/PID/stat) and of
 # the whole machine (/proc/stat: the bench client and the kernel included), with the coordinator's stripe-read
 # decodes, hedges and shards written missing. Needs root, name, work and bucket set; flow_start first, flow_stop
-# last. fill_page_cache FILE, for the A/B scripts that run flows: caches dropped, then the free memory less 3 GiB
-# read in from a sparse FILE, so that new page-cache pages come from reclaim, as on a server that has run for a
-# day (docs/PERFORMANCE.md, "Page cache on this VM"); delete FILE after the last run.
+# last. For the A/B scripts: ab_worktrees FLOW NAME... (below), and fill_page_cache FILE: caches dropped, then the
+# free memory less 3 GiB read in from a sparse FILE, so that new page-cache pages come from reclaim, as on a server
+# that has run for a day (docs/PERFORMANCE.md, "Page cache on this VM"); delete FILE after the last run.
 fill_page_cache() {
   rm -f "$1"; sync; echo 3 > /proc/sys/vm/drop_caches
   local free_kb; free_kb=$(awk '/^MemFree:/ {print $2}' /proc/meminfo)
   truncate -s $(((free_kb - 3 * 1048576) * 1024)) "$1"; cat "$1" > /dev/null
+}
+# ab_worktrees FLOW NAME...: runs FLOW (a flow script taking ROOT and a run name) once per run name, on the built
+# checkout /tmp/ab-X for a name Xn, each on a page cache filled first (fill_page_cache), with a line naming the run,
+# its commit, its uncommitted change and the load average before it.
+ab_worktrees() {
+  local flow=$1 fill name tree; shift
+  fill=$(mktemp -u /tmp/ab-fill.XXXXXX)
+  for name in "$@"; do
+    tree=/tmp/ab-${name:0:1}
+    fill_page_cache "$fill"
+    echo "$name $(date -u +%H:%M:%SZ) $(git -C "$tree" log -1 --format=%h) $(git -C "$tree" diff --shortstat), load $(cut -d' ' -f1 /proc/loadavg)"
+    ROOT=$tree "$flow" "$name"
+  done
+  rm -f "$fill"
 }
 flow_start() {
   if ss -ltn | grep -q ':9000 \|:7400 '; then echo "$name: a cluster still listens; not measuring"; exit 1; fi

@@ -55,22 +55,30 @@ KERNEL = [
 ]
 
 
-def kernel_split(directory, requests):
-    """CPU us per request by kind of kernel work and process; None when no stack has a kernel frame."""
+USER = "user: Java, the JVM, native libraries"
+
+
+def samples(directory, requests):
+    """Every stack of the directory's profiles: (process, stack, CPU us per request)."""
     interval_ns = int(open(os.path.join(directory, "interval")).read().strip())
     per_sample_us = interval_ns / 1000.0 / requests
-    split = collections.defaultdict(collections.Counter)
-    seen_kernel = False
     for name in sorted(os.listdir(directory)):
         if not name.endswith(".collapsed"):
             continue
         process = re.sub(r"-\d+\.collapsed$", "", name)
         for line in open(os.path.join(directory, name)):
             stack, _, count = line.rstrip().rpartition(" ")
-            us = int(count) * per_sample_us
-            kind = next((k for k, rx in KERNEL if re.search(rx, stack)), "user: Java, the JVM, native libraries")
-            seen_kernel |= kind.startswith("kernel")
-            split[kind][process] += us
+            yield process, stack, int(count) * per_sample_us
+
+
+def kernel_split(directory, requests):
+    """CPU us per request by kind of kernel work and process; None when no stack has a kernel frame."""
+    split = collections.defaultdict(collections.Counter)
+    seen_kernel = False
+    for process, stack, us in samples(directory, requests):
+        kind = next((k for k, rx in KERNEL if re.search(rx, stack)), USER)
+        seen_kernel |= kind != USER
+        split[kind][process] += us
     return split if seen_kernel else None
 
 
@@ -78,30 +86,22 @@ def print_kernel_split(split):
     processes = sorted({p for row in split.values() for p in row})
     print("\n| work | " + " | ".join(processes) + " | all |")
     print("| --- |" + " ---: |" * (len(processes) + 1))
-    for kind in [k for k, _ in KERNEL] + ["user: Java, the JVM, native libraries"]:
+    for kind in [k for k, _ in KERNEL] + [USER]:
         row = split.get(kind, collections.Counter())
         print(f"| {kind} | " + " | ".join(f"{row[p]:,.0f}" for p in processes) + f" | {sum(row.values()):,.0f} |")
 
 
 def load(directory, requests):
-    interval_ns = int(open(os.path.join(directory, "interval")).read().strip())
-    per_sample_us = interval_ns / 1000.0 / requests
     totals = collections.Counter()
     by_process = collections.Counter()
-    for name in sorted(os.listdir(directory)):
-        if not name.endswith(".collapsed"):
-            continue
-        process = re.sub(r"-\d+\.collapsed$", "", name)
-        for line in open(os.path.join(directory, name)):
-            stack, _, count = line.rstrip().rpartition(" ")
-            us = int(count) * per_sample_us
-            by_process[process] += us
-            for component, process_rx, stack_rx in RULES:
-                if re.search(process_rx, process) and re.search(stack_rx, stack):
-                    totals[component] += us
-                    break
-            else:
-                totals["other (" + re.sub(r"\d+$", "", process) + ")"] += us
+    for process, stack, us in samples(directory, requests):
+        by_process[process] += us
+        for component, process_rx, stack_rx in RULES:
+            if re.search(process_rx, process) and re.search(stack_rx, stack):
+                totals[component] += us
+                break
+        else:
+            totals["other (" + re.sub(r"\d+$", "", process) + ")"] += us
     return totals, by_process
 
 

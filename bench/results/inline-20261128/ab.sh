@@ -8,10 +8,4 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../../flow-lib.sh"
-fill=/tmp/inline-fill
-for name in "$@"; do
-  fill_page_cache $fill
-  echo "$name $(date -u +%H:%M:%SZ) $(git -C /tmp/ab-${name:0:1} log -1 --format=%h) $(git -C /tmp/ab-${name:0:1} diff --shortstat), load $(cut -d' ' -f1 /proc/loadavg)"
-  ROOT=/tmp/ab-${name:0:1} "$here/../put-20261128/flow.sh" "$name"
-done
-rm -f $fill
+ab_worktrees "$here/../put-20261128/flow.sh" "$@"

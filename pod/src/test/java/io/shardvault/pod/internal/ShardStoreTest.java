@@ -79,7 +79,14 @@ class ShardStoreTest {
     }
 
     private byte[] read(ShardId id, long offset, int length) throws IOException {
-        ByteBuf buf = store.read(id, offset, length, ALLOC);
+        return bytesOf(store.read(id, offset, length, ALLOC));
+    }
+
+    /** The buffer's bytes, the buffer released; null for null. */
+    private static byte[] bytesOf(ByteBuf buf) {
+        if (buf == null) {
+            return null;
+        }
         try {
             return ByteBufUtil.getBytes(buf);
         } finally {
@@ -493,15 +500,7 @@ class ShardStoreTest {
     // cache, only bytes the page cache holds, and never a byte that fails its CRC.
 
     private byte[] readIfCached(ShardId id, long offset, int length) throws IOException {
-        ByteBuf buf = store.readIfCached(id, offset, length, ALLOC);
-        if (buf == null) {
-            return null;
-        }
-        try {
-            return ByteBufUtil.getBytes(buf);
-        } finally {
-            buf.release();
-        }
+        return bytesOf(store.readIfCached(id, offset, length, ALLOC));
     }
 
     @Test
