@@ -1,6 +1,7 @@
 package io.shardvault.pod;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.shardvault.common.fs.CachedRead;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
@@ -47,6 +48,7 @@ import org.slf4j.LoggerFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 @Timeout(120)
 class PodServerTest {
@@ -245,6 +247,24 @@ class PodServerTest {
         assertThat(codeOf(write)).isEqualTo(ErrorCode.CHECKSUM_MISMATCH);
         assertThat(codeOf(client.read(pod.localAddress(), id, 0, 1))).isEqualTo(ErrorCode.NOT_FOUND);
         assertThat(registry.get("shardvault.pod.crc.failures").tag("where", "write").counter().count()).isEqualTo(1.0);
+    }
+
+    /**
+     * A shard just written is open in the pod's cache and its bytes in memory: its reads are answered on the event
+     * loop. A shard with no open file goes to a worker, which answers the error.
+     */
+    @Test
+    void readsOfAnOpenFileWhoseBytesAreInMemoryAreAnsweredOnTheEventLoop() {
+        assumeTrue(CachedRead.unavailableBecause() == null, CachedRead.unavailableBecause());
+        ShardId id = new ShardId(4, 3, 7);
+        byte[] data = bytes(20_000);
+        write(id, 0, data, WriteMode.BUFFERED);
+        assertThat(read(id, 0, data.length)).isEqualTo(data);
+        assertThat(read(id, 5_000, 100)).isEqualTo(slice(data, 5_000, 100));
+        assertThat(codeOf(client.read(pod.localAddress(), new ShardId(4, 4, 7), 0, 1)))
+                .isEqualTo(ErrorCode.NOT_FOUND);
+        assertThat(registry.get("shardvault.pod.reads").tag("path", "event-loop").counter().count()).isEqualTo(2.0);
+        assertThat(registry.get("shardvault.pod.reads").tag("path", "worker").counter().count()).isEqualTo(1.0);
     }
 
     @Test

@@ -67,6 +67,8 @@ public final class PodMetrics {
     private final Counter crcOnWrite;
     private final Counter crcOnRead;
     private final Counter restored;
+    private final Counter readsAtOnce;
+    private final Counter readsByWorkers;
     private final Timer writeBuffered;
     private final Timer writeDurable;
     private final Counter bufferedRefused;
@@ -87,6 +89,11 @@ public final class PodMetrics {
         this.crcOnWrite = Counter.builder("shardvault.pod.crc.failures").tags(tags.and("where", "write")).register(registry);
         this.crcOnRead = Counter.builder("shardvault.pod.crc.failures").tags(tags.and("where", "read")).register(registry);
         this.restored = Counter.builder("shardvault.pod.recovery.restored").tags(tags).register(registry);
+        this.readsAtOnce = Counter.builder("shardvault.pod.reads").tags(tags.and("path", "event-loop"))
+                .description("Reads answered from the page cache on the RPC event loop").register(registry);
+        this.readsByWorkers = Counter.builder("shardvault.pod.reads").tags(tags.and("path", "worker"))
+                .description("Reads answered by a worker thread: file not open yet, bytes not in memory, errors")
+                .register(registry);
         this.writeBuffered = Timer.builder("shardvault.pod.write.latency").tags(tags.and("mode", "buffered"))
                 .publishPercentiles(0.5, 0.99).register(registry);
         this.writeDurable = Timer.builder("shardvault.pod.write.latency").tags(tags.and("mode", "durable"))
@@ -166,6 +173,14 @@ public final class PodMetrics {
 
     void crcFailureOnWrite() {
         crcOnWrite.increment();
+    }
+
+    void readAtOnce() {
+        readsAtOnce.increment();
+    }
+
+    void readByWorker() {
+        readsByWorkers.increment();
     }
 
     void crcFailureOnRead() {

@@ -6,6 +6,7 @@ import io.shardvault.common.ShardId;
 import io.shardvault.pod.api.AgedShard;
 import io.shardvault.pod.api.FailedTome;
 import io.shardvault.common.ErrorCode;
+import io.shardvault.common.fs.CachedRead;
 import io.shardvault.common.fs.FileSystemSync;
 import io.shardvault.pod.api.PodAssignment;
 import io.shardvault.pod.PodConfig;
@@ -120,6 +121,12 @@ public final class PodNode implements AutoCloseable {
     static PodNode open(PodConfig config, IntFunction<TomeIo> tomeIo,
                         Function<PurgeQueue, PurgeEvents.Log> purgeLog, StashAccess.Connector stash,
                         MeterRegistry registry, Clock clock) throws IOException {
+        // Asked at the start, so that the call's one-off probe never runs on an event loop.
+        String noCachedReads = CachedRead.unavailableBecause();
+        if (noCachedReads != null) {
+            LOG.info("pod {} answers every read on a worker thread (page-cache reads on the event loop are "
+                    + "unavailable: {})", config.name(), noCachedReads);
+        }
         List<Tome> tomes = new ArrayList<>();
         for (int i = 0; i < config.tomes().size(); i++) {
             TomeConfig t = config.tomes().get(i);
@@ -261,6 +268,7 @@ public final class PodNode implements AutoCloseable {
 
     /** Reads a CRC-verified range; see {@link ShardStore#read}. */
     public ByteBuf read(ShardId id, long offset, int length, ByteBufAllocator alloc) throws IOException {
+        metrics.readByWorker();
         try {
             return store.read(id, offset, length, alloc);
         } catch (ShardStoreException e) {
@@ -273,7 +281,11 @@ public final class PodNode implements AutoCloseable {
 
     /** {@link #read}, if it needs no wait for the disk; else null. See {@link ShardStore#readIfCached}. */
     public ByteBuf readIfCached(ShardId id, long offset, int length, ByteBufAllocator alloc) throws IOException {
-        return store.readIfCached(id, offset, length, alloc);
+        ByteBuf data = store.readIfCached(id, offset, length, alloc);
+        if (data != null) {
+            metrics.readAtOnce();
+        }
+        return data;
     }
 
     /** Deletes a shard, idempotently; true if it existed. A never-flushed shard's stash copy is purged too. */
