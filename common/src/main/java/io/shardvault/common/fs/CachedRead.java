@@ -13,7 +13,7 @@ import java.nio.file.StandardOpenOption;
  * only what the page cache already holds. It lets a server answer a read on its event loop when the
  * bytes are in memory, and hand it to a worker thread, which may wait for the disk, only when they are
  * not: each hand-off wakes two threads (the worker, then the event loop for the answer), which cost a
- * pod process a third of its CPU per GET (docs/PERFORMANCE.md, "A pod's page-cache reads on the event
+ * pod process over a third of its CPU per GET (docs/PERFORMANCE.md, "A pod's page-cache reads on the event
  * loop").
  *
  * <p>Thread-safe: stateless. The caller keeps the channel open across a call.
@@ -21,12 +21,16 @@ import java.nio.file.StandardOpenOption;
 public final class CachedRead {
     /** What {@link #read} answers when some of the bytes are not in the page cache. */
     public static final int NOT_CACHED = -1;
+    /** Linux's EAGAIN, the same on every architecture the shim builds for. */
     private static final int EAGAIN = 11;
 
     private CachedRead() {
     }
 
-    /** Null when {@link #read} can be used, else why not (no shim, an old kernel, a JDK whose channel it cannot read). */
+    /**
+     * Null when {@link #read} can be used, else why not (no shim, an old kernel, a JDK whose channels it cannot
+     * read).
+     */
     public static String unavailableBecause() {
         return Holder.UNAVAILABLE;
     }

@@ -33,6 +33,8 @@ import java.util.function.Supplier;
  *   <tr><td>shardvault.pod.purge.failures</td><td>counter</td><td>failed delivery attempts (each retried with backoff)</td></tr>
  *   <tr><td>shardvault.pod.crc.failures</td><td>counter, tag where=write|read</td><td>chunks rejected on arrival, stored
  *       chunks that failed their CRC on read</td></tr>
+ *   <tr><td>shardvault.pod.reads</td><td>counter, tag path=event-loop|worker</td><td>chunk reads answered from the page
+ *       cache on the RPC event loop, and by a worker thread (file not open yet, bytes not in memory, errors)</td></tr>
  *   <tr><td>shardvault.pod.recovery.restored</td><td>counter</td><td>shards rewritten from their stash copy: at start,
  *       and by the flusher after a failed fsync</td></tr>
  *   <tr><td>shardvault.pod.write.latency</td><td>timer, tag mode</td><td>a chunk write, arrival to acknowledgement</td></tr>
