@@ -60,12 +60,10 @@ public final class PodRequestHandler implements RpcHandler {
         if (request.op() != PodOps.READ) {
             return null;
         }
-        ByteBuf h = request.header().duplicate();
         try {
-            ShardId id = ShardId.readFrom(h);
-            long offset = h.readLong();
-            int length = h.readInt();
-            ByteBuf data = node.readIfCached(id, offset, length, alloc);
+            // A duplicate, so that a declined request reaches the worker's decoding as it came.
+            PodWire.ReadRange r = PodWire.decodeReadHeader(request.header().duplicate());
+            ByteBuf data = node.readIfCached(r.id(), r.offset(), r.length(), alloc);
             return data == null ? null : RpcMessage.ofPayload(PodOps.READ, data);
         } catch (IOException | RuntimeException e) {
             return null;
@@ -104,10 +102,8 @@ public final class PodRequestHandler implements RpcHandler {
                 return RpcMessage.empty(PodOps.WRITE);
             }
             case PodOps.READ: {
-                ShardId id = ShardId.readFrom(h);
-                long offset = h.readLong();
-                int length = h.readInt();
-                return RpcMessage.ofPayload(PodOps.READ, node.read(id, offset, length, alloc));
+                PodWire.ReadRange r = PodWire.decodeReadHeader(h);
+                return RpcMessage.ofPayload(PodOps.READ, node.read(r.id(), r.offset(), r.length(), alloc));
             }
             case PodOps.DELETE: {
                 ShardId id = ShardId.readFrom(h);

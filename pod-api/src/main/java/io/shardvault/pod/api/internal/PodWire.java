@@ -42,6 +42,17 @@ public final class PodWire {
         return h;
     }
 
+    /** A READ's header as {@link #readHeader} writes it. */
+    public record ReadRange(ShardId id, long offset, int length) {
+    }
+
+    /** Reads a READ's header from {@code h}, advancing its reader index. */
+    public static ReadRange decodeReadHeader(ByteBuf h) {
+        ShardId id = ShardId.readFrom(h);
+        long offset = h.readLong();
+        return new ReadRange(id, offset, h.readInt());
+    }
+
     public static ByteBuf idHeader(ShardId id) {
         ByteBuf h = Unpooled.buffer(ShardId.ENCODED_LENGTH);
         id.writeTo(h);
