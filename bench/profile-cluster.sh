@@ -9,7 +9,9 @@
 #   load.txt                             the bench tool's output
 # With EVENT=alloc it profiles allocations instead (flame graphs only).
 #
-#   OP (PUT; GET reads GET_OBJECTS objects uploaded first)  SIZE (1MiB)  CLIENTS (16)  COUNT (400)
+#   OP (PUT; GET reads GET_OBJECTS objects uploaded first; CP uploads a CP_MB MB file with `aws s3 cp`, the
+#   AWS CLI's multipart of 8 MiB parts, CP_COPIES times, and counts per MB)  SIZE (1MiB)  CLIENTS (16)  COUNT (400)
+#   CP_MB (400)  CP_COPIES (2)  AWS_CLI (the it/interop/install.sh one)
 #   WARMUP (1500 sequential PUTs, half 256 KiB, half 1 MiB, then 2 loads of the profiled kind)
 #   GET_OBJECTS (200)  INTERVAL (1000000 ns of CPU per sample)  EVENT (cpu)  OUT_DIR (bench/results/profile-<UTC>)
 #   SHARDVAULT_JVM_OPTS (passed to every JVM, as bin/shardvault dev does)
@@ -26,6 +28,9 @@ warmup="${WARMUP:-1500}"
 get_objects="${GET_OBJECTS:-200}"
 interval="${INTERVAL:-1000000}"
 event="${EVENT:-cpu}"
+cp_mb="${CP_MB:-400}"
+cp_copies="${CP_COPIES:-2}"
+aws="${AWS_CLI:-$HOME/.cache/shardvault/interop/awscli/bin/aws}"
 ap_version="4.2"
 out="${OUT_DIR:-$root/bench/results/profile-$(date -u +%Y%m%dT%H%M%SZ)}"
 work="$(mktemp -d)"
@@ -36,7 +41,10 @@ die() {
   exit 2
 }
 
-case "$op" in PUT | GET) ;; *) die "OP must be PUT or GET" ;; esac
+case "$op" in PUT | GET) ;; CP) count=$((cp_mb * cp_copies)) ;; *) die "OP must be PUT, GET or CP" ;; esac
+if [ "$op" = CP ] && [ ! -x "$aws" ]; then
+  die "no AWS CLI at $aws (it/interop/install.sh installs it, or set AWS_CLI)"
+fi
 if pgrep -f 'bin/shardvault dev' >/dev/null; then
   die "another 'bin/shardvault dev' is running; stop it first"
 fi
@@ -92,15 +100,31 @@ agent_command() {
   jcmd "$1" JVMTI.agent_load "$agent" "\"$2\"" >/dev/null
 }
 
+# The secret reaches the AWS CLI through its environment too.
+aws_s3() {
+  AWS_ACCESS_KEY_ID="$access" AWS_SECRET_ACCESS_KEY="$secret" AWS_DEFAULT_REGION=us-east-1 \
+    AWS_CONFIG_FILE="$work/aws-config" AWS_SHARED_CREDENTIALS_FILE="$work/aws-credentials" \
+    "$aws" --endpoint-url "$endpoint" s3 "$@" --only-show-errors --no-progress
+}
+
 load() {
   if [ "$op" = PUT ]; then
     bench throughput --clients "$clients" --sizes "$size" --count "$count" --ops PUT
+  elif [ "$op" = CP ]; then
+    local TIMEFORMAT="aws s3 cp of $cp_mb MB up: %R s"
+    for i in $(seq 1 "$cp_copies"); do
+      { time aws_s3 cp "$work/cp-file" "s3://profile/cp-$i"; } 2>&1
+    done
   else
     bench ttfb --sizes "$size" --objects "$get_objects" --clients "$clients" --run-id profile --only read \
       --count "$count" --warmup 0
   fi
 }
 
+if [ "$op" = CP ]; then
+  head -c "$((cp_mb * 1000000))" /dev/urandom >"$work/cp-file"
+  printf '[default]\ns3 =\n    addressing_style = path\n' >"$work/aws-config"
+fi
 echo "profile-cluster: warm-up ($warmup sequential PUTs, then two loads)"
 bench latency --count "$((warmup / 2))" --warmup 0 --pause-ms 0 --sizes 256KiB,1MiB >/dev/null
 if [ "$op" = GET ]; then
@@ -129,7 +153,11 @@ for entry in $pids; do
 done
 ticks() { for entry in $pids; do sed 's/^.*) //' "/proc/${entry%%:*}/stat" | awk '{print $12 + $13}'; done; }
 before="$(ticks)"
-echo "profile-cluster: profiling $count ${op}s of $size from $clients clients"
+if [ "$op" = CP ]; then
+  echo "profile-cluster: profiling $cp_copies uploads of $cp_mb MB by aws s3 cp (figures per MB)"
+else
+  echo "profile-cluster: profiling $count ${op}s of $size from $clients clients"
+fi
 load | tee "$out/load.txt"
 after="$(ticks)"
 for entry in $pids; do
