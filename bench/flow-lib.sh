@@ -4,13 +4,14 @@
 # the whole machine (/proc/stat: the bench client and the kernel included), with the coordinator's stripe-read
 # decodes, hedges and shards written missing. Needs root, name, work and bucket set; flow_start first, flow_stop
 # last. For the A/B scripts: ab_worktrees FLOW NAME... (below), and fill_page_cache FILE: caches dropped, then the
-# free memory less 3 GiB read in from a sparse FILE, so that new page-cache pages come from reclaim, as on a server
-# that has run for a day (docs/PERFORMANCE.md, "Page cache on this VM"); delete FILE after the last run.
+# free memory less FILL_MARGIN_MIB (3072) read in from a sparse FILE, so that new page-cache pages come from reclaim,
+# as on a server that has run for a day (docs/PERFORMANCE.md, "Page cache on this VM"); delete FILE after the last run.
 fill_page_cache() {
   rm -f "$1"; sync; echo 3 > /proc/sys/vm/drop_caches
   local free_kb; free_kb=$(awk '/^MemFree:/ {print $2}' /proc/meminfo)
-  truncate -s $(((free_kb - 3 * 1048576) * 1024)) "$1"; cat "$1" > /dev/null
+  truncate -s $(((free_kb - ${FILL_MARGIN_MIB:-3072} * 1024) * 1024)) "$1"; cat "$1" > /dev/null
 }
+memfree() { awk '/^MemFree:/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo; }
 # ab_worktrees FLOW NAME...: runs FLOW (a flow script taking ROOT and a run name) once per run name, on the built
 # checkout /tmp/ab-X for a name Xn, each on a page cache filled first (fill_page_cache), with a line naming the run,
 # its commit, its uncommitted change and the load average before it.
@@ -20,7 +21,7 @@ ab_worktrees() {
   for name in "$@"; do
     tree=/tmp/ab-${name:0:1}
     fill_page_cache "$fill"
-    echo "$name $(date -u +%H:%M:%SZ) $(git -C "$tree" log -1 --format=%h) $(git -C "$tree" diff --shortstat), load $(cut -d' ' -f1 /proc/loadavg)"
+    echo "$name $(date -u +%H:%M:%SZ) $(git -C "$tree" log -1 --format=%h) $(git -C "$tree" diff --shortstat), load $(cut -d' ' -f1 /proc/loadavg), free $(memfree)"
     ROOT=$tree "$flow" "$name"
   done
   rm -f "$fill"
@@ -44,12 +45,12 @@ thread_ticks() { local f; for f in /proc/$1/task/*/stat; do cat "$f" 2>/dev/null
   { name = $0; sub(/^[0-9]+ \(/, "", name); sub(/\) .*$/, "", name); rest = $0; sub(/^.*\) /, "", rest); split(rest, v, " ") }
   name ~ /^(GC Thread|G1 )/ { g += v[12] + v[13] } name ~ /CompilerThre/ { j += v[12] + v[13] } END { print g + 0, j + 0 }'; }
 counter() { curl -s http://127.0.0.1:9490/metrics | awk -v n="shardvault_data_$1_total" '$1 ~ "^"n"[{]" {s += $2} END {printf "%d", s}'; }
-phase() { local label=$1 n=$2; shift 2; read a0 m0 c0 p0 s0 g0 j0 < <(ticks); d0=$(counter read_decodes); h0=$(counter read_hedges); w0=$(counter write_missing_shards); out=$("$@"); read a1 m1 c1 p1 s1 g1 j1 < <(ticks); d1=$(counter read_decodes); h1=$(counter read_hedges); w1=$(counter write_missing_shards); p50=$(echo "$out" | awk '$1=="run" && $4 ~ /KiB|MiB/ {print $3 " p50=" $8 " obj/s=" $12}' | tr '\n' ' '); echo "$name $label jvms=$(( (a1-a0)*10000/n ))us coordinator=$(( (c1-c0)*10000/n ))us pod=$(( (p1-p0)*10000/n ))us stash=$(( (s1-s0)*10000/n ))us machine=$(( (m1-m0)*10000/n ))us gc=$(( (g1-g0)*10000/n ))us jit=$(( (j1-j0)*10000/n ))us decodes=$((d1-d0)) hedges=$((h1-h0)) missing=$((w1-w0)) [$p50]"; }
+phase() { local label=$1 n=$2; shift 2; read a0 m0 c0 p0 s0 g0 j0 < <(ticks); f0=$(memfree); d0=$(counter read_decodes); h0=$(counter read_hedges); w0=$(counter write_missing_shards); out=$("$@"); read a1 m1 c1 p1 s1 g1 j1 < <(ticks); d1=$(counter read_decodes); h1=$(counter read_hedges); w1=$(counter write_missing_shards); p50=$(echo "$out" | awk '$1=="run" && $4 ~ /KiB|MiB/ {print $3 " p50=" $8 " obj/s=" $12}' | tr '\n' ' '); echo "$name $label jvms=$(( (a1-a0)*10000/n ))us coordinator=$(( (c1-c0)*10000/n ))us pod=$(( (p1-p0)*10000/n ))us stash=$(( (s1-s0)*10000/n ))us machine=$(( (m1-m0)*10000/n ))us gc=$(( (g1-g0)*10000/n ))us jit=$(( (j1-j0)*10000/n ))us decodes=$((d1-d0)) hedges=$((h1-h0)) missing=$((w1-w0)) free-at-start=${f0// /} [$p50]"; }
 flow_stop() {
   echo "$name flow took $(awk -v s=$start -v e=$(date +%s.%N) 'BEGIN{printf "%.0f", e-s}') s"
   local kids k alive
   kids=$(pgrep -P $cpid | tr '\n' ' ')
-  echo "$name resident memory of the JVMs at the end: $(for k in $kids; do awk '/^VmRSS:/ {print $2}' /proc/$k/status 2>/dev/null; done | awk '{s += $1} END {printf "%.0f", s / 1024}') MB"
+  echo "$name free memory at the end: $(memfree); resident memory of the JVMs at the end: $(for k in $kids; do awk '/^VmRSS:/ {print $2}' /proc/$k/status 2>/dev/null; done | awk '{s += $1} END {printf "%.0f", s / 1024}') MB"
   kill -TERM $cpid; wait $cpid || true
   for _ in $(seq 1 240); do alive=0; for k in $kids; do kill -0 $k 2>/dev/null && alive=1; done; [ $alive = 0 ] && break; sleep 0.5; done
   for k in $kids; do kill -0 $k 2>/dev/null && { echo "$name: service $k still alive after stop, killed"; kill -KILL $k; }; done; true
