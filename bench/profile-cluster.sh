@@ -8,6 +8,9 @@
 #   components.md                        bench/profile-components.py: CPU us per request by component
 #   load.txt                             the bench tool's output
 # With EVENT=alloc it profiles allocations instead (flame graphs only).
+# With SYSTEM=minio it profiles the peer instead (../shared/peers/minio.sh, or MINIO_SH: one process, 8 drive
+# directories, EC 4+4) the same way, with `perf record` (task-clock, one sample per INTERVAL ns of CPU, frame-pointer
+# call graphs, which Go keeps) folded by bench/perf-collapse.py into minio-<pid>.collapsed; no flame graph.
 #
 #   OP (PUT; GET reads GET_OBJECTS objects uploaded first; CP uploads a CP_MB MB file with `aws s3 cp`, the
 #   AWS CLI's multipart of 8 MiB parts, CP_COPIES times, and counts per MB)  SIZE (1MiB)  CLIENTS (16)  COUNT (400)
@@ -15,7 +18,7 @@
 #   WARMUP (1500 sequential PUTs, half 256 KiB, half 1 MiB, then 2 loads of the profiled kind)
 #   GET_OBJECTS (200)  INTERVAL (1000000 ns of CPU per sample)  EVENT (cpu)  OUT_DIR (bench/results/profile-<UTC>)
 #   SHARDVAULT_JVM_OPTS (passed to every JVM, as bin/shardvault dev does)
-# Compare two profiles: bench/profile-components.py COUNT DIR_BEFORE DIR_AFTER
+# Compare two profiles (of one system or of both): bench/profile-components.py COUNT DIR_BEFORE DIR_AFTER
 # Never run it beside a build or a test suite: the profile is of this machine's two cores.
 set -euo pipefail
 
@@ -28,6 +31,8 @@ warmup="${WARMUP:-1500}"
 get_objects="${GET_OBJECTS:-200}"
 interval="${INTERVAL:-1000000}"
 event="${EVENT:-cpu}"
+system="${SYSTEM:-shardvault}"
+minio_sh="${MINIO_SH:-$root/../shared/peers/minio.sh}"
 cp_mb="${CP_MB:-400}"
 cp_copies="${CP_COPIES:-2}"
 aws="${AWS_CLI:-$HOME/.cache/shardvault/interop/awscli/bin/aws}"
@@ -35,6 +40,7 @@ ap_version="4.2"
 out="${OUT_DIR:-$root/bench/results/profile-$(date -u +%Y%m%dT%H%M%SZ)}"
 work="$(mktemp -d)"
 endpoint="http://127.0.0.1:9000" access=shardvault-dev secret=shardvault-dev-secret
+minio_port=9100
 
 die() {
   echo "profile-cluster: $*" >&2
@@ -45,19 +51,30 @@ case "$op" in PUT | GET) ;; CP) count=$((cp_mb * cp_copies)) ;; *) die "OP must 
 if [ "$op" = CP ] && [ ! -x "$aws" ]; then
   die "no AWS CLI at $aws (it/interop/install.sh installs it, or set AWS_CLI)"
 fi
+case "$system" in shardvault | minio) ;; *) die "SYSTEM must be shardvault or minio" ;; esac
 if pgrep -f 'bin/shardvault dev' >/dev/null; then
   die "another 'bin/shardvault dev' is running; stop it first"
 fi
-command -v jcmd >/dev/null || die "jcmd (from the JDK) is not on the PATH"
-
-# async-profiler's agent, from the Maven Central artifact (its jar carries the native libraries).
-ap_jar="$HOME/.m2/repository/tools/profiler/async-profiler/$ap_version/async-profiler-$ap_version.jar"
-if [ ! -f "$ap_jar" ]; then
-  "$root/mvnw" -B -q -f "$root/pom.xml" dependency:get -Dartifact="tools.profiler:async-profiler:$ap_version" \
-    -Dtransitive=false || die "could not fetch async-profiler $ap_version from Maven Central"
+if [ "$system" = minio ]; then
+  [ -x "$minio_sh" ] || die "no MinIO launcher at $minio_sh (set MINIO_SH)"
+  command -v perf >/dev/null || die "perf (Debian: linux-perf) is not on the PATH"
+  [ "$event" = cpu ] || die "SYSTEM=minio profiles CPU only"
+  ! ss -ltn | grep -q ":$minio_port " || die "port $minio_port is taken; stop what listens there first"
+  endpoint="http://127.0.0.1:$minio_port" access=peeradmin secret=peeradmin-secret-key
+else
+  command -v jcmd >/dev/null || die "jcmd (from the JDK) is not on the PATH"
 fi
-unzip -q -o -j "$ap_jar" "linux-$(uname -m | sed 's/x86_64/x64/; s/aarch64/arm64/')/libasyncProfiler.so" -d "$work"
-agent="$work/libasyncProfiler.so"
+
+if [ "$system" = shardvault ]; then
+  # async-profiler's agent, from the Maven Central artifact (its jar carries the native libraries).
+  ap_jar="$HOME/.m2/repository/tools/profiler/async-profiler/$ap_version/async-profiler-$ap_version.jar"
+  if [ ! -f "$ap_jar" ]; then
+    "$root/mvnw" -B -q -f "$root/pom.xml" dependency:get -Dartifact="tools.profiler:async-profiler:$ap_version" \
+      -Dtransitive=false || die "could not fetch async-profiler $ap_version from Maven Central"
+  fi
+  unzip -q -o -j "$ap_jar" "linux-$(uname -m | sed 's/x86_64/x64/; s/aarch64/arm64/')/libasyncProfiler.so" -d "$work"
+  agent="$work/libasyncProfiler.so"
+fi
 # Kernel frames (the second table of profile-components.py) need perf events with kernel stacks.
 if [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)" -gt 1 ]; then
   echo "profile-cluster: kernel.perf_event_paranoid is above 1, so the profiles will have no kernel frames" \
@@ -79,15 +96,27 @@ mkdir -p "$out"
 if compgen -G "$out/*.collapsed" >/dev/null; then
   die "$out already holds profiles (*.collapsed); give an empty OUT_DIR"
 fi
-SHARDVAULT_ACCESS_KEY="$access" SHARDVAULT_SECRET_KEY="$secret" \
-  "$root/bin/shardvault" dev --data "$work/data" >"$out/cluster.log" 2>&1 &
-cluster_pid=$!
-for _ in $(seq 1 240); do
-  grep -q 'S3 endpoint ready at' "$out/cluster.log" && break
-  kill -0 "$cluster_pid" 2>/dev/null || { tail -n 20 "$out/cluster.log" >&2; die "the dev cluster exited"; }
-  sleep 0.5
-done
-grep -q 'S3 endpoint ready at' "$out/cluster.log" || die "the dev cluster did not become ready"
+if [ "$system" = minio ]; then
+  # minio.sh execs MinIO: the background job is the server itself.
+  MINIO_ROOT_USER="$access" MINIO_ROOT_PASSWORD="$secret" "$minio_sh" "$work/data" "$minio_port" >"$out/cluster.log" 2>&1 &
+  cluster_pid=$!
+  for _ in $(seq 1 240); do
+    curl -sf "$endpoint/minio/health/cluster" >/dev/null && break
+    kill -0 "$cluster_pid" 2>/dev/null || { tail -n 20 "$out/cluster.log" >&2; die "MinIO exited"; }
+    sleep 0.5
+  done
+  curl -sf "$endpoint/minio/health/cluster" >/dev/null || die "MinIO did not become ready"
+else
+  SHARDVAULT_ACCESS_KEY="$access" SHARDVAULT_SECRET_KEY="$secret" \
+    "$root/bin/shardvault" dev --data "$work/data" >"$out/cluster.log" 2>&1 &
+  cluster_pid=$!
+  for _ in $(seq 1 240); do
+    grep -q 'S3 endpoint ready at' "$out/cluster.log" && break
+    kill -0 "$cluster_pid" 2>/dev/null || { tail -n 20 "$out/cluster.log" >&2; die "the dev cluster exited"; }
+    sleep 0.5
+  done
+  grep -q 'S3 endpoint ready at' "$out/cluster.log" || die "the dev cluster did not become ready"
+fi
 
 # The secret reaches the bench tool through its environment, not its command line (ps shows that to all).
 bench() {
@@ -134,24 +163,34 @@ load >/dev/null
 load >/dev/null
 
 pids=""
-for p in $(pgrep -P "$cluster_pid"); do
-  [ "$(cat "/proc/$p/comm")" = java ] || continue
-  args="$(tr '\0' ' ' <"/proc/$p/cmdline")"
-  name="$(grep -o 'shardvault-[a-z]*-' <<<"$args" | head -1 | sed 's/shardvault-//; s/-$//')"
-  port="$(grep -o -- '--bind 127.0.0.1:[0-9]*' <<<"$args" | sed 's/.*://' || true)"
-  pids="$pids $p:$name$port"
-done
-[ -n "$pids" ] || die "found no JVMs under the dev cluster"
+if [ "$system" = minio ]; then
+  pids="$cluster_pid:minio"
+else
+  for p in $(pgrep -P "$cluster_pid"); do
+    [ "$(cat "/proc/$p/comm")" = java ] || continue
+    args="$(tr '\0' ' ' <"/proc/$p/cmdline")"
+    name="$(grep -o 'shardvault-[a-z]*-' <<<"$args" | head -1 | sed 's/shardvault-//; s/-$//')"
+    port="$(grep -o -- '--bind 127.0.0.1:[0-9]*' <<<"$args" | sed 's/.*://' || true)"
+    pids="$pids $p:$name$port"
+  done
+fi
+[ -n "$pids" ] || die "found no server processes"
 
 echo "$interval" >"$out/interval"
+perf_pid=""
 for entry in $pids; do
-  if [ "$event" = alloc ]; then
+  if [ "$system" = minio ]; then
+    perf record -q -e task-clock -c "$interval" -g -p "${entry%%:*}" -o "$work/perf.data" 2>"$work/perf.log" &
+    perf_pid=$!
+  elif [ "$event" = alloc ]; then
     agent_command "${entry%%:*}" "start,event=alloc,threads"
   else
     agent_command "${entry%%:*}" "start,event=cpu,interval=$interval,threads"
   fi
 done
 ticks() { for entry in $pids; do sed 's/^.*) //' "/proc/${entry%%:*}/stat" | awk '{print $12 + $13}'; done; }
+# perf takes a moment to attach: the CPU ticks start counting after it has.
+[ -z "$perf_pid" ] || sleep 1
 before="$(ticks)"
 if [ "$op" = CP ]; then
   echo "profile-cluster: profiling $cp_copies uploads of $cp_mb MB by aws s3 cp (figures per MB)"
@@ -162,8 +201,14 @@ load | tee "$out/load.txt"
 after="$(ticks)"
 for entry in $pids; do
   file="$out/${entry#*:}-${entry%%:*}"
-  agent_command "${entry%%:*}" "dump,file=$file.collapsed,collapsed"
-  agent_command "${entry%%:*}" "stop,file=$file.html"
+  if [ "$system" = minio ]; then
+    kill -INT "$perf_pid"
+    wait "$perf_pid" || true
+    perf script -i "$work/perf.data" 2>/dev/null | "$root/bench/perf-collapse.py" >"$file.collapsed"
+  else
+    agent_command "${entry%%:*}" "dump,file=$file.collapsed,collapsed"
+    agent_command "${entry%%:*}" "stop,file=$file.html"
+  fi
 done
 paste <(tr ' ' '\n' <<<"${pids# }") <(echo "$before") <(echo "$after") |
   awk -v hz="$(getconf CLK_TCK)" -v n="$count" '{split($1, a, ":"); ms = ($3 - $2) * 1000 / hz;

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Splits async-profiler CPU profiles of the dev cluster's processes into components, as CPU us per request.
+"""Splits CPU profiles of the dev cluster's processes (or of MinIO's) into components, as CPU us per request.
 
 Usage: profile-components.py REQUESTS DIR [DIR2]
 DIR holds one '<process>-<pid>.collapsed' file per process, written by bench/profile-cluster.sh
 (collapsed stacks with thread names, 'threads' option, one sample per INTERVAL ns of CPU; the interval
-is read from DIR/interval). With DIR2 (a later profile of the same load) it prints both columns and the
+is read from DIR/interval), or for MinIO (SYSTEM=minio) by perf and bench/perf-collapse.py. The rules name
+the JVM's frames and Go's (MinIO's) alike, so two such profiles compare row by row. With DIR2 (a later profile of the same load) it prints both columns and the
 change, as the table in docs/PERFORMANCE.md. The first rule that matches a sample's stack names its
 component; the order puts the specific costs (a digest, a codec, a fsync) before the thread they run on.
 When the stacks hold kernel frames (async-profiler gets them with kernel.perf_event_paranoid at 1 or less),
@@ -18,12 +19,13 @@ import sys
 # (component, process regex, stack regex); the first match wins.
 RULES = [
     ("JIT compiler threads", r".", r"^\[C\d CompilerThre"),
-    ("GC", r".", r"^\[(GC Thread|G1 |VM Thread|GC )"),
+    ("GC", r".", r"^\[(GC Thread|G1 |VM Thread|GC )|runtime\.(gcBgMarkWorker|bgsweep|bgscavenge|gcAssistAlloc)"),
     ("metrics (Micrometer timers and counters)", r".", r"io/micrometer/"),
-    ("MD5 of the body (ETag)", r".", r"MD5|md5_impl"),
-    ("SHA-256 (aws-chunked signatures, SigV4)", r".", r"SHA2|sha256_impl"),
-    ("CRC32 / CRC32C of chunks and bodies", r".", r"CRC32|Crc32c"),
-    ("erasure coding (Jerasure)", r".", r"Jerasure4j|gf_complete|jerasure"),
+    ("MD5 of the body (ETag)", r".", r"MD5|md5_impl|/md5\.|md5-simd"),
+    ("SHA-256 (aws-chunked signatures, SigV4)", r".", r"SHA2|sha256_impl|/sha256\.|sha256-simd"),
+    ("CRC32 / CRC32C of chunks and bodies", r".", r"CRC32|Crc32c|/crc32\."),
+    ("HighwayHash (MinIO's bitrot checksums)", r".", r"highwayhash"),
+    ("erasure coding (Jerasure; MinIO: reedsolomon)", r".", r"Jerasure4j|gf_complete|jerasure|reedsolomon"),
     ("stripe buffers (allocate, zero)", r".", r"AlignedBuffers|StripeBuffers"),
     ("catalog: Ratis, gRPC, RocksDB apply", r"coordinator",
      r"org/apache/ratis|^\[(grpc-|c\d|catalog-read|null-request|JvmPauseMonitor|timer\d)"),
@@ -126,7 +128,7 @@ def main():
     cells = " | ".join(f"**{v:,.0f}**" for v in sums)
     if len(sums) == 2:
         cells += f" | {sums[1] - sums[0]:+,.0f}"
-    print(f"| **all four processes** | {cells} |")
+    print(f"| **all processes** | {cells} |")
     for process in sorted({p for _, b in columns for p in b}):
         cells = " | ".join(f"{b.get(process, 0.0):,.0f}" for _, b in columns)
         if len(columns) == 2:
