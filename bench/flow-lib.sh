@@ -37,6 +37,8 @@ flow_start() {
   start=$(date +%s.%N)
 }
 bench() { SHARDVAULT_SECRET_KEY=shardvault-dev-secret "$root/bin/shardvault" bench "$@" 2>/dev/null --endpoint http://127.0.0.1:9000 --access-key shardvault-dev --bucket "$bucket" --no-progress; }
+# phase LABEL N COMMAND...: runs COMMAND and prints its CPU per request (N requests); its variables are local, so a
+# flow's own (a flow once lost its counts to phase's s0) survive it.
 # ticks: CPU ticks of the four JVMs, the machine, the coordinator, the pod process, the stash servers, and of the
 # JVMs' GC threads (G1's workers, markers, refiners) and JIT compiler threads.
 ticks() { local a=0 c=0 p=0 s=0 g=0 j=0 t k; for k in $(pgrep -P $cpid); do [ "$(cat /proc/$k/comm)" = java ] || continue; t=$(sed 's/^.*) //' /proc/$k/stat | awk '{print $12+$13}'); a=$((a+t)); case "$(tr '\0' ' ' < /proc/$k/cmdline)" in *shardvault-coordinator*) c=$((c+t)) ;; *shardvault-pod*) p=$((p+t)) ;; *shardvault-stash*) s=$((s+t)) ;; esac; read -r t u < <(thread_ticks $k); g=$((g+t)); j=$((j+u)); done; m=$(awk '/^cpu /{print $2+$3+$4+$7+$8}' /proc/stat); echo "$a $m $c $p $s $g $j"; }
@@ -45,7 +47,7 @@ thread_ticks() { local f; for f in /proc/$1/task/*/stat; do cat "$f" 2>/dev/null
   { name = $0; sub(/^[0-9]+ \(/, "", name); sub(/\) .*$/, "", name); rest = $0; sub(/^.*\) /, "", rest); split(rest, v, " ") }
   name ~ /^(GC Thread|G1 )/ { g += v[12] + v[13] } name ~ /CompilerThre/ { j += v[12] + v[13] } END { print g + 0, j + 0 }'; }
 counter() { curl -s http://127.0.0.1:9490/metrics | awk -v n="shardvault_data_$1_total" '$1 ~ "^"n"[{]" {s += $2} END {printf "%d", s}'; }
-phase() { local label=$1 n=$2; shift 2; read a0 m0 c0 p0 s0 g0 j0 < <(ticks); f0=$(memfree); d0=$(counter read_decodes); h0=$(counter read_hedges); w0=$(counter write_missing_shards); out=$("$@"); read a1 m1 c1 p1 s1 g1 j1 < <(ticks); d1=$(counter read_decodes); h1=$(counter read_hedges); w1=$(counter write_missing_shards); p50=$(echo "$out" | awk '$1=="run" && $4 ~ /KiB|MiB/ {print $3 " p50=" $8 " obj/s=" $12}' | tr '\n' ' '); echo "$name $label jvms=$(( (a1-a0)*10000/n ))us coordinator=$(( (c1-c0)*10000/n ))us pod=$(( (p1-p0)*10000/n ))us stash=$(( (s1-s0)*10000/n ))us machine=$(( (m1-m0)*10000/n ))us gc=$(( (g1-g0)*10000/n ))us jit=$(( (j1-j0)*10000/n ))us decodes=$((d1-d0)) hedges=$((h1-h0)) missing=$((w1-w0)) free-at-start=${f0// /} [$p50]"; }
+phase() { local label=$1 n=$2 a0 m0 c0 p0 s0 g0 j0 f0 d0 h0 w0 a1 m1 c1 p1 s1 g1 j1 d1 h1 w1 out p50; shift 2; read a0 m0 c0 p0 s0 g0 j0 < <(ticks); f0=$(memfree); d0=$(counter read_decodes); h0=$(counter read_hedges); w0=$(counter write_missing_shards); out=$("$@"); read a1 m1 c1 p1 s1 g1 j1 < <(ticks); d1=$(counter read_decodes); h1=$(counter read_hedges); w1=$(counter write_missing_shards); p50=$(echo "$out" | awk '$1=="run" && $4 ~ /KiB|MiB/ {print $3 " p50=" $8 " obj/s=" $12}' | tr '\n' ' '); echo "$name $label jvms=$(( (a1-a0)*10000/n ))us coordinator=$(( (c1-c0)*10000/n ))us pod=$(( (p1-p0)*10000/n ))us stash=$(( (s1-s0)*10000/n ))us machine=$(( (m1-m0)*10000/n ))us gc=$(( (g1-g0)*10000/n ))us jit=$(( (j1-j0)*10000/n ))us decodes=$((d1-d0)) hedges=$((h1-h0)) missing=$((w1-w0)) free-at-start=${f0// /} [$p50]"; }
 flow_stop() {
   echo "$name flow took $(awk -v s=$start -v e=$(date +%s.%N) 'BEGIN{printf "%.0f", e-s}') s"
   local kids k alive
