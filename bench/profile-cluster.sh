@@ -98,25 +98,23 @@ if compgen -G "$out/*.collapsed" >/dev/null; then
 fi
 if [ "$system" = minio ]; then
   # minio.sh execs MinIO: the background job is the server itself.
-  MINIO_ROOT_USER="$access" MINIO_ROOT_PASSWORD="$secret" "$minio_sh" "$work/data" "$minio_port" >"$out/cluster.log" 2>&1 &
-  cluster_pid=$!
-  for _ in $(seq 1 240); do
-    curl -sf "$endpoint/minio/health/cluster" >/dev/null && break
-    kill -0 "$cluster_pid" 2>/dev/null || { tail -n 20 "$out/cluster.log" >&2; die "MinIO exited"; }
-    sleep 0.5
-  done
-  curl -sf "$endpoint/minio/health/cluster" >/dev/null || die "MinIO did not become ready"
+  MINIO_ROOT_USER="$access" MINIO_ROOT_PASSWORD="$secret" \
+    "$minio_sh" "$work/data" "$minio_port" >"$out/cluster.log" 2>&1 &
+  what="MinIO"
+  ready() { curl -sf "$endpoint/minio/health/cluster" >/dev/null; }
 else
   SHARDVAULT_ACCESS_KEY="$access" SHARDVAULT_SECRET_KEY="$secret" \
     "$root/bin/shardvault" dev --data "$work/data" >"$out/cluster.log" 2>&1 &
-  cluster_pid=$!
-  for _ in $(seq 1 240); do
-    grep -q 'S3 endpoint ready at' "$out/cluster.log" && break
-    kill -0 "$cluster_pid" 2>/dev/null || { tail -n 20 "$out/cluster.log" >&2; die "the dev cluster exited"; }
-    sleep 0.5
-  done
-  grep -q 'S3 endpoint ready at' "$out/cluster.log" || die "the dev cluster did not become ready"
+  what="the dev cluster"
+  ready() { grep -q 'S3 endpoint ready at' "$out/cluster.log"; }
 fi
+cluster_pid=$!
+for _ in $(seq 1 240); do
+  ready && break
+  kill -0 "$cluster_pid" 2>/dev/null || { tail -n 20 "$out/cluster.log" >&2; die "$what exited"; }
+  sleep 0.5
+done
+ready || die "$what did not become ready"
 
 # The secret reaches the bench tool through its environment, not its command line (ps shows that to all).
 bench() {
@@ -177,16 +175,34 @@ fi
 [ -n "$pids" ] || die "found no server processes"
 
 echo "$interval" >"$out/interval"
+# start_profiler PID, stop_profiler PID FILE (FILE.collapsed, and FILE.html where the profiler draws one).
+if [ "$system" = minio ]; then
+  # One process: one perf.
+  start_profiler() {
+    perf record -q -e task-clock -c "$interval" -g -p "$1" -o "$work/perf.data" 2>"$work/perf.log" &
+    perf_pid=$!
+  }
+  stop_profiler() {
+    kill -INT "$perf_pid"
+    wait "$perf_pid" || true
+    perf script -i "$work/perf.data" 2>/dev/null | "$root/bench/perf-collapse.py" >"$2.collapsed"
+  }
+else
+  start_profiler() {
+    if [ "$event" = alloc ]; then
+      agent_command "$1" "start,event=alloc,threads"
+    else
+      agent_command "$1" "start,event=cpu,interval=$interval,threads"
+    fi
+  }
+  stop_profiler() {
+    agent_command "$1" "dump,file=$2.collapsed,collapsed"
+    agent_command "$1" "stop,file=$2.html"
+  }
+fi
 perf_pid=""
 for entry in $pids; do
-  if [ "$system" = minio ]; then
-    perf record -q -e task-clock -c "$interval" -g -p "${entry%%:*}" -o "$work/perf.data" 2>"$work/perf.log" &
-    perf_pid=$!
-  elif [ "$event" = alloc ]; then
-    agent_command "${entry%%:*}" "start,event=alloc,threads"
-  else
-    agent_command "${entry%%:*}" "start,event=cpu,interval=$interval,threads"
-  fi
+  start_profiler "${entry%%:*}"
 done
 ticks() { for entry in $pids; do sed 's/^.*) //' "/proc/${entry%%:*}/stat" | awk '{print $12 + $13}'; done; }
 # perf takes a moment to attach: the CPU ticks start counting after it has.
@@ -200,15 +216,7 @@ fi
 load | tee "$out/load.txt"
 after="$(ticks)"
 for entry in $pids; do
-  file="$out/${entry#*:}-${entry%%:*}"
-  if [ "$system" = minio ]; then
-    kill -INT "$perf_pid"
-    wait "$perf_pid" || true
-    perf script -i "$work/perf.data" 2>/dev/null | "$root/bench/perf-collapse.py" >"$file.collapsed"
-  else
-    agent_command "${entry%%:*}" "dump,file=$file.collapsed,collapsed"
-    agent_command "${entry%%:*}" "stop,file=$file.html"
-  fi
+  stop_profiler "${entry%%:*}" "$out/${entry#*:}-${entry%%:*}"
 done
 paste <(tr ' ' '\n' <<<"${pids# }") <(echo "$before") <(echo "$after") |
   awk -v hz="$(getconf CLK_TCK)" -v n="$count" '{split($1, a, ":"); ms = ($3 - $2) * 1000 / hz;

@@ -5,9 +5,10 @@ Usage: profile-components.py REQUESTS DIR [DIR2]
 DIR holds one '<process>-<pid>.collapsed' file per process, written by bench/profile-cluster.sh
 (collapsed stacks with thread names, 'threads' option, one sample per INTERVAL ns of CPU; the interval
 is read from DIR/interval), or for MinIO (SYSTEM=minio) by perf and bench/perf-collapse.py. The rules name
-the JVM's frames and Go's (MinIO's) alike, so two such profiles compare row by row. With DIR2 (a later profile of the same load) it prints both columns and the
-change, as the table in docs/PERFORMANCE.md. The first rule that matches a sample's stack names its
-component; the order puts the specific costs (a digest, a codec, a fsync) before the thread they run on.
+the JVM's frames and Go's (MinIO's) alike, so two such profiles compare row by row. With DIR2 (a later
+profile of the same load) it prints both columns and the change, as the table in docs/PERFORMANCE.md.
+The first rule that matches a sample's stack names its component; the order puts the specific costs (a
+digest, a codec, a fsync) before the thread they run on.
 When the stacks hold kernel frames (async-profiler gets them with kernel.perf_event_paranoid at 1 or less),
 a second table splits each process's CPU by the kind of kernel work (KERNEL), of the first DIR only.
 """

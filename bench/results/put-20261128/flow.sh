@@ -5,6 +5,9 @@
 set -euo pipefail
 root=${ROOT:?a built checkout}; name=$1; work=/tmp/putpath; bucket=putpath
 source "$(cd "$(dirname "$0")/../.." && pwd)/flow-lib.sh"
+# A flow beside this one may add to each phase (FLOW_HOOKS: a file sourced here that wraps phase, as
+# ../stashgroup-20261129/stash-meters.sh does).
+[ -z "${FLOW_HOOKS:-}" ] || source "$FLOW_HOOKS"
 flow_start
 bench latency --count 1500 --warmup 0 --pause-ms 0 --sizes 256KiB,1MiB > /dev/null
 phase seq256K 100 bench latency --count 100 --warmup 0 --pause-ms 10 --sizes 256KiB
