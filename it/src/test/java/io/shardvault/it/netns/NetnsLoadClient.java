@@ -19,9 +19,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import javax.net.ssl.TrustManagerFactory;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -36,7 +40,8 @@ import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException
 /**
  * The S3 client of {@link NetnsClusterIT}, a JVM of its own inside the client host's namespace: the AWS SDK v2
  * over HTTPS trusting only the cluster CA, its own retries off. Each request goes to one coordinator and, when
- * it fails, to the next (at most {@link #ATTEMPTS} tries over the coordinators).
+ * it fails, to the next (at most {@link #ATTEMPTS} tries over the coordinators). An attempt that has not ended
+ * {@link #ATTEMPT_DEADLINE} after it began is left behind, its thread's stack printed, and the next one begins.
  *
  * <p>{@code load}: writes small objects (stashed) and, every {@code largeEvery}-th, one of {@code largeBytes}
  * (several stripes), and reads back a written one between writes, until the stop file appears or
@@ -49,6 +54,20 @@ public final class NetnsLoadClient {
     static final int ATTEMPTS = 6;
     static final String BUCKET = "netns";
     private static final Duration ATTEMPT_PAUSE = Duration.ofMillis(500);
+    private static final Duration API_CALL_TIMEOUT = Duration.ofSeconds(20);
+    /**
+     * The SDK's own call timeout with a margin. It should never fire: it is there because a load client once
+     * acknowledged nothing for the minute after a coordinator's link went down and printed no failed attempt,
+     * so one call outlived that timeout; the stack it prints will say where such a call waits.
+     */
+    private static final Duration ATTEMPT_DEADLINE = API_CALL_TIMEOUT.plusSeconds(5);
+
+    /** Runs each attempt, so that one which does not end can be left behind (its threads never keep the JVM up). */
+    private final ExecutorService attempts = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "attempt");
+        t.setDaemon(true);
+        return t;
+    });
 
     private final List<S3Client> clients = new ArrayList<>();
     private final List<String> endpoints;
@@ -68,7 +87,7 @@ public final class NetnsLoadClient {
                             .socketTimeout(Duration.ofSeconds(15))
                             .tlsTrustManagersProvider(trust::getTrustManagers).build())
                     .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.doNotRetry())
-                            .apiCallTimeout(Duration.ofSeconds(30)))
+                            .apiCallTimeout(API_CALL_TIMEOUT))
                     .build());
         }
     }
@@ -185,7 +204,7 @@ public final class NetnsLoadClient {
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             int c = next++ % clients.size();
             try {
-                T result = request.apply(clients.get(c));
+                T result = withDeadline(request, clients.get(c));
                 if (attempt > 0) {
                     retried++;
                     System.out.println(what + " succeeded on " + endpoints.get(c) + " at attempt " + (attempt + 1));
@@ -200,6 +219,29 @@ public final class NetnsLoadClient {
         failed++;
         System.out.println(what + " failed on every attempt; last " + last);
         return null;
+    }
+
+    /** {@code request} on {@code s3}, or an exception when it has not ended within {@link #ATTEMPT_DEADLINE}. */
+    private <T> T withDeadline(Function<S3Client, T> request, S3Client s3) throws InterruptedException {
+        AtomicReference<Thread> runner = new AtomicReference<>();
+        Future<T> attempt = attempts.submit(() -> {
+            runner.set(Thread.currentThread());
+            return request.apply(s3);
+        });
+        try {
+            return attempt.get(ATTEMPT_DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (TimeoutException e) {
+            StringBuilder stack = new StringBuilder();
+            Thread t = runner.get();
+            for (StackTraceElement frame : t == null ? new StackTraceElement[0] : t.getStackTrace()) {
+                stack.append("\n\tat ").append(frame);
+            }
+            attempt.cancel(true);
+            throw new IllegalStateException("no end within " + ATTEMPT_DEADLINE + " (the SDK's call timeout is "
+                    + API_CALL_TIMEOUT + "), left behind; its thread was at:" + stack);
+        }
     }
 
     private static TrustManagerFactory trustOnly(Path caPem) throws IOException, GeneralSecurityException {
