@@ -49,6 +49,18 @@ public record ShardId(int vaultId, long fileId, int shardIndex) {
         checkShardIndex(shardIndex);
     }
 
+    // equals and hashCode written out: pods and stash servers run C1 code only, which calls a record's
+    // generated ones through method-handle chains (seen in their profiles), and shard ids are map keys on every write.
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ShardId s && s.vaultId == vaultId && s.fileId == fileId && s.shardIndex == shardIndex;
+    }
+
+    @Override
+    public int hashCode() {
+        return (31 * vaultId + Long.hashCode(fileId)) * 31 + shardIndex;
+    }
+
     /** Returns the {@value #ENCODED_LENGTH}-byte key. */
     public byte[] encode() {
         byte[] out = new byte[ENCODED_LENGTH];

@@ -104,9 +104,30 @@ public final class RpcMetrics {
         return name != null ? name : String.format("0x%04x", op);
     }
 
+    // equals and hashCode written out: pods and stash servers run C1 code only, which calls a record's
+    // generated ones through method-handle chains (seen in their profiles), and these keys are looked up
+    // on every request.
     private record ClientKey(int op, InetSocketAddress peer, String outcome) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ClientKey k && k.op == op && k.peer.equals(peer) && k.outcome.equals(outcome);
+        }
+
+        @Override
+        public int hashCode() {
+            return (31 * op + peer.hashCode()) * 31 + outcome.hashCode();
+        }
     }
 
     private record ServerKey(int op, String outcome) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ServerKey k && k.op == op && k.outcome.equals(outcome);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * op + outcome.hashCode();
+        }
     }
 }

@@ -26,6 +26,18 @@ public record PodSlot(int vaultId, int shardIndex) {
         return new PodSlot(Integer.parseInt(parts[0].trim()), Integer.parseInt(parts[1].trim()));
     }
 
+    // equals and hashCode written out: pods run C1 code only, which calls a record's generated ones through
+    // method-handle chains (seen in their profiles), and every write checks its slot.
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof PodSlot p && p.vaultId == vaultId && p.shardIndex == shardIndex;
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * vaultId + shardIndex;
+    }
+
     @Override
     public String toString() {
         return vaultId + ":" + shardIndex;

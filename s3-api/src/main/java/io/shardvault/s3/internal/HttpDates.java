@@ -25,12 +25,24 @@ public final class HttpDates {
             DateTimeFormatter.ofPattern("dd-MMM-yy HH:mm:ss 'GMT'", Locale.US);
     private static final DateTimeFormatter ASCTIME = DateTimeFormatter.ofPattern("EEE MMM d HH:mm:ss yyyy", Locale.US);
 
+    /** The last second formatted: every response's Date header within one second is the same string. */
+    private static volatile Formatted lastFormatted = new Formatted(Long.MIN_VALUE, "");
+
     private HttpDates() {
     }
 
     /** {@code t} as an IMF-fixdate, to the second. */
     public static String format(Instant t) {
-        return IMF_FIXDATE.format(t);
+        Formatted last = lastFormatted;
+        if (last.epochSecond() == t.getEpochSecond()) {
+            return last.text();
+        }
+        String text = IMF_FIXDATE.format(t);
+        lastFormatted = new Formatted(t.getEpochSecond(), text);
+        return text;
+    }
+
+    private record Formatted(long epochSecond, String text) {
     }
 
     /**

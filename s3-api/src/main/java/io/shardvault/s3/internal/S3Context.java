@@ -13,6 +13,7 @@ import io.shardvault.s3.internal.auth.SigV4Verifier;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.HexFormat;
+import java.util.Locale;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -26,6 +27,7 @@ public final class S3Context implements AutoCloseable {
     private final SslContext sslContext;
     private final ExecutorService workers;
     private final S3Dispatcher dispatcher;
+    private static final HexFormat UPPER_HEX = HexFormat.of().withUpperCase();
     private final AtomicLong requestCounter = new AtomicLong();
     private final String idPrefix;
 
@@ -37,7 +39,7 @@ public final class S3Context implements AutoCloseable {
         this.workers = workers;
         this.dispatcher = dispatcher;
         this.idPrefix = HexFormat.of().toHexDigits((int) (System.nanoTime() ^ System.identityHashCode(this)))
-                .toUpperCase(java.util.Locale.ROOT);
+                .toUpperCase(Locale.ROOT);
     }
 
     public static S3Context create(S3ServerConfig config, ObjectStore store, CredentialStore credentials,
@@ -76,7 +78,10 @@ public final class S3Context implements AutoCloseable {
     }
 
     String newRequestId() {
-        return idPrefix + String.format("%08X", requestCounter.incrementAndGet());
+        long n = requestCounter.incrementAndGet();
+        // "%08X" without String.format's parsing on every request: eight digits, more past 2^32.
+        String digits = n >>> 32 == 0 ? UPPER_HEX.toHexDigits((int) n) : Long.toHexString(n).toUpperCase(Locale.ROOT);
+        return idPrefix + digits;
     }
 
     @Override

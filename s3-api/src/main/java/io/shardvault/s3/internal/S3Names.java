@@ -1,10 +1,13 @@
 package io.shardvault.s3.internal;
 
 import java.nio.charset.StandardCharsets;
+import java.util.regex.Pattern;
 
 /** Bucket-name and key validation, as S3 defines them. Stateless. */
 public final class S3Names {
     static final int MAX_KEY_BYTES = 1024;
+    /** Compiled once: every request's bucket name is checked against it. */
+    private static final Pattern IP_ADDRESS = Pattern.compile("\\d+\\.\\d+\\.\\d+\\.\\d+");
 
     private S3Names() {
     }
@@ -35,7 +38,7 @@ public final class S3Names {
         if (name.contains("..") || name.contains(".-") || name.contains("-.")) {
             return false;
         }
-        if (name.matches("\\d+\\.\\d+\\.\\d+\\.\\d+")) {
+        if (IP_ADDRESS.matcher(name).matches()) {
             return false;
         }
         return !name.startsWith("xn--") && !name.startsWith("sthree-") && !name.endsWith("-s3alias")
