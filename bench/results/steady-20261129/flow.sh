@@ -1,17 +1,11 @@
 #!/usr/bin/env bash
-# usage: ROOT=checkout flow.sh NAME: how the CPU per request of a fresh dev cluster of ROOT settles as it warms up. The
-# comparison's warm-up (1,500 sequential PUTs, half 256 KiB, half 1 MiB) and 200 objects of 1 MiB to read, then
-# ROUNDS (8) rounds of two 16-client loads: 400 PUTs of 1 MiB, and 400 GETs of the 200 objects. Per phase the CPU of
-# the four JVMs per request from /proc, with the GC and JIT compiler threads' part (bench/flow-lib.sh's phase).
+# usage: ROOT=checkout flow.sh NAME: how the CPU per request of a fresh dev cluster of ROOT settles as it warms up,
+# over the phases of phases.sh. Per phase the CPU of the four JVMs per request from /proc, with the GC and JIT
+# compiler threads' part (bench/flow-lib.sh's phase).
 set -euo pipefail
 root=${ROOT:?a built checkout}; name=$1; work=/tmp/steady; bucket=steady
 source "$(cd "$(dirname "$0")/../.." && pwd)/flow-lib.sh"
+source "$(dirname "$0")/phases.sh"
 flow_start
-bench latency --count 750 --warmup 0 --pause-ms 0 --sizes 256KiB,1MiB > /dev/null
-bench ttfb --sizes 1MiB --objects 200 --clients 16 --run-id steady --only upload > /dev/null
-for round in $(seq 1 "${ROUNDS:-8}"); do
-  phase "put16-$round" 400 bench throughput --clients 16 --sizes 1MiB --count 400 --ops PUT
-  phase "get16-$round" 400 bench ttfb --sizes 1MiB --objects 200 --clients 16 --run-id steady --only read --count 400 \
-    --warmup 0
-done
+run_phases
 flow_stop
