@@ -142,7 +142,7 @@ public final class RocksShardStore implements ShardStore {
                     .setMinWriteBufferNumberToMerge(options.mergeWriteBuffers())
                     // A bloom filter of whole keys in each memtable, so that a write's look-up of its new ids
                     // (keyMayExist) ends at the filter instead of a skip-list search: that search was a quarter
-                    // of the RocksDB CPU of a PUT. 2 % of a memtable is some 18 bits per meta entry.
+                    // of the RocksDB CPU of a PUT. 2 % of a memtable is about 15 bits per meta entry.
                     .setMemtableWholeKeyFiltering(true)
                     .setMemtablePrefixBloomSizeRatio(0.02)
                     .setLevel0FileNumCompactionTrigger(2)
