@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.sun.nio.file.ExtendedOpenOption;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -58,7 +57,7 @@ class CachedReadTest {
         }
         block.flip();
         try (FileChannel direct = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-                ExtendedOpenOption.DIRECT)) {
+                DirectOpenOption.require())) {
             direct.write(block, 0);
             direct.force(true);
         } catch (UnsupportedOperationException | IOException e) {

@@ -155,7 +155,6 @@ public final class ChildJvm implements AutoCloseable {
         }
     }
 
-    /** Called holding the lock. */
     /** The last 40 lines the child printed, for a failure's message. */
     public String tail() {
         synchronized (lines) {

@@ -621,10 +621,6 @@ class CatalogObjectStoreTest {
                 .isEqualTo(RetentionMode.COMPLIANCE);
     }
 
-    /**
-     * The ownership check runs beside the write (issue #11): a refused caller's bytes must not stay
-     * behind. The shards already written are deleted in the background, so the count is polled.
-     */
     /** Issue #17: who gets in where, by the bucket's and the version's canned ACLs. */
     @Test
     void cannedAclsLetOthersInOnlyAsFarAsTheyGrant() throws Exception {

@@ -513,7 +513,6 @@ public final class ProcessCluster implements AutoCloseable {
         return dir.resolve("pod-" + pod).resolve("tome0");
     }
 
-    /** A pod's file as bin/shardvault writes it; the admin port (ephemeral here) in the process's first. */
     /**
      * The delayable pods' proxies, before any coordinator starts: the first start writes the pods' addresses
      * into the catalog, and from then on those win over {@code coordinator.vault.pods}.
@@ -584,6 +583,7 @@ public final class ProcessCluster implements AutoCloseable {
         return options.delayablePods();
     }
 
+    /** A pod's file as bin/shardvault writes it; the admin port (ephemeral here) in the process's first. */
     private Path writePodConf(int i, boolean first) throws IOException {
         List<String> lines = new ArrayList<>(List.of(
                 "pod.name = \"pod-" + i + "\"",

@@ -225,8 +225,9 @@ class PodNodeFaultTest {
      * durable writes from the pod's own disk, buffered ones from the disk or the stash; a durable
      * write caught in flight was never acknowledged, leaves earlier chunks readable, and its retry
      * succeeds.
+     *
+     * @param fileSystemSync the flusher syncs each tome's file system at once (syncfs), else each file
      */
-    /** @param fileSystemSync the flusher syncs each tome's file system at once (syncfs), else each file */
     @ParameterizedTest(name = "fileSystemSync={0}")
     @ValueSource(booleans = {true, false})
     void aPowerLossTearingTheUnsyncedWritesLosesNoAcknowledgedByte(boolean fileSystemSync) throws Exception {

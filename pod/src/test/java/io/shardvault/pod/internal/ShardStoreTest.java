@@ -8,7 +8,7 @@ import io.shardvault.common.ErrorCode;
 import io.shardvault.common.ShardId;
 import io.shardvault.common.crc.Crc32c;
 import io.shardvault.common.fs.CachedRead;
-import com.sun.nio.file.ExtendedOpenOption;
+import io.shardvault.common.fs.DirectOpenOption;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -538,7 +538,7 @@ class ShardStoreTest {
         assertThat(Files.size(file)).isEqualTo(2 * 4096);
         ByteBuffer block = ByteBuffer.allocateDirect(3 * 4096).alignedSlice(4096);
         block.put(Files.readAllBytes(file)).flip();
-        try (FileChannel direct = FileChannel.open(file, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT)) {
+        try (FileChannel direct = FileChannel.open(file, StandardOpenOption.WRITE, DirectOpenOption.require())) {
             direct.write(block, 0);
             direct.force(true);
         } catch (UnsupportedOperationException | IOException e) {

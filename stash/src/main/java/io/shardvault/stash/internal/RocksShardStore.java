@@ -3,6 +3,7 @@ package io.shardvault.stash.internal;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.shardvault.common.ShardId;
+import io.shardvault.common.fs.DirectOpenOption;
 import io.shardvault.stash.api.StashEntryInfo;
 import io.shardvault.stash.StashStoreOptions;
 import java.io.IOException;
@@ -205,7 +206,7 @@ public final class RocksShardStore implements ShardStore {
      * and RocksDB would only find out at its first flush, and then stop taking writes.
      */
     static boolean supportsDirectIo(Path dir) {
-        Optional<OpenOption> direct = directOpenOption();
+        Optional<OpenOption> direct = DirectOpenOption.lookUp();
         if (direct.isEmpty()) {
             LOG.warn("this JVM offers no O_DIRECT open option; stash flushes go through the page cache");
             return false;
@@ -222,19 +223,6 @@ public final class RocksShardStore implements ShardStore {
             LOG.warn("stash store dir={} does not take O_DIRECT ({}); flushes go through the page cache", dir,
                     e.toString());
             return false;
-        }
-    }
-
-    /**
-     * {@code com.sun.nio.file.ExtendedOpenOption.DIRECT}, looked up by name: the class is in
-     * {@code jdk.unsupported}, and javac warns about any mention of it (an error with -Werror).
-     */
-    private static Optional<OpenOption> directOpenOption() {
-        try {
-            Object direct = Class.forName("com.sun.nio.file.ExtendedOpenOption").getField("DIRECT").get(null);
-            return direct instanceof OpenOption option ? Optional.of(option) : Optional.empty();
-        } catch (ReflectiveOperationException | LinkageError e) {
-            return Optional.empty();
         }
     }
 
