@@ -231,6 +231,9 @@ public final class NetnsLoadClient {
         try {
             return attempt.get(ATTEMPT_DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof Error error) {
+                throw error; // not a failed attempt to retry elsewhere: the client itself is broken
+            }
             throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
         } catch (TimeoutException e) {
             StringBuilder stack = new StringBuilder();
