@@ -26,14 +26,12 @@ ab_worktrees() {
   done
   rm -f "$fill"
 }
+source "$(dirname "${BASH_SOURCE[0]}")/systems-lib.sh"
 flow_start() {
   if ss -ltn | grep -q ':9000 \|:7400 '; then echo "$name: a cluster still listens; not measuring"; exit 1; fi
   rm -rf "$work/data"; mkdir -p "$work/data"
-  "$root/bin/shardvault" dev --data "$work/data" > "$work/cluster-$name.log" 2>&1 &
-  cpid=$!
-  for _ in $(seq 1 240); do grep -q 'S3 endpoint ready at' "$work/cluster-$name.log" && break; sleep 0.5; done
-  grep -q 'S3 endpoint ready at' "$work/cluster-$name.log" \
-    || { echo "$name: the cluster did not start"; kill -TERM $cpid; exit 1; }
+  start_system shardvault "$work/data" "$work/cluster-$name.log"
+  cpid=$sys_pid
   start=$(date +%s.%N)
 }
 bench() { SHARDVAULT_SECRET_KEY=shardvault-dev-secret "$root/bin/shardvault" bench "$@" 2>/dev/null --endpoint http://127.0.0.1:9000 --access-key shardvault-dev --bucket "$bucket" --no-progress; }

@@ -23,6 +23,7 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$root/bench/systems-lib.sh"
 op="${OP:-PUT}"
 size="${SIZE:-1MiB}"
 clients="${CLIENTS:-16}"
@@ -39,7 +40,6 @@ aws="${AWS_CLI:-$HOME/.cache/shardvault/interop/awscli/bin/aws}"
 ap_version="4.2"
 out="${OUT_DIR:-$root/bench/results/profile-$(date -u +%Y%m%dT%H%M%SZ)}"
 work="$(mktemp -d)"
-endpoint="http://127.0.0.1:9000" access=shardvault-dev secret=shardvault-dev-secret
 minio_port=9100
 
 die() {
@@ -60,7 +60,6 @@ if [ "$system" = minio ]; then
   command -v perf >/dev/null || die "perf (Debian: linux-perf) is not on the PATH"
   [ "$event" = cpu ] || die "SYSTEM=minio profiles CPU only"
   ! ss -ltn | grep -q ":$minio_port " || die "port $minio_port is taken; stop what listens there first"
-  endpoint="http://127.0.0.1:$minio_port" access=peeradmin secret=peeradmin-secret-key
 else
   command -v jcmd >/dev/null || die "jcmd (from the JDK) is not on the PATH"
 fi
@@ -96,25 +95,8 @@ mkdir -p "$out"
 if compgen -G "$out/*.collapsed" >/dev/null; then
   die "$out already holds profiles (*.collapsed); give an empty OUT_DIR"
 fi
-if [ "$system" = minio ]; then
-  # minio.sh execs MinIO: the background job is the server itself.
-  MINIO_ROOT_USER="$access" MINIO_ROOT_PASSWORD="$secret" \
-    "$minio_sh" "$work/data" "$minio_port" >"$out/cluster.log" 2>&1 &
-  what="MinIO"
-  ready() { curl -sf "$endpoint/minio/health/cluster" >/dev/null; }
-else
-  SHARDVAULT_ACCESS_KEY="$access" SHARDVAULT_SECRET_KEY="$secret" \
-    "$root/bin/shardvault" dev --data "$work/data" >"$out/cluster.log" 2>&1 &
-  what="the dev cluster"
-  ready() { grep -q 'S3 endpoint ready at' "$out/cluster.log"; }
-fi
-cluster_pid=$!
-for _ in $(seq 1 240); do
-  ready && break
-  kill -0 "$cluster_pid" 2>/dev/null || { tail -n 20 "$out/cluster.log" >&2; die "$what exited"; }
-  sleep 0.5
-done
-ready || die "$what did not become ready"
+MINIO_SH="$minio_sh" MINIO_PORT="$minio_port" start_system "$system" "$work/data" "$out/cluster.log"
+cluster_pid=$sys_pid
 
 # The secret reaches the bench tool through its environment, not its command line (ps shows that to all).
 bench() {

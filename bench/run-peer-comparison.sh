@@ -14,7 +14,7 @@
 #               time to first byte p50/p99
 #   memory      VmRSS summed over the server processes, read at the end of the GET load
 #   aws s3 cp   (CP=1) a CP_MB MB file up and down with the AWS CLI, default 8 MiB parts, CP_COUNT times
-#               each, alternating up and down: MB/s, the median of the CP_COUNT
+#               each, alternating up and down: MB/s, the median of the CP_COUNT, and the CLI's own CPU per MB
 # Server CPU of each phase (sequential per size, PUT load, GET load, cp up, cp down) = utime + stime from
 # /proc/PID/stat, summed over every server process (MinIO: its process; shardvault: the four JVMs of the dev
 # cluster: coordinator, pod process, two stash servers), read before and after the phase, divided by the
@@ -28,7 +28,7 @@
 #
 #   WARMUP (1500)  SEQ_COUNT (100)  SEQ_SIZES (256KiB,1MiB)  PAUSE_MS (10)  TP_CLIENTS (16)  TP_COUNT (400)
 #   TP_SIZE (1MiB)  GET_OBJECTS (200)  GET_READS (2)  GET_CLIENTS (16)  GET_SIZE (1MiB)  GET_WARMUP (400)
-#   CP (1)  CP_MB (400)  CP_COUNT (2)  RUNS (1)  MINIO_PORT (9100)  WRITE_DOC (1; 0 leaves the docs alone)
+#   CP (1)  CP_MB (400)  CP_COUNT (3)  RUNS (1)  MINIO_PORT (9100)  WRITE_DOC (1; 0 leaves the docs alone)
 #   OUT_DIR (bench/results/peer-<UTC time>)  SETTLE_LOAD (1.5)  SETTLE_SECONDS (240): wait before each system
 #   PAGE_CACHE (as-is; "filled": before each system, a sparse file as large as the available memory less 3 GiB is
 #     read into the page cache, so that new page-cache pages come from reclaim, as on a server that has run for a
@@ -40,6 +40,7 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$root/bench/systems-lib.sh"
 warmup="${WARMUP:-1500}"
 seq_count="${SEQ_COUNT:-100}"
 seq_sizes="${SEQ_SIZES:-256KiB,1MiB}"
@@ -54,7 +55,7 @@ get_size="${GET_SIZE:-1MiB}"
 get_warmup="${GET_WARMUP:-400}"
 cp_on="${CP:-1}"
 cp_mb="${CP_MB:-400}"
-cp_count="${CP_COUNT:-2}"
+cp_count="${CP_COUNT:-3}"
 runs="${RUNS:-1}"
 minio_port="${MINIO_PORT:-9100}"
 write_doc="${WRITE_DOC:-1}"
@@ -183,32 +184,21 @@ aws_s3() {
     "$aws" --endpoint-url "$endpoint" s3 "$@" --only-show-errors --no-progress
 }
 
-start_minio() {
-  local data="$1" log="$2"
-  endpoint="http://127.0.0.1:$minio_port" access=peeradmin secret=peeradmin-secret-key
-  MINIO_ROOT_USER="$access" MINIO_ROOT_PASSWORD="$secret" "$minio_sh" "$data" "$minio_port" >"$log" 2>&1 &
-  sys_pid=$!
-  # The first start installs MinIO with go install: several minutes.
-  for _ in $(seq 1 3600); do
-    curl -sf -o /dev/null "$endpoint/minio/health/cluster" && return 0
-    kill -0 "$sys_pid" 2>/dev/null || { tail -n 20 "$log" >&2; die "MinIO exited during start-up"; }
-    sleep 0.5
-  done
-  die "MinIO did not become ready; see $log"
+# cp_phase NAME SOURCE DESTINATION: phase NAME over one `aws s3 cp`, per MB, and the AWS CLI's own CPU per MB as
+# the figure client-cpu-NAME. The CLI is a Python process on the same two cores: at about one core per 300-400 MB/s
+# down, its CPU bounds the MB/s a server can show, and a copy whose CLI spent more (its kernel writing the file)
+# is slow whatever the server did (2026-11-29, thirteenth session).
+cp_phase() {
+  local name="$1"
+  shift
+  phase "$name" "$cp_mb" aws_cpu cp "$@"
+  figure "client-cpu-$name" "$(awk -v mb="$cp_mb" '{printf "%.3f", ($1 + $2) * 1000 / mb}' "$work/cli-cpu")"
 }
 
-start_shardvault() {
-  local data="$1" log="$2"
-  endpoint="http://127.0.0.1:9000" access=shardvault-dev secret=shardvault-dev-secret
-  SHARDVAULT_ACCESS_KEY="$access" SHARDVAULT_SECRET_KEY="$secret" \
-    "$root/bin/shardvault" dev --data "$data" >"$log" 2>&1 &
-  sys_pid=$!
-  for _ in $(seq 1 240); do
-    grep -q 'S3 endpoint ready at' "$log" && return 0
-    kill -0 "$sys_pid" 2>/dev/null || { tail -n 20 "$log" >&2; die "the dev cluster exited during start-up"; }
-    sleep 0.5
-  done
-  die "the dev cluster did not become ready; see $log"
+# aws_cpu ARGS...: aws_s3 ARGS, with the CLI's user and system CPU seconds left in $work/cli-cpu.
+aws_cpu() {
+  local TIMEFORMAT='%U %S'
+  { time aws_s3 "$@" 2>&3; } 3>&2 2>"$work/cli-cpu"
 }
 
 # measure SYSTEM: starts it on a fresh data directory, runs every phase, stops it and deletes its data.
@@ -245,10 +235,7 @@ measure() {
     | tee -a "$out/load.txt"
   echo "$tag: load average before the start $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/load.txt"
   figure load "$(cut -d' ' -f1 /proc/loadavg)"
-  case "$sys" in
-    minio) start_minio "$data" "$raw/server.log" ;;
-    shardvault) start_shardvault "$data" "$raw/server.log" ;;
-  esac
+  MINIO_SH="$minio_sh" MINIO_PORT="$minio_port" start_system "$sys" "$data" "$raw/server.log"
   pids="$(server_pids "$sys_pid" | paste -sd' ')"
   n="$(wc -w <<<"$pids")"
   if { [ "$sys" = minio ] && [ "$n" != 1 ]; } || { [ "$sys" = shardvault ] && [ "$n" != 4 ]; }; then
@@ -283,8 +270,8 @@ measure() {
   if [ "$cp_on" = 1 ]; then
     local i
     for i in $(seq 1 "$cp_count"); do
-      phase cp-up "$cp_mb" aws_s3 cp "$work/cp-file" "s3://$bucket/cp-$i"
-      phase cp-down "$cp_mb" aws_s3 cp "s3://$bucket/cp-$i" "$work/cp-down"
+      cp_phase cp-up "$work/cp-file" "s3://$bucket/cp-$i"
+      cp_phase cp-down "s3://$bucket/cp-$i" "$work/cp-down"
       cmp -s "$work/cp-file" "$work/cp-down" || die "$tag: aws s3 cp brought back other bytes"
       rm -f "$work/cp-down"
     done
@@ -329,7 +316,7 @@ if [ -n "${SHARDVAULT_AOT_DIR:-}" ] \
     && "${JAVA_HOME:+$JAVA_HOME/bin/}java" -XX:+PrintFlagsFinal -version 2>/dev/null | grep -q ' AOTCacheOutput '; then
   echo "training the dev cluster's AOT caches: one unmeasured run"
   sys=shardvault
-  start_shardvault "$work/aot-training" "$out/aot-training.log"
+  start_system shardvault "$work/aot-training" "$out/aot-training.log"
   bench latency --count "$((warmup / 2))" --warmup 0 --pause-ms 0 --sizes "$seq_sizes" >/dev/null
   bench throughput --clients "$tp_clients" --sizes "$tp_size" --count "$tp_count" --ops PUT >/dev/null
   bench ttfb --sizes "$get_size" --objects "$get_objects" --clients "$get_clients" --run-id aot-training \
@@ -378,6 +365,8 @@ if cp_on == '1':
     rows.append(('`aws s3 cp` of %s MB down (MB/s)' % cp_mb, 'cp-down', 1))
     rows.append(('server CPU per MB, `aws s3 cp` up (ms)', 'cpu-cp-up', 2))
     rows.append(('server CPU per MB, `aws s3 cp` down (ms)', 'cpu-cp-down', 2))
+    rows.append(('the AWS CLI\'s own CPU per MB, `aws s3 cp` up (ms)', 'client-cpu-cp-up', 2))
+    rows.append(('the AWS CLI\'s own CPU per MB, `aws s3 cp` down (ms)', 'client-cpu-cp-down', 2))
 # Each CPU row again without the JIT compiler threads, in one block after the rows as measured.
 rows += [(label.replace(' (ms)', ', JIT compiler threads excluded (ms)'), metric.replace('cpu-', 'cpunojit-', 1),
           digits) for label, metric, digits in list(rows) if metric.startswith('cpu-')]
@@ -389,7 +378,7 @@ def per_run(system, metric):
         speeds = [float(cp_mb) / w for w in walls]
         n = int(cp_count)
         return [statistics.median(speeds[i:i + n]) for i in range(0, len(speeds), n)]
-    if metric.startswith(('cpu-cp-', 'cpunojit-cp-')):
+    if metric.startswith(('cpu-cp-', 'cpunojit-cp-', 'client-cpu-cp-')):
         v = values[(system, metric)]
         n = int(cp_count)
         return [statistics.median(v[i:i + n]) for i in range(0, len(v), n)]
@@ -438,7 +427,8 @@ if [ "$write_doc" = 1 ]; then
     cp_text="" cp_unit=""
     if [ "$cp_on" = 1 ]; then
       cp_text="; \`aws s3 cp\` of a $cp_mb MB file with the AWS CLI's default 8 MiB parts, $cp_count times each way,
-        alternating up and down (MB/s over the wall time of the \`aws\` command, the median of the $cp_count)"
+        alternating up and down (MB/s over the wall time of the \`aws\` command, the median of the $cp_count;
+        the CLI's own CPU per MB beside it, as its one core bounds what a server can show)"
       cp_unit=" (per MB for \`aws s3 cp\`)"
     fi
     echo "MinIO (\`../shared/peers/minio.sh\`: one server, 8 drive directories, EC 4+4) and \`bin/shardvault dev\`

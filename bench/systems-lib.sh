@@ -1,0 +1,54 @@
+# Sourced by the benchmarks that start a system under test (bench/run-peer-comparison.sh, bench/profile-cluster.sh,
+# bench/flow-lib.sh and the flows under bench/results/): the one way each system is started and known to be ready.
+# Needs $root, the checkout whose bin/shardvault runs.
+#
+# start_system SYSTEM DATA LOG: starts SYSTEM in the background on the data directory DATA, its output in LOG, and
+# returns once it serves S3. SYSTEM is
+#   minio       ../shared/peers/minio.sh (or MINIO_SH): one server, 8 drive directories (EC 4+4), on MINIO_PORT
+#               (9100); the script execs MinIO, so the process started is the server itself;
+#   shardvault  bin/shardvault dev: the dev cluster, S3 on 9000; its child processes are the four JVMs.
+# Sets sys_pid (the process started), endpoint, access and secret (the system's development credentials; pass the
+# secret to clients through their environment, never their command line). Exits, with LOG's tail, when the
+# system exits during start-up or is not ready within START_SECONDS (1800: MinIO's first start installs it with
+# go install, and bin/shardvault dev builds missing JARs).
+start_system() {
+  local system=$1 data=$2 log=$3 what
+  case "$system" in
+    minio)
+      what=MinIO endpoint="http://127.0.0.1:${MINIO_PORT:-9100}" access=peeradmin secret=peeradmin-secret-key
+      MINIO_ROOT_USER="$access" MINIO_ROOT_PASSWORD="$secret" \
+        "${MINIO_SH:-$root/../shared/peers/minio.sh}" "$data" "${MINIO_PORT:-9100}" >"$log" 2>&1 &
+      ;;
+    shardvault)
+      what="the dev cluster" endpoint="http://127.0.0.1:9000" access=shardvault-dev secret=shardvault-dev-secret
+      SHARDVAULT_ACCESS_KEY="$access" SHARDVAULT_SECRET_KEY="$secret" \
+        "$root/bin/shardvault" dev --data "$data" >"$log" 2>&1 &
+      ;;
+    *)
+      echo "start_system: SYSTEM is minio or shardvault, not $system" >&2
+      exit 2
+      ;;
+  esac
+  sys_pid=$!
+  local _
+  for _ in $(seq 1 "$((${START_SECONDS:-1800} * 2))"); do
+    system_ready "$system" "$log" && return 0
+    if ! kill -0 "$sys_pid" 2>/dev/null; then
+      tail -n 20 "$log" >&2
+      echo "start_system: $what exited during start-up; see $log" >&2
+      exit 1
+    fi
+    sleep 0.5
+  done
+  echo "start_system: $what was not ready within ${START_SECONDS:-1800} s, stopped; see $log" >&2
+  kill -TERM "$sys_pid" 2>/dev/null
+  exit 1
+}
+
+# system_ready SYSTEM LOG: whether the system started by start_system serves S3.
+system_ready() {
+  case "$1" in
+    minio) curl -sf -o /dev/null "$endpoint/minio/health/cluster" ;;
+    shardvault) grep -q 'S3 endpoint ready at' "$2" ;;
+  esac
+}
