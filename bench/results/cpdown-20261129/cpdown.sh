@@ -1,28 +1,36 @@
 #!/usr/bin/env bash
-# usage: cpdown.sh shardvault|minio: aws s3 cp of a 400 MB file up once, down N times; per copy: wall, server CPU, client CPU.
+# usage: [CP_MB=400] [DOWNS=6] cpdown.sh shardvault|minio (thirteenth session): a fresh system (bench/systems-lib.sh),
+# one `aws s3 cp` of a CP_MB MB file up, then DOWNS copies down; per copy the MB/s, the server's CPU per MB (/proc),
+# the AWS CLI's own CPU per MB (bash's time: user + system, user alone in brackets), the cores each used, and
+# before it the free memory and /proc/vmstat's reclaim counters. The results of 2026-11-29 are in results.txt.
 set -euo pipefail
-sys=$1; root=/work/main; work=/tmp/cpx/$sys; rm -rf "$work"; mkdir -p "$work"
-aws=~/.cache/shardvault/interop/awscli/bin/aws
-[ -f /tmp/cpx/file ] || head -c 400000000 /dev/urandom > /tmp/cpx/file
-if [ "$sys" = minio ]; then
-  MINIO_ROOT_USER=peeradmin MINIO_ROOT_PASSWORD=peeradmin-secret-key "$root/../shared/peers/minio.sh" "$work/data" 9100 > "$work/log" 2>&1 &
-  spid=$!; ep=http://127.0.0.1:9100; ak=peeradmin; sk=peeradmin-secret-key
-  for _ in $(seq 1 240); do curl -sf http://127.0.0.1:9100/minio/health/cluster > /dev/null && break; sleep 0.5; done
-  pids() { pgrep -f 'minio server' | tr '\n' ' '; }
-else
-  "$root/bin/shardvault" dev --data "$work/data" > "$work/log" 2>&1 &
-  spid=$!; ep=http://127.0.0.1:9000; ak=shardvault-dev; sk=shardvault-dev-secret
-  for _ in $(seq 1 240); do grep -q 'S3 endpoint ready at' "$work/log" && break; sleep 0.5; done
-  pids() { pgrep -P $spid | tr '\n' ' '; }
-fi
-trap 'kill -TERM $spid; wait $spid || true' EXIT
-a() { AWS_ACCESS_KEY_ID=$ak AWS_SECRET_ACCESS_KEY=$sk AWS_DEFAULT_REGION=us-east-1 AWS_CONFIG_FILE=/dev/null AWS_SHARED_CREDENTIALS_FILE=/dev/null "$aws" --endpoint-url $ep "$@"; }
+root=$(cd "$(dirname "$0")/../../.." && pwd); source "$root/bench/systems-lib.sh"
+sys=$1; mb=${CP_MB:-400}; downs=${DOWNS:-6}; work=$(mktemp -d /tmp/cpdown.XXXXXX)
+aws=${AWS_CLI:-$HOME/.cache/shardvault/interop/awscli/bin/aws}
+trap '[ -z "${sys_pid:-}" ] || { kill -TERM $sys_pid; wait $sys_pid || true; }; rm -rf "$work"' EXIT
+head -c $((mb * 1000000)) /dev/urandom > "$work/file"
+start_system "$sys" "$work/data" "$work/log"
+# The server processes: MinIO itself, or the dev cluster's JVMs.
+pids() { if [ "$sys" = minio ]; then echo "$sys_pid"; else pgrep -P "$sys_pid" | tr '\n' ' '; fi; }
 ticks() { local s=0 p; for p in $(pids); do s=$((s + $(sed 's/^.*) //' /proc/$p/stat | awk '{print $12+$13}'))); done; echo $s; }
-a s3 mb s3://cpx > /dev/null
+# The secret reaches the CLI through its environment, not its command line.
+a() { AWS_ACCESS_KEY_ID=$access AWS_SECRET_ACCESS_KEY=$secret AWS_DEFAULT_REGION=us-east-1 AWS_CONFIG_FILE=/dev/null \
+  AWS_SHARED_CREDENTIALS_FILE=/dev/null "$aws" --endpoint-url "$endpoint" "$@"; }
 vm() { awk '$1 ~ /^(pgsteal_kswapd|pgsteal_direct|allocstall_normal|allocstall_movable|pgscan_direct|pgfault|pgmajfault|compact_stall|thp_fault_alloc)$/ {printf "%s=%s ", $1, $2}' /proc/vmstat; }
-run() { local label=$1 t0 w0 w1 t1 c; shift; echo "free $(awk '/^MemFree:/ {print int($2/1024)}' /proc/meminfo) MB; $(vm)"; t0=$(ticks); w0=$(date +%s.%N)
-  local TIMEFORMAT="%U %S"; { time a s3 "$@" --only-show-errors --no-progress ; } 2> $work/time
-  w1=$(date +%s.%N); t1=$(ticks); c=$(awk '{print $1+$2}' $work/time); cu=$(awk '{print $1}' $work/time)
-  awk -v l=$label -v s=$sys -v w0=$w0 -v w1=$w1 -v t=$((t1-t0)) -v c=$c -v cu=$cu 'BEGIN{w=w1-w0; printf "%s %s %.1f MB/s server %.2f ms/MB client %.2f ms/MB (user %.2f) server cores %.2f client cores %.2f\n", s, l, 400/w, t*10/400, c*1000/400, cu*1000/400, t/100/w, c/w}'; }
-run up cp /tmp/cpx/file s3://cpx/f
-for i in 1 2 3 4 5 6; do run down cp s3://cpx/f $work/down; cmp -s /tmp/cpx/file $work/down || echo BAD; rm -f $work/down; done
+run() {
+  local label=$1 t0 t1 w0 w1 TIMEFORMAT="%U %S"; shift
+  echo "free $(awk '/^MemFree:/ {print int($2/1024)}' /proc/meminfo) MB; $(vm)"
+  t0=$(ticks); w0=$(date +%s.%N)
+  { time a s3 "$@" --only-show-errors --no-progress 2>&3; } 3>&2 2>"$work/time"
+  w1=$(date +%s.%N); t1=$(ticks)
+  awk -v l="$label" -v s="$sys" -v mb="$mb" -v w0="$w0" -v w1="$w1" -v t=$((t1 - t0)) '{ w = w1 - w0; c = $1 + $2;
+    printf "%s %s %.1f MB/s server %.2f ms/MB client %.2f ms/MB (user %.2f) server cores %.2f client cores %.2f\n",
+      s, l, mb / w, t * 10 / mb, c * 1000 / mb, $1 * 1000 / mb, t / 100 / w, c / w }' "$work/time"
+}
+a s3 mb s3://cpx > /dev/null
+run up cp "$work/file" s3://cpx/f
+for _ in $(seq 1 "$downs"); do
+  run down cp s3://cpx/f "$work/down"
+  cmp -s "$work/file" "$work/down" || { echo "cpdown: the copy down differs from the file"; exit 1; }
+  rm -f "$work/down"
+done
