@@ -12,8 +12,11 @@ fill_page_cache() {
   truncate -s $(((free_kb - ${FILL_MARGIN_MIB:-3072} * 1024) * 1024)) "$1"; cat "$1" > /dev/null
 }
 memfree() { awk '/^MemFree:/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo; }
+# wait_for_quiet: waits (up to 5 min) for the 1-minute load average to fall below 1, as after a fill or a run before.
+wait_for_quiet() { local _; for _ in $(seq 1 60); do awk '{exit !($1 < 1.0)}' /proc/loadavg && return; sleep 5; done; }
 # ab_worktrees FLOW NAME...: runs FLOW (a flow script taking ROOT and a run name) once per run name, on the built
-# checkout /tmp/ab-X for a name Xn, each on a page cache filled first (fill_page_cache), with a line naming the run,
+# checkout /tmp/ab-X for a name Xn, each on a page cache filled first (fill_page_cache) and once the load average
+# is below 1 (wait_for_quiet), with a line naming the run,
 # its commit, its uncommitted change and the load average before it.
 ab_worktrees() {
   local flow=$1 fill name tree; shift
@@ -21,6 +24,7 @@ ab_worktrees() {
   for name in "$@"; do
     tree=/tmp/ab-${name:0:1}
     fill_page_cache "$fill"
+    wait_for_quiet
     echo "$name $(date -u +%H:%M:%SZ) $(git -C "$tree" log -1 --format=%h) $(git -C "$tree" diff --shortstat), load $(cut -d' ' -f1 /proc/loadavg), free $(memfree)"
     ROOT=$tree "$flow" "$name"
   done

@@ -13,7 +13,7 @@ for run in "$@"; do
     C*) opts="-XX:CompileThresholdScaling=1.0" ;;
   esac
   fill_page_cache /tmp/fill.sparse
-  for _ in $(seq 1 60); do awk '{exit !($1 < 1.0)}' /proc/loadavg && break; sleep 5; done
+  wait_for_quiet
   echo "$run $(date -u +%H:%M:%SZ) opts='$opts' load $(cut -d' ' -f1 /proc/loadavg)"
   SHARDVAULT_JVM_OPTS="$opts" ROUNDS=16 ROOT=$root "$root/bench/results/steady-20261129/flow.sh" "$run"
 done

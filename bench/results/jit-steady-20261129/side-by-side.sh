@@ -5,7 +5,7 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd); cd "$root"; source bench/flow-lib.sh
 for sys in shardvault minio; do
   fill_page_cache /tmp/fill.sparse
-  for _ in $(seq 1 60); do awk '{exit !($1 < 1.0)}' /proc/loadavg && break; sleep 5; done
+  wait_for_quiet
   echo "$sys $(date -u +%H:%M:%SZ) $(git log -1 --format=%h) load $(cut -d' ' -f1 /proc/loadavg), free $(memfree)"
   if [ $sys = shardvault ]; then ROUNDS=16 ROOT=$root bench/results/steady-20261129/flow.sh steady16; else ROUNDS=16 ROOT=$root bench/results/steady-20261129/minio-flow.sh; fi
 done

@@ -58,8 +58,9 @@ public final class StashConfigKeys {
             64, "RocksDB flush and compaction threads.");
     public static final ConfigKey<Long> SEGMENT_BYTES = ConfigKey.ofBytes("stash.chunkLog.segmentBytes", 256L << 20,
             64L << 10, 1L << 40, "A chunk log segment (the file chunk bytes are appended to, one per partition at a"
-                    + " time) is sealed and the next one started at this size. A segment is deleted once nothing in"
-                    + " it is alive: smaller segments give space back sooner; larger ones mean fewer files.");
+                    + " time) is sealed and the next one started at this size. A segment nothing is alive in any more"
+                    + " is kept for a new segment to reuse (at most two per partition: their disk is held) or"
+                    + " deleted: smaller segments give space back sooner; larger ones mean fewer files.");
     public static final ConfigKey<Duration> COMPACT_AFTER = ConfigKey.ofDuration("stash.chunkLog.compactAfter",
             Duration.ofMinutes(10), Duration.ZERO, Duration.ofDays(30), "A sealed chunk log segment at least this"
                     + " old with less than a quarter of its bytes alive has its live entries copied to the active"

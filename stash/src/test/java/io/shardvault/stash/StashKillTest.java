@@ -19,11 +19,16 @@ import io.shardvault.stash.api.StashEntryInfo;
 import io.shardvault.stash.api.StashPage;
 import io.shardvault.stash.api.StashStats;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -158,11 +163,55 @@ class StashKillTest {
                 "stash.rocksdb.mergeWriteBuffers=2", "stash.rocksdb.directFlushWrites=true"));
     }
 
+    /**
+     * Emptied chunk log segments reused as the kill lands: 1 MiB segments, and every writer purges its entries
+     * eight acknowledgements behind, so the oldest segments empty, become spares, and new segments overwrite
+     * their files in place, whose earlier records stay past the new ones. A pause before every sync makes the
+     * kill land between a batch's write and its sync. The restart must tell the new records from the stale.
+     */
+    @Test
+    void everyAcknowledgedPutSurvivesKillMinus9WhileEmptiedSegmentsAreReused() throws Exception {
+        killAndCheck(List.of("-Dshardvault.stash.test.pauseBeforeSyncMicros=3000"),
+                List.of("stash.chunkLog.segmentBytes=1MiB"), 8, this::assertSegmentFilesWereReused);
+    }
+
+    /** A sealed segment whose file is longer than its sealed length was a spare's file: it held more before. */
+    private void assertSegmentFilesWereReused() throws Exception {
+        List<Path> segments;
+        try (Stream<Path> files = Files.walk(dir)) {
+            segments = files.filter(p -> p.getFileName().toString().matches("seg-[0-9a-f]{16}\\.log")).toList();
+        }
+        int reused = 0;
+        for (Path segment : segments) {
+            try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.READ)) {
+                ByteBuffer header = ByteBuffer.allocate(24);
+                while (header.hasRemaining() && channel.read(header, header.position()) >= 0) {
+                    // reads the header's first 24 bytes: magic, version, number, sealed length
+                }
+                long sealed = header.getLong(16);
+                if (header.getInt(4) == 2 && sealed > 0 && channel.size() > sealed) {
+                    reused++;
+                }
+            }
+        }
+        LOG.info("{} of {} segment files at the kill were spares' files, reused", reused, segments.size());
+        assertThat(reused).as("segments in reused files").isPositive();
+    }
+
     private void killAndCheck(List<String> jvmOptions, List<String> settings) throws Exception {
         killAndCheck(jvmOptions, settings, () -> { });
     }
 
     private void killAndCheck(List<String> jvmOptions, List<String> settings, AfterKill afterKill) throws Exception {
+        killAndCheck(jvmOptions, settings, 0, afterKill);
+    }
+
+    /**
+     * @param purgeBehind when positive, each writer purges its acknowledged entries this many acknowledgements
+     *                    behind (each purged entry is no longer expected; it may survive the kill, whole)
+     */
+    private void killAndCheck(List<String> jvmOptions, List<String> settings, int purgeBehind, AfterKill afterKill)
+            throws Exception {
         long seed = System.nanoTime();
         LOG.info("seed={}", seed);
         Random seeds = new Random(seed);
@@ -182,10 +231,10 @@ class StashKillTest {
             CountDownLatch burstDone = new CountDownLatch(1);
             CountDownLatch writersStopped = new CountDownLatch(WRITERS);
             Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
+            Burst burst = new Burst(client, address, attempted, acked, ackCount, nextFile, burstDone, writersStopped,
+                    failures, purgeBehind);
             for (int w = 0; w < WRITERS; w++) {
-                Random random = new Random(seeds.nextLong());
-                writeLoop(client, address, random, attempted, acked, ackCount, nextFile, burstDone, writersStopped,
-                        failures);
+                writeLoop(burst, new Random(seeds.nextLong()), new ArrayDeque<>());
             }
             if (!burstDone.await(BURST_WAIT.toSeconds(), TimeUnit.SECONDS)) {
                 // Before the kill a writer stops only on a failed PUT: that is a bug, say which and what the
@@ -241,33 +290,50 @@ class StashKillTest {
         }
     }
 
-    /** One writer: PUT after PUT, each after the previous is acknowledged, until a PUT fails. */
-    private static void writeLoop(StashClient client, InetSocketAddress address, Random random,
-                                  Map<ShardId, byte[]> attempted, Map<ShardId, byte[]> acked, AtomicInteger ackCount,
-                                  AtomicLong nextFile, CountDownLatch burstDone, CountDownLatch stopped,
-                                  Queue<Throwable> failures) {
-        ShardId id = new ShardId(1, nextFile.getAndIncrement(), random.nextInt(SLOTS));
+    /** What the writers of one burst share. */
+    private record Burst(StashClient client, InetSocketAddress address, Map<ShardId, byte[]> attempted,
+                         Map<ShardId, byte[]> acked, AtomicInteger ackCount, AtomicLong nextFile,
+                         CountDownLatch done, CountDownLatch stopped, Queue<Throwable> failures, int purgeBehind) {
+        void stop(Throwable failure) {
+            failures.add(failure);
+            stopped.countDown();
+        }
+    }
+
+    /**
+     * One writer: PUT after PUT, each after the previous is acknowledged (and the purge it brings due, if any),
+     * until a request fails. {@code mine}: its acknowledged entries not yet purged, oldest first.
+     */
+    private static void writeLoop(Burst burst, Random random, Deque<ShardId> mine) {
+        ShardId id = new ShardId(1, burst.nextFile().getAndIncrement(), random.nextInt(SLOTS));
         byte[] bytes = new byte[1 + random.nextInt(64 << 10)];
         random.nextBytes(bytes);
-        attempted.put(id, bytes);
-        CompletableFuture<Void> put = client.put(address, id, random.nextInt(1 << 20), Crc32c.of(bytes),
-                Unpooled.wrappedBuffer(bytes.clone()));
-        put.whenComplete((ok, failure) -> {
+        burst.attempted().put(id, bytes);
+        CompletableFuture<Void> put = burst.client().put(burst.address(), id, random.nextInt(1 << 20),
+                Crc32c.of(bytes), Unpooled.wrappedBuffer(bytes.clone()));
+        put.thenCompose(ok -> {
+            burst.acked().put(id, bytes);
+            if (burst.ackCount().incrementAndGet() == ACKED_BEFORE_KILL) {
+                burst.done().countDown();
+            }
+            mine.addLast(id);
+            if (mine.size() <= burst.purgeBehind() || burst.purgeBehind() == 0) {
+                return CompletableFuture.<Void>completedFuture(null);
+            }
+            // No longer expected from the moment the purge may start.
+            ShardId old = mine.pollFirst();
+            burst.acked().remove(old);
+            return burst.client().purge(burst.address(), List.of(old));
+        }).whenComplete((ok, failure) -> {
             if (failure != null) {
-                failures.add(failure);
-                stopped.countDown();
+                burst.stop(failure);
                 return;
             }
-            acked.put(id, bytes);
-            if (ackCount.incrementAndGet() == ACKED_BEFORE_KILL) {
-                burstDone.countDown();
-            }
             try {
-                writeLoop(client, address, random, attempted, acked, ackCount, nextFile, burstDone, stopped, failures);
+                writeLoop(burst, random, mine);
             } catch (RuntimeException e) {
                 // Thrown inside whenComplete it would vanish, and the writer with it.
-                failures.add(e);
-                stopped.countDown();
+                burst.stop(e);
             }
         });
     }
