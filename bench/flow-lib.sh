@@ -52,12 +52,14 @@ counter() { curl -s http://127.0.0.1:9490/metrics | awk -v n="shardvault_data_$1
 # run_summary: the size, p50 and objects per second of each run line of a bench command's output (stdin), on one line.
 run_summary() { awk '$1=="run" && $4 ~ /KiB|MiB/ {print $3 " p50=" $8 " obj/s=" $12}' | tr '\n' ' '; }
 phase() { local label=$1 n=$2 a0 m0 c0 p0 s0 g0 j0 f0 d0 h0 w0 a1 m1 c1 p1 s1 g1 j1 d1 h1 w1 out p50; shift 2; read a0 m0 c0 p0 s0 g0 j0 < <(ticks); f0=$(memfree); d0=$(counter read_decodes); h0=$(counter read_hedges); w0=$(counter write_missing_shards); out=$("$@"); read a1 m1 c1 p1 s1 g1 j1 < <(ticks); d1=$(counter read_decodes); h1=$(counter read_hedges); w1=$(counter write_missing_shards); p50=$(run_summary <<< "$out"); echo "$name $label jvms=$(( (a1-a0)*10000/n ))us coordinator=$(( (c1-c0)*10000/n ))us pod=$(( (p1-p0)*10000/n ))us stash=$(( (s1-s0)*10000/n ))us machine=$(( (m1-m0)*10000/n ))us gc=$(( (g1-g0)*10000/n ))us jit=$(( (j1-j0)*10000/n ))us decodes=$((d1-d0)) hedges=$((h1-h0)) missing=$((w1-w0)) free-at-start=${f0// /} [$p50]"; }
+java_alive() { [ "$(cat /proc/$1/comm 2>/dev/null)" = java ]; }
 flow_stop() {
   echo "$name flow took $(awk -v s=$start -v e=$(date +%s.%N) 'BEGIN{printf "%.0f", e-s}') s"
   local kids k alive
   kids=$(pgrep -P $cpid | tr '\n' ' ')
   echo "$name free memory at the end: $(memfree); resident memory of the JVMs at the end: $(for k in $kids; do awk '/^VmRSS:/ {print $2}' /proc/$k/status 2>/dev/null; done | awk '{s += $1} END {printf "%.0f", s / 1024}') MB"
   kill -TERM $cpid; wait $cpid || true
-  for _ in $(seq 1 240); do alive=0; for k in $kids; do kill -0 $k 2>/dev/null && alive=1; done; [ $alive = 0 ] && break; sleep 0.5; done
-  for k in $kids; do kill -0 $k 2>/dev/null && { echo "$name: service $k still alive after stop, killed"; kill -KILL $k; }; done; true
+  # A service is alive while its pid is still a java process: after it exits, the pid may go to anything else.
+  for _ in $(seq 1 240); do alive=0; for k in $kids; do java_alive $k && alive=1; done; [ $alive = 0 ] && break; sleep 0.5; done
+  for k in $kids; do java_alive $k && { echo "$name: service $k still alive after stop, killed"; kill -KILL $k; }; done; true
 }

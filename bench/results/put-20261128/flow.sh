@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # usage: ROOT=checkout [WARMUP=N] flow.sh NAME: a fresh dev cluster of ROOT, WARMUP (1,500) warm-up PUTs of each of
 # 256 KiB and 1 MiB, then PUT phases as the peer comparison runs them (sequential 256 KiB and 1 MiB with 10 ms pauses,
-# two 16-client loads of 1 MiB); per phase the
-# CPU of the four JVMs and of the coordinator from /proc/PID/stat, and of the whole machine from /proc/stat, per PUT.
+# two 16-client loads of 1 MiB); per phase the CPU of the four JVMs and of the coordinator from /proc/PID/stat, and of
+# the whole machine from /proc/stat, per PUT.
 set -euo pipefail
 root=${ROOT:?a built checkout}; name=$1; work=/tmp/putpath; bucket=putpath
 source "$(cd "$(dirname "$0")/../.." && pwd)/flow-lib.sh"
