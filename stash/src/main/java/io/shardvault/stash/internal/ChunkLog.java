@@ -135,16 +135,16 @@ final class ChunkLog implements AutoCloseable {
         }
     }
 
-    /** An emptied segment's file, kept for reuse; {@code number} is the last it had. */
-    private record Spare(long number, Path path) {
+    /** An emptied segment's file, kept for reuse; {@code number} is the last it had, {@code bytes} its length. */
+    private record Spare(long number, Path path, long bytes) {
     }
 
     /** What a segment's file header says: its version (0: unreadable or not this segment's) and sealed length. */
     private record FileHeader(int version, long sealedLength) {
     }
 
-    /** What the log holds, for the gauges. */
-    record Stats(int segments, long liveBytes, long deadBytes) {
+    /** What the log holds, for the gauges; {@code spareBytes}: the disk its spares hold. */
+    record Stats(int segments, long liveBytes, long deadBytes, long spareBytes) {
     }
 
     /** A force of the active segment: its first {@code length} bytes are on disk. */
@@ -190,7 +190,7 @@ final class ChunkLog implements AutoCloseable {
                         segment.sealedAtMillis = Files.getLastModifiedTime(path).toMillis();
                         log.segments.put(number, segment);
                     } else if (spare.matches()) {
-                        spares.add(new Spare(Long.parseUnsignedLong(spare.group(1), 16), path));
+                        spares.add(new Spare(Long.parseUnsignedLong(spare.group(1), 16), path, Files.size(path)));
                     }
                 }
             }
@@ -677,8 +677,9 @@ final class ChunkLog implements AutoCloseable {
                 if (segment.version == FILE_VERSION && spareWanted()) {
                     Path spare = dir.resolve(String.format("spare-%016x.log", number));
                     Files.move(segment.path, spare, StandardCopyOption.ATOMIC_MOVE);
+                    long bytes = Files.size(spare);
                     synchronized (this) {
-                        spares.addLast(new Spare(number, spare));
+                        spares.addLast(new Spare(number, spare, bytes));
                     }
                     LOG.debug("chunk log segment {} emptied: kept as {}", segment.path, spare);
                 } else {
@@ -702,7 +703,7 @@ final class ChunkLog implements AutoCloseable {
             live += segment.liveBytes;
             dead += Math.max(0, segment.size - segment.firstRecord - segment.liveBytes);
         }
-        return new Stats(segments.size(), live, dead);
+        return new Stats(segments.size(), live, dead, spares.stream().mapToLong(Spare::bytes).sum());
     }
 
     Path dir() {

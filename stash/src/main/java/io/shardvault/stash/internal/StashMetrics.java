@@ -39,6 +39,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <tr><td>shardvault.stash.chunklog.live.bytes</td><td>gauge</td><td>segment bytes of entries alive</td></tr>
  *   <tr><td>shardvault.stash.chunklog.dead.bytes</td><td>gauge</td><td>segment bytes of purged or replaced
  *       entries not yet given back (their segment still holds live ones)</td></tr>
+ *   <tr><td>shardvault.stash.chunklog.spare.bytes</td><td>gauge</td><td>disk held by emptied segments kept for
+ *       reuse (spares)</td></tr>
  * </table>
  *
  * <p>Thread-safe.
@@ -113,6 +115,10 @@ public final class StashMetrics implements AutoCloseable {
         meters.add(Gauge.builder("shardvault.stash.chunklog.dead.bytes",
                 () -> stores.stream().mapToLong(s -> s.chunkLogStats().deadBytes()).sum()).tags(tags)
                 .baseUnit("bytes").description("chunk log bytes of purged entries not yet given back")
+                .register(registry));
+        meters.add(Gauge.builder("shardvault.stash.chunklog.spare.bytes",
+                () -> stores.stream().mapToLong(s -> s.chunkLogStats().spareBytes()).sum()).tags(tags)
+                .baseUnit("bytes").description("disk held by emptied chunk log segments kept for reuse")
                 .register(registry));
     }
 

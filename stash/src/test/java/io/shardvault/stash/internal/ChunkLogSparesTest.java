@@ -120,6 +120,7 @@ class ChunkLogSparesTest {
             assertThat(files("spare-")).containsExactly(spareName(0));
             spareKey = fileKey(chunks(spareName(0)));
             spareLength = Files.size(chunks(spareName(0)));
+            assertThat(log.stats().spareBytes()).as("the spare's disk, in the gauge").isEqualTo(spareLength);
 
             // Fill segment 1, then three records into segment 2, which takes the spare's file.
             while (more.stream().noneMatch(a -> a.location().segment() == 2)) {
@@ -129,6 +130,7 @@ class ChunkLogSparesTest {
             fresh = in(more, 2);
             assertThat(fresh).hasSize(3);
             assertThat(files("spare-")).isEmpty();
+            assertThat(log.stats().spareBytes()).isZero();
             assertThat(fileKey(chunks(segmentName(2)))).as("segment 2 is the spare's file").isEqualTo(spareKey);
             assertThat(Files.size(chunks(segmentName(2)))).as("its blocks are kept").isEqualTo(spareLength);
 
@@ -180,6 +182,8 @@ class ChunkLogSparesTest {
             }
             assertThat(files("spare-")).as("two kept, the others deleted")
                     .containsExactly(spareName(0), spareName(1));
+            assertThat(log.stats().spareBytes())
+                    .isEqualTo(Files.size(chunks(spareName(0))) + Files.size(chunks(spareName(1))));
         }
         // Every segment file lost (an operator's mistake): numbering must still go past the spares' numbers.
         for (String name : files("seg-")) {
