@@ -237,10 +237,7 @@ final class ChunkLog implements AutoCloseable {
             return new FileHeader(0, 0);
         }
         byte[] header = new byte[(int) Math.min(FILE_HEADER_BYTES, channel.size())];
-        ByteBuffer buffer = ByteBuffer.wrap(header);
-        while (buffer.hasRemaining() && channel.read(buffer, buffer.position()) >= 0) {
-            // reads until the header is whole
-        }
+        readFully(channel, header, 0);
         if (EntryFormat.getInt(header, 0) != FILE_MAGIC || EntryFormat.getLong(header, 8) != number) {
             return new FileHeader(0, 0);
         }
@@ -518,9 +515,13 @@ final class ChunkLog implements AutoCloseable {
     }
 
     private static void readFully(Segment segment, byte[] into, long position) throws IOException {
+        readFully(segment.channel, into, position);
+    }
+
+    private static void readFully(FileChannel channel, byte[] into, long position) throws IOException {
         ByteBuffer buffer = ByteBuffer.wrap(into);
         while (buffer.hasRemaining()) {
-            if (segment.channel.read(buffer, position + buffer.position()) < 0) {
+            if (channel.read(buffer, position + buffer.position()) < 0) {
                 throw new EOFException();
             }
         }
