@@ -3,21 +3,14 @@
 # CPU of the four JVMs, of the coordinator, of the pod process and of the two stash servers (/proc/PID/stat) and of
 # the whole machine (/proc/stat: the bench client and the kernel included), with the coordinator's stripe-read
 # decodes, hedges and shards written missing. Needs root, name, work and bucket set; flow_start first, flow_stop
-# last. For the A/B scripts: ab_worktrees FLOW NAME... (below), and fill_page_cache FILE: caches dropped, then the
-# free memory less FILL_MARGIN_MIB (3072) read in from a sparse FILE, so that new page-cache pages come from reclaim,
-# as on a server that has run for a day (docs/PERFORMANCE.md, "Page cache on this VM"); delete FILE after the last run.
-fill_page_cache() {
-  rm -f "$1"; sync; echo 3 > /proc/sys/vm/drop_caches
-  local free_kb; free_kb=$(awk '/^MemFree:/ {print $2}' /proc/meminfo)
-  truncate -s $(((free_kb - ${FILL_MARGIN_MIB:-3072} * 1024) * 1024)) "$1"; cat "$1" > /dev/null
-}
-memfree() { awk '/^MemFree:/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo; }
+# last. For the A/B scripts: ab_worktrees FLOW NAME... (below); fill_page_cache and top_up_page_cache come from
+# systems-lib.sh.
 # wait_for_quiet: waits (up to 5 min) for the 1-minute load average to fall below 1, as after a fill or a run before.
 wait_for_quiet() { local _; for _ in $(seq 1 60); do awk '{exit !($1 < 1.0)}' /proc/loadavg && return; sleep 5; done; }
 # ab_worktrees FLOW NAME...: runs FLOW (a flow script taking ROOT and a run name) once per run name, on the built
-# checkout /tmp/ab-X for a name Xn, each on a page cache filled first (fill_page_cache) and once the load average
-# is below 1 (wait_for_quiet), with a line naming the run,
-# its commit, its uncommitted change and the load average before it.
+# checkout /tmp/ab-X for a name Xn, each on a page cache filled first (fill_page_cache), once the load average
+# is below 1 (wait_for_quiet) and the fill topped up after that wait (top_up_page_cache), with a line naming the run,
+# its commit, its uncommitted change, the load average and the free memory before it.
 ab_worktrees() {
   local flow=$1 fill name tree; shift
   fill=$(mktemp -u /tmp/ab-fill.XXXXXX)
@@ -25,6 +18,7 @@ ab_worktrees() {
     tree=/tmp/ab-${name:0:1}
     fill_page_cache "$fill"
     wait_for_quiet
+    top_up_page_cache "$fill"
     echo "$name $(date -u +%H:%M:%SZ) $(git -C "$tree" log -1 --format=%h) $(git -C "$tree" diff --shortstat), load $(cut -d' ' -f1 /proc/loadavg), free $(memfree)"
     ROOT=$tree "$flow" "$name"
   done

@@ -30,10 +30,11 @@
 #   TP_SIZE (1MiB)  GET_OBJECTS (200)  GET_READS (2)  GET_CLIENTS (16)  GET_SIZE (1MiB)  GET_WARMUP (400)
 #   CP (1)  CP_MB (400)  CP_COUNT (3)  RUNS (1)  MINIO_PORT (9100)  WRITE_DOC (1; 0 leaves the docs alone)
 #   OUT_DIR (bench/results/peer-<UTC time>)  SETTLE_LOAD (1.5)  SETTLE_SECONDS (240): wait before each system
-#   PAGE_CACHE (as-is; "filled": before each system, a sparse file as large as the available memory less 3 GiB is
-#     read into the page cache, so that new page-cache pages come from reclaim, as on a server that has run for a
-#     day; on a VM that hands freed memory back to its host, a fresh page costs several times more system CPU to
-#     fill: docs/PERFORMANCE.md "Page cache on this VM". Its table goes under a heading of its own.)
+#   PAGE_CACHE (as-is; "filled": before each system, caches dropped and a sparse file as large as the free memory
+#     less 3 GiB read into the page cache, and read again once the load has settled, so that new page-cache pages
+#     come from reclaim, as on a server that has run for a day; on a VM that hands freed memory back to its host, a
+#     fresh page costs several times more system CPU to fill: docs/PERFORMANCE.md "Page cache on this VM". Its
+#     table goes under a heading of its own.)
 # A test of the script itself, in a few minutes (its figures mean nothing; keep them out of the docs):
 #   WARMUP=20 SEQ_COUNT=10 TP_CLIENTS=2 TP_COUNT=10 GET_OBJECTS=5 GET_READS=2 GET_CLIENTS=2 GET_WARMUP=4 \
 #     CP_MB=20 CP_COUNT=1 WRITE_DOC=0 bench/run-peer-comparison.sh
@@ -212,25 +213,20 @@ settle() {
   done
 }
 
-# With PAGE_CACHE=filled: the page cache filled with clean pages, so that what a system writes into it comes from
-# reclaim rather than from free memory (the fill's own CPU is done before settle waits for the load to fall).
-fill_page_cache() {
-  [ "$page_cache" = filled ] || return 0
-  local avail_kb
-  rm -f "$work/page-cache-fill"
-  avail_kb="$(awk '/^MemAvailable:/ {print $2}' /proc/meminfo)"
-  [ "$avail_kb" -gt $((4 * 1048576)) ] || die "PAGE_CACHE=filled: only $avail_kb kB of memory available"
-  truncate -s "$(((avail_kb - 3 * 1048576) * 1024))" "$work/page-cache-fill"
-  cat "$work/page-cache-fill" >/dev/null
-}
+# With PAGE_CACHE=filled: the page cache filled with clean pages (systems-lib.sh's fill_page_cache), so that what a
+# system writes into it comes from reclaim rather than from free memory; the fill's own CPU is done before settle
+# waits for the load to fall, and the fill is topped up after that wait (top_up_page_cache: this VM pages cold memory
+# out while it waits).
+fill_if_asked() { [ "$page_cache" != filled ] || "$@" "$work/page-cache-fill"; }
 
 measure() {
   sys="$1"
   local tag="$sys-run$run" data="$work/$1-run$run" size n
   local raw="$out/$tag"
   mkdir -p "$raw"
-  fill_page_cache
+  fill_if_asked fill_page_cache
   settle
+  fill_if_asked top_up_page_cache
   echo "$tag: memory free before the start $(awk '/^MemFree:/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)" \
     | tee -a "$out/load.txt"
   echo "$tag: load average before the start $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/load.txt"
