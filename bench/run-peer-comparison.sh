@@ -30,7 +30,7 @@
 #   TP_SIZE (1MiB)  GET_OBJECTS (200)  GET_READS (2)  GET_CLIENTS (16)  GET_SIZE (1MiB)  GET_WARMUP (400)
 #   CP (1)  CP_MB (400)  CP_COUNT (3)  RUNS (1)  MINIO_PORT (9100)  WRITE_DOC (1; 0 leaves the docs alone)
 #   OUT_DIR (bench/results/peer-<UTC time>)  SETTLE_LOAD (1.5)  SETTLE_SECONDS (240): wait before each system
-#   PAGE_CACHE (as-is; "filled": before each system, caches dropped and a sparse file as large as the free memory
+#   PAGE_CACHE (as-is; "filled": before each system, caches dropped and a sparse file as large as the available memory
 #     less 3 GiB read into the page cache, and read again once the load has settled, so that new page-cache pages
 #     come from reclaim, as on a server that has run for a day; on a VM that hands freed memory back to its host, a
 #     fresh page costs several times more system CPU to fill: docs/PERFORMANCE.md "Page cache on this VM". Its

@@ -53,18 +53,21 @@ system_ready() {
   esac
 }
 
-# fill_page_cache FILE: caches dropped, then the free memory less FILL_MARGIN_MIB (3072) read in from a sparse FILE, so
-# that the pages a system writes into the page cache come from reclaim, as on a server that has run for a day, not
-# from memory this VM handed back to its host (docs/PERFORMANCE.md, "Page cache on this VM"). Delete FILE after the
-# last run.
+# fill_page_cache FILE: caches dropped (when this user may), then the available memory less FILL_MARGIN_MIB (3072)
+# read in from a sparse FILE, so that the pages a system writes into the page cache come from reclaim, as on a server
+# that has run for a day, not from memory this VM handed back to its host (docs/PERFORMANCE.md, "Page cache on this
+# VM"). Delete FILE after the last run.
 fill_page_cache() {
-  rm -f "$1"; sync; echo 3 > /proc/sys/vm/drop_caches
-  local free_kb; free_kb=$(awk '/^MemFree:/ {print $2}' /proc/meminfo)
-  [ "$free_kb" -gt $(((${FILL_MARGIN_MIB:-3072} + 1024) * 1024)) ] || { echo "fill_page_cache: only $free_kb kB free" >&2; exit 2; }
-  truncate -s $(((free_kb - ${FILL_MARGIN_MIB:-3072} * 1024) * 1024)) "$1"; cat "$1" > /dev/null
+  rm -f "$1"; sync
+  if [ -w /proc/sys/vm/drop_caches ]; then echo 3 > /proc/sys/vm/drop_caches; fi
+  local avail_kb; avail_kb=$(awk '/^MemAvailable:/ {print $2}' /proc/meminfo)
+  if [ "$avail_kb" -le $(((${FILL_MARGIN_MIB:-3072} + 1024) * 1024)) ]; then
+    echo "fill_page_cache: only $avail_kb kB of memory available" >&2; exit 2
+  fi
+  truncate -s $(((avail_kb - ${FILL_MARGIN_MIB:-3072} * 1024) * 1024)) "$1"; cat "$1" > /dev/null
 }
 # top_up_page_cache FILE: reads FILE again, right before a run. This VM's kernel pages out cold memory on its own (a
-# DAMON "pageout" scheme, kdamond), about 8 MB/s of the fill's clean pages, so after minutes of waiting for a quiet
+# DAMON "pageout" scheme, kdamond), 10-25 MB/s of the fill's clean pages here, so after minutes of waiting for a quiet
 # load a run started with 3-7 GiB free instead of 3 (docs/PERFORMANCE.md, "The fill drifts"); the pages paged out
 # are read back in, the ones still cached cost a copy.
 top_up_page_cache() { cat "$1" > /dev/null; }
