@@ -12,17 +12,19 @@ wait_for_quiet() { local _; for _ in $(seq 1 60); do awk '{exit !($1 < 1.0)}' /p
 # is below 1 (wait_for_quiet) and the fill topped up after that wait (top_up_page_cache), with a line naming the run,
 # its commit, its uncommitted change, the load average and the free memory before it.
 ab_worktrees() {
-  local flow=$1 fill name tree; shift
-  fill=$(mktemp -u /tmp/ab-fill.XXXXXX)
+  local flow=$1 name tree; shift
+  # Global, so that the exit trap still names it when a flow fails and set -e ends the script.
+  ab_fill=$(mktemp -u /tmp/ab-fill.XXXXXX)
+  trap 'rm -f "$ab_fill"' EXIT
   for name in "$@"; do
     tree=/tmp/ab-${name:0:1}
-    fill_page_cache "$fill"
+    fill_page_cache "$ab_fill"
     wait_for_quiet
-    top_up_page_cache "$fill"
+    top_up_page_cache "$ab_fill"
     echo "$name $(date -u +%H:%M:%SZ) $(git -C "$tree" log -1 --format=%h) $(git -C "$tree" diff --shortstat), load $(cut -d' ' -f1 /proc/loadavg), free $(memfree)"
     ROOT=$tree "$flow" "$name"
   done
-  rm -f "$fill"
+  rm -f "$ab_fill"
 }
 source "$(dirname "${BASH_SOURCE[0]}")/systems-lib.sh"
 flow_start() {

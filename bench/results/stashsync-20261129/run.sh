@@ -4,7 +4,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd); root=$(cd "$here/../../.." && pwd)
 source "$root/bench/flow-lib.sh"
 fill=$(mktemp -u /tmp/stashsync-fill.XXXXXX)
+trap 'rm -f "$fill"' EXIT
 fill_page_cache "$fill"; wait_for_quiet; top_up_page_cache "$fill"
 echo "$1 $(date -u +%H:%M:%SZ) $(git -C "$root" log -1 --format=%h), load $(cut -d' ' -f1 /proc/loadavg), free $(memfree)"
 ROOT=$root "$here/flow.sh" "$1"
-rm -f "$fill"
