@@ -7,10 +7,12 @@
 # systems-lib.sh.
 # wait_for_quiet: waits (up to 5 min) for the 1-minute load average to fall below 1, as after a fill or a run before.
 wait_for_quiet() { local _; for _ in $(seq 1 60); do awk '{exit !($1 < 1.0)}' /proc/loadavg && return; sleep 5; done; }
+# ready_page_cache FILE: the page cache filled (fill_page_cache), then the wait for a load below 1 (wait_for_quiet),
+# then the fill topped up (top_up_page_cache): what every measured run starts from.
+ready_page_cache() { fill_page_cache "$1"; wait_for_quiet; top_up_page_cache "$1"; }
 # ab_worktrees FLOW NAME...: runs FLOW (a flow script taking ROOT and a run name) once per run name, on the built
-# checkout /tmp/ab-X for a name Xn, each on a page cache filled first (fill_page_cache), once the load average
-# is below 1 (wait_for_quiet) and the fill topped up after that wait (top_up_page_cache), with a line naming the run,
-# its commit, its uncommitted change, the load average and the free memory before it.
+# checkout /tmp/ab-X for a name Xn, each after ready_page_cache, with a line naming the run, its commit, its
+# uncommitted change, the load average and the free memory before it.
 ab_worktrees() {
   local flow=$1 name tree; shift
   # Global, so that the exit trap still names it when a flow fails and set -e ends the script.
@@ -18,9 +20,7 @@ ab_worktrees() {
   trap 'rm -f "$ab_fill"' EXIT
   for name in "$@"; do
     tree=/tmp/ab-${name:0:1}
-    fill_page_cache "$ab_fill"
-    wait_for_quiet
-    top_up_page_cache "$ab_fill"
+    ready_page_cache "$ab_fill"
     echo "$name $(date -u +%H:%M:%SZ) $(git -C "$tree" log -1 --format=%h) $(git -C "$tree" diff --shortstat), load $(cut -d' ' -f1 /proc/loadavg), free $(memfree)"
     ROOT=$tree "$flow" "$name"
   done
