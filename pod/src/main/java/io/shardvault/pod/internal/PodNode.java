@@ -25,6 +25,8 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
 import java.util.function.IntFunction;
@@ -117,6 +119,18 @@ public final class PodNode implements AutoCloseable {
         return open(config, tomeIo, queue -> queue::append, stash, registry, clock);
     }
 
+    /** Devices already warned about in this process: its pods share them, and one warning says it. */
+    private static final Set<String> EXT4_WITHOUT_JOURNAL_WARNED = ConcurrentHashMap.newKeySet();
+
+    private static void warnIfExt4WithoutJournal(String pod, int tome, Path directory) {
+        TomeFileSystem.linux().ext4WithoutJournal(directory).filter(EXT4_WITHOUT_JOURNAL_WARNED::add)
+                .ifPresent(device -> LOG.warn("pod {} tome {} ({}) is on ext4 without a journal (device {}): after a "
+                        + "large deletion each new shard file then costs up to about 0.6 ms more CPU, for up to six "
+                        + "minutes. Make tome file systems with ext4's journal, mkfs.ext4's default "
+                        + "(docs/OPERATIONS.md, section Tome file systems). Said once per device.", pod, tome, directory,
+                        device));
+    }
+
     /** As above, with the purge queue's appends going through {@code purgeLog} (a test's faulty one). */
     static PodNode open(PodConfig config, IntFunction<TomeIo> tomeIo,
                         Function<PurgeQueue, PurgeEvents.Log> purgeLog, StashAccess.Connector stash,
@@ -138,6 +152,7 @@ public final class PodNode implements AutoCloseable {
                         t.directory());
             }
             TomeStamp.check(io, t.directory().toAbsolutePath().normalize(), config.name(), i);
+            warnIfExt4WithoutJournal(config.name(), i, t.directory());
             Tome tome = new Tome(i, t.directory(), io);
             if (tome.fileSystemSync() == null) {
                 String why = FileSystemSync.unavailableBecause();
