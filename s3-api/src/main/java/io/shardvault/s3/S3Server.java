@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -31,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * routing) is plain Java run on a worker pool, never on an event loop.
  *
  * <p>Lifecycle: {@link #start} binds and returns a running server; {@link #close} stops accepting,
- * closes connections and the worker pool. Thread-safe. Holds no durable state.
+ * lets the answers in flight end (bounded), closes connections and the worker pool. Thread-safe. Holds no
+ * durable state.
  *
  * <p>Metrics (Micrometer, in the registry passed in): {@code s3.requests} timer tagged by
  * {@code operation} and {@code status}; {@code s3.bytes.in} and {@code s3.bytes.out} counters of
@@ -46,6 +48,8 @@ public final class S3Server implements AutoCloseable {
     /** The SLF4J logger of the audit records. */
     public static final String AUDIT_LOGGER = "shardvault.audit";
     private static final Logger LOG = LoggerFactory.getLogger(S3Server.class);
+    /** How long closing waits for answers in flight (see {@link #close}). */
+    static final Duration DRAIN_BOUND = Duration.ofSeconds(5);
 
     private final EventLoopGroup bossGroup;
     private final EventLoopGroup ioGroup;
@@ -126,10 +130,19 @@ public final class S3Server implements AutoCloseable {
         return (InetSocketAddress) serverChannel.localAddress();
     }
 
-    /** Stops accepting, closes every connection, then stops the worker pool. */
+    /**
+     * Stops accepting; closes idle connections, and busy ones as their answers end, for at most
+     * {@link #DRAIN_BOUND}; then closes what is left and stops the worker pool. A coordinator's own close
+     * allows this 10 s, so the bound plus the event loops' 2 s each stays below it.
+     */
     @Override
     public void close() {
         serverChannel.close().syncUninterruptibly();
+        int cut = context.connections().drain(DRAIN_BOUND);
+        if (cut > 0) {
+            LOG.warn("S3 endpoint closing: {} answers still in flight after {} s are cut short", cut,
+                    DRAIN_BOUND.toSeconds());
+        }
         bossGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         ioGroup.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         context.close();

@@ -30,6 +30,7 @@ public final class S3Context implements AutoCloseable {
     private static final HexFormat UPPER_HEX = HexFormat.of().withUpperCase();
     private final AtomicLong requestCounter = new AtomicLong();
     private final String idPrefix;
+    private final OpenConnections connections = new OpenConnections();
 
     private S3Context(S3ServerConfig config, S3Metrics metrics, SslContext sslContext, ExecutorService workers,
                       S3Dispatcher dispatcher) {
@@ -75,6 +76,11 @@ public final class S3Context implements AutoCloseable {
 
     S3Dispatcher dispatcher() {
         return dispatcher;
+    }
+
+    /** The connections open now, which closing the server lets finish their answers. */
+    public OpenConnections connections() {
+        return connections;
     }
 
     String newRequestId() {

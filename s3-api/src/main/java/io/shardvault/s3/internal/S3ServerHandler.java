@@ -1,5 +1,6 @@
 package io.shardvault.s3.internal;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
@@ -28,6 +29,9 @@ public final class S3ServerHandler extends ChannelInboundHandlerAdapter {
     private final S3Context context;
     private final ArrayDeque<Object> backlog = new ArrayDeque<>();
     private Exchange current;
+    /** {@code current != null}, for the thread that closes the server ({@link OpenConnections#drain}). */
+    private volatile boolean busy;
+    private volatile Channel channel;
 
     S3ServerHandler(S3Context context) {
         this.context = context;
@@ -36,6 +40,8 @@ public final class S3ServerHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         context.metrics().connectionOpened();
+        channel = ctx.channel();
+        context.connections().opened(this);
         ctx.read();
         ctx.fireChannelActive();
     }
@@ -53,6 +59,7 @@ public final class S3ServerHandler extends ChannelInboundHandlerAdapter {
         if (msg instanceof HttpRequest req) {
             Exchange ex = new Exchange(ctx, req, context.newRequestId(), done -> exchangeDone(ctx, done), context.metrics());
             current = ex;
+            busy = true;
             if (req.decoderResult().isFailure()) {
                 ReferenceCountUtil.release(msg);
                 ex.body().discard();
@@ -91,6 +98,18 @@ public final class S3ServerHandler extends ChannelInboundHandlerAdapter {
         return S3Error.badRequest("BadRequest", "The HTTP request could not be parsed.");
     }
 
+    /** Closes the connection unless a request is in progress on it; false if one is. Any thread. */
+    boolean closeIfIdle() {
+        if (busy) {
+            return false;
+        }
+        Channel c = channel;
+        if (c != null) {
+            c.close();
+        }
+        return true;
+    }
+
     /** On the event loop: the exchange's answer is out and the connection stays open. */
     void exchangeDone(ChannelHandlerContext ctx, Exchange ex) {
         if (current != ex) {
@@ -104,8 +123,10 @@ public final class S3ServerHandler extends ChannelInboundHandlerAdapter {
                 && !current.body().ended()) {
             dispatch(ctx, backlog.poll());
         }
+        busy = current != null;
         if (current == null) {
-            if (ctx.channel() instanceof DuplexChannel duplex && duplex.isInputShutdown()) {
+            if (context.connections().draining()
+                    || ctx.channel() instanceof DuplexChannel duplex && duplex.isInputShutdown()) {
                 ctx.close();
             } else {
                 ctx.read();
@@ -139,6 +160,7 @@ public final class S3ServerHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         context.metrics().connectionClosed();
+        context.connections().closed(this);
         if (current != null) {
             current.connectionClosed();
         }

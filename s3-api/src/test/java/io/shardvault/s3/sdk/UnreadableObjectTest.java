@@ -19,6 +19,8 @@ import io.shardvault.s3.testing.DelegatingObjectStore;
 import io.shardvault.s3.testing.InMemoryObjectStore;
 import io.shardvault.s3.testing.MapCredentialStore;
 import io.shardvault.s3.testing.S3ServerFixture;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.Socket;
 import java.net.URI;
 import java.net.URL;
@@ -27,6 +29,7 @@ import java.time.Duration;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -42,7 +45,8 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 /**
  * A GET whose content cannot be read (a stripe with too few shards, a store that is down): before the first
  * byte the client gets the error's status and S3 error code, never a connection closed unanswered; after it,
- * a body short of its Content-Length, never a complete-looking one.
+ * a body short of its Content-Length, never a complete-looking one. And a GET in flight when the server
+ * closes (a rolling restart): it gets its whole body before its connection closes.
  */
 @Timeout(60)
 class UnreadableObjectTest {
@@ -84,12 +88,58 @@ class UnreadableObjectTest {
         }
     }
 
-    /** An S3 server over a store whose contents fail with UNAVAILABLE after {@code goodReads} reads. */
+    @Test
+    void aGetInFlightWhenTheServerClosesGetsItsWholeBody() throws Exception {
+        Server s = new Server(Integer.MAX_VALUE, Duration.ofMillis(150));
+        try (S3Presigner presigner = s.presigner();
+             Socket idle = new Socket("127.0.0.1", s.server.localAddress().getPort())) {
+            URL url = presigner.presignGetObject(p -> p.signatureDuration(Duration.ofMinutes(5))
+                    .getObjectRequest(g -> g.bucket(BUCKET).key("k"))).url();
+            idle.setSoTimeout(20_000);
+            try (Socket socket = new Socket("127.0.0.1", url.getPort())) {
+                socket.setSoTimeout(20_000);
+                socket.getOutputStream().write(("GET " + url.getFile() + " HTTP/1.1\r\nHost: " + url.getHost() + ":"
+                        + url.getPort() + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                InputStream in = socket.getInputStream();
+                // The head is out with the first read; four more reads of 64 KiB, 150 ms apart, are to come.
+                String head = readHead(in);
+                assertThat(head).startsWith("HTTP/1.1 200 ").contains("content-length: " + SIZE);
+                long start = System.nanoTime();
+                CompletableFuture<Void> closing = CompletableFuture.runAsync(s::close);
+                byte[] body = in.readAllBytes();
+                assertThat(body.length).as("body bytes before the connection closed").isEqualTo(SIZE);
+                closing.get(20, TimeUnit.SECONDS);
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+                assertThat(s.reads.get()).isEqualTo(SIZE / 65_536 + 2);
+            }
+            // A connection with no request in flight is closed at once, not kept to the end.
+            assertThat(idle.getInputStream().read()).isEqualTo(-1);
+        }
+    }
+
+    private static String readHead(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (head.indexOf("\r\n\r\n") < 0) {
+            int b = in.read();
+            assertThat(b).as("a response head").isNotNegative();
+            head.append((char) b);
+        }
+        return head.toString();
+    }
+
+    /**
+     * An S3 server over a store whose contents fail with UNAVAILABLE after {@code goodReads} reads, each read
+     * answered {@code readDelay} late.
+     */
     private static final class Server implements AutoCloseable {
         final AtomicInteger reads = new AtomicInteger();
         final S3Server server;
 
         Server(int goodReads) throws Exception {
+            this(goodReads, Duration.ZERO);
+        }
+
+        Server(int goodReads, Duration readDelay) throws Exception {
             InMemoryObjectStore memory = new InMemoryObjectStore(1 << 24, Clock.systemUTC());
             DelegatingObjectStore failing = new DelegatingObjectStore(memory) {
                 @Override
@@ -103,7 +153,7 @@ class UnreadableObjectTest {
 
                         @Override
                         public ObjectContent open(long offset, long length) {
-                            return new FailingContent(stored.open(offset, length), goodReads);
+                            return new FailingContent(stored.open(offset, length), goodReads, readDelay);
                         }
 
                         @Override
@@ -151,10 +201,12 @@ class UnreadableObjectTest {
         private final class FailingContent implements ObjectContent {
             private final ObjectContent delegate;
             private final int goodReads;
+            private final Duration readDelay;
 
-            FailingContent(ObjectContent delegate, int goodReads) {
+            FailingContent(ObjectContent delegate, int goodReads, Duration readDelay) {
                 this.delegate = delegate;
                 this.goodReads = goodReads;
+                this.readDelay = readDelay;
             }
 
             @Override
@@ -163,7 +215,11 @@ class UnreadableObjectTest {
                     return CompletableFuture.failedFuture(new ObjectStoreException(ErrorCode.UNAVAILABLE,
                             "file 1/7: 15 of 20 shards readable, 16 needed"));
                 }
-                return delegate.read();
+                if (readDelay.isZero()) {
+                    return delegate.read();
+                }
+                return CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(
+                        readDelay.toMillis(), TimeUnit.MILLISECONDS)).thenCompose(ignored -> delegate.read());
             }
 
             @Override
