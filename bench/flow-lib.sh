@@ -3,7 +3,7 @@
 # CPU of the four JVMs, of the coordinator, of the pod process and of the two stash servers (/proc/PID/stat) and of
 # the whole machine (/proc/stat: the bench client and the kernel included), with the coordinator's stripe-read
 # decodes, hedges and shards written missing. Needs root, name, work and bucket set; flow_start first, flow_stop
-# last. For the A/B scripts: ab_worktrees FLOW NAME... (below); fill_page_cache and top_up_page_cache come from
+# last. For the A/B scripts: ab_worktrees and ab_options (below); fill_page_cache and top_up_page_cache come from
 # systems-lib.sh.
 # wait_for_quiet: waits (up to 5 min) for the 1-minute load average to fall below 1, as after a fill or a run before.
 wait_for_quiet() { local _; for _ in $(seq 1 60); do awk '{exit !($1 < 1.0)}' /proc/loadavg && return; sleep 5; done; }
@@ -13,19 +13,36 @@ ready_page_cache() { fill_page_cache "$1"; wait_for_quiet; top_up_page_cache "$1
 # ab_worktrees FLOW NAME...: runs FLOW (a flow script taking ROOT and a run name) once per run name, on the built
 # checkout /tmp/ab-X for a name Xn, each after ready_page_cache, with a line naming the run, its commit, its
 # uncommitted change, the load average and the free memory before it.
-ab_worktrees() {
-  local flow=$1 name tree; shift
+ab_worktrees() { ab_each "$1" ab_worktree_run "${@:2}"; }
+ab_worktree_run() {
+  local tree=/tmp/ab-${2:0:1}
+  echo "$2 $(date -u +%H:%M:%SZ) $(git -C "$tree" log -1 --format=%h) $(git -C "$tree" diff --shortstat), $(ab_conditions)"
+  ROOT=$tree "$1" "$2"
+}
+# ab_options FLOW NAME...: an A/B of JVM options on this checkout ($root): FLOW once per run name, each after
+# ready_page_cache, with SHARDVAULT_JVM_OPTS (which bin/shardvault puts last) set to AB_OPTS_X for a name Xn; empty
+# runs as shipped. The run's line names its options and, with JAVA_HOME set, that JDK.
+ab_options() { ab_each "$1" ab_options_run "${@:2}"; }
+ab_options_run() {
+  local var="AB_OPTS_${2:0:1}"
+  if [ -z "${!var+set}" ]; then echo "ab_options: no $var for the run $2" >&2; exit 2; fi
+  echo "$2 $(date -u +%H:%M:%SZ) opts='${!var}'${JAVA_HOME:+ $("$JAVA_HOME/bin/java" -version 2>&1 | sed -n 1p)}, $(ab_conditions)"
+  SHARDVAULT_JVM_OPTS="${!var}" ROOT=$root "$1" "$2"
+}
+# ab_each FLOW RUNNER NAME...: for each run name, ready_page_cache, then RUNNER FLOW NAME; the fill file goes at the
+# end, or at exit when a flow fails.
+ab_each() {
+  local flow=$1 runner=$2 name; shift 2
   # Global, so that the exit trap still names it when a flow fails and set -e ends the script.
   ab_fill=$(mktemp -u /tmp/ab-fill.XXXXXX)
   trap 'rm -f "$ab_fill"' EXIT
   for name in "$@"; do
-    tree=/tmp/ab-${name:0:1}
     ready_page_cache "$ab_fill"
-    echo "$name $(date -u +%H:%M:%SZ) $(git -C "$tree" log -1 --format=%h) $(git -C "$tree" diff --shortstat), load $(cut -d' ' -f1 /proc/loadavg), free $(memfree)"
-    ROOT=$tree "$flow" "$name"
+    "$runner" "$flow" "$name"
   done
   rm -f "$ab_fill"
 }
+ab_conditions() { echo "load $(cut -d' ' -f1 /proc/loadavg), free $(memfree)"; }
 source "$(dirname "${BASH_SOURCE[0]}")/systems-lib.sh"
 # A flow's data directory is deleted when the flow stops, before the next run's ready_page_cache (its sync and cache
 # drop), never right before a start: on this VM's ext4, which has no journal, a new inode is never one freed in the

@@ -28,9 +28,8 @@ public final class S3ServerHandler extends ChannelInboundHandlerAdapter {
 
     private final S3Context context;
     private final ArrayDeque<Object> backlog = new ArrayDeque<>();
-    private Exchange current;
-    /** {@code current != null}, for the thread that closes the server ({@link OpenConnections#drain}). */
-    private volatile boolean busy;
+    /** Written on the event loop only; volatile for the thread that closes the server ({@link OpenConnections}). */
+    private volatile Exchange current;
     private volatile Channel channel;
 
     S3ServerHandler(S3Context context) {
@@ -59,7 +58,6 @@ public final class S3ServerHandler extends ChannelInboundHandlerAdapter {
         if (msg instanceof HttpRequest req) {
             Exchange ex = new Exchange(ctx, req, context.newRequestId(), done -> exchangeDone(ctx, done), context.metrics());
             current = ex;
-            busy = true;
             if (req.decoderResult().isFailure()) {
                 ReferenceCountUtil.release(msg);
                 ex.body().discard();
@@ -100,7 +98,7 @@ public final class S3ServerHandler extends ChannelInboundHandlerAdapter {
 
     /** Closes the connection unless a request is in progress on it; false if one is. Any thread. */
     boolean closeIfIdle() {
-        if (busy) {
+        if (current != null) {
             return false;
         }
         Channel c = channel;
@@ -123,7 +121,6 @@ public final class S3ServerHandler extends ChannelInboundHandlerAdapter {
                 && !current.body().ended()) {
             dispatch(ctx, backlog.poll());
         }
-        busy = current != null;
         if (current == null) {
             if (context.connections().draining()
                     || ctx.channel() instanceof DuplexChannel duplex && duplex.isInputShutdown()) {
