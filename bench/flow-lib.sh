@@ -50,6 +50,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/systems-lib.sh"
 # cluster started right after deleting the last one's 100,000 files paid that in its pods' file creations: 3-5 ms
 # more pod CPU per PUT in the load where new shard directories begin (docs/PERFORMANCE.md, "Files deleted just
 # before a run"). The cache drop forgets the deleted inodes' table blocks, and with them the check.
+# flow_start: the dev cluster of $root on $work/data, with DEV_OPTS (e.g. "--simulated-hdd --no-stash") if set.
 flow_start() {
   if ss -ltn | grep -q ':9000 \|:7400 '; then echo "$name: a cluster still listens; not measuring"; exit 1; fi
   if [ -e "$work/data" ]; then
@@ -58,7 +59,7 @@ flow_start() {
     rm -rf "$work/data"
   fi
   mkdir -p "$work/data"
-  start_system shardvault "$work/data" "$work/cluster-$name.log"
+  start_system shardvault "$work/data" "$work/cluster-$name.log" ${DEV_OPTS:-}
   cpid=$sys_pid
   start=$(date +%s.%N)
 }

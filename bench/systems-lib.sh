@@ -2,19 +2,22 @@
 # bench/flow-lib.sh and the flows under bench/results/): the one way each system is started and known to be ready,
 # and the one way the page cache is filled before it. Needs $root, the checkout whose bin/shardvault runs.
 #
-# start_system SYSTEM DATA LOG: starts SYSTEM in the background on the data directory DATA, its output in LOG, and
-# returns once it serves S3. SYSTEM is
+# start_system SYSTEM DATA LOG [OPTION...]: starts SYSTEM in the background on the data directory DATA, its output in
+# LOG, and returns once it serves S3. SYSTEM is
 #   minio       ../shared/peers/minio.sh (or MINIO_SH): one server, 8 drive directories (EC 4+4), on MINIO_PORT
 #               (9100); the script execs MinIO, so the process started is the server itself;
-#   shardvault  bin/shardvault dev: the dev cluster, S3 on 9000; its child processes are the four JVMs.
+#   shardvault  bin/shardvault dev with the OPTIONs (e.g. --simulated-hdd, --no-stash): the dev cluster, S3 on 9000;
+#               its child processes are its services' JVMs (four as shipped, two with --no-stash).
 # Sets sys_pid (the process started), endpoint, access and secret (the system's development credentials; pass the
 # secret to clients through their environment, never their command line). Exits, with LOG's tail, when the
 # system exits during start-up or is not ready within START_SECONDS (1800: MinIO's first start installs it with
 # go install, and bin/shardvault dev builds missing JARs).
 start_system() {
   local system=$1 data=$2 log=$3 what
+  shift 3
   case "$system" in
     minio)
+      [ $# = 0 ] || { echo "start_system: MinIO takes no OPTIONs ($*)" >&2; exit 2; }
       what=MinIO endpoint="http://127.0.0.1:${MINIO_PORT:-9100}" access=peeradmin secret=peeradmin-secret-key
       MINIO_ROOT_USER="$access" MINIO_ROOT_PASSWORD="$secret" \
         "${MINIO_SH:-$root/../shared/peers/minio.sh}" "$data" "${MINIO_PORT:-9100}" >"$log" 2>&1 &
@@ -22,7 +25,7 @@ start_system() {
     shardvault)
       what="the dev cluster" endpoint="http://127.0.0.1:9000" access=shardvault-dev secret=shardvault-dev-secret
       SHARDVAULT_ACCESS_KEY="$access" SHARDVAULT_SECRET_KEY="$secret" \
-        "$root/bin/shardvault" dev --data "$data" >"$log" 2>&1 &
+        "$root/bin/shardvault" dev --data "$data" "$@" >"$log" 2>&1 &
       ;;
     *)
       echo "start_system: SYSTEM is minio or shardvault, not $system" >&2
