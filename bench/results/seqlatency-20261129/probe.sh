@@ -2,7 +2,8 @@
 # usage: [DEV_OPTS=...] ROOT=checkout probe.sh NAME: where a sequential PUT's time goes. A fresh dev cluster of ROOT
 # (with DEV_OPTS, e.g. --simulated-hdd, --no-stash), the comparison's warm-up (1,500 sequential PUTs, then 400 PUTs of
 # 256 KiB at 8 clients as run-stash-comparison.sh does), then 100 sequential PUTs of 256 KiB with 10 ms pauses; the
-# mean of every server timer over those PUTs alone (timers.py over two scrapes of the services' metrics).
+# mean of every server timer over those PUTs alone (timers.py over two scrapes of the services' metrics), and their
+# CPU per PUT (flow-lib.sh's phase).
 set -euo pipefail
 root=${ROOT:?a built checkout}; name=$1; work=/tmp/seqlatency; bucket=seqlatency
 here=$(cd "$(dirname "$0")" && pwd)
@@ -13,7 +14,7 @@ flow_start
 bench latency --count 750 --warmup 0 --pause-ms 0 --sizes 256KiB,1MiB > /dev/null
 bench throughput --count 400 --clients 8 --sizes 256KiB > /dev/null
 scrape > "$work/before"
-bench latency --count 100 --warmup 0 --pause-ms 10 --sizes 256KiB | awk '$1 == "config" || $1 == "run"'
+phase seq256k 100 bench latency --count 100 --warmup 0 --pause-ms 10 --sizes 256KiB
 scrape > "$work/after"
 python3 "$here/timers.py" "$work/before" "$work/after" | grep -v 'op="pod.write"\|pod_flush_latency\|pod_write_latency' \
   | head -40
