@@ -5,8 +5,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The server's open connections, and whether each is in the middle of a request, so that closing the
- * server lets the answers in flight end before it closes their connections. A GET cut mid-body reaches a
+ * The server's open connections (the one count of them: the {@code shardvault.s3.connections} gauge reads
+ * it), and whether each is in the middle of a request, so that closing the server lets the answers in
+ * flight end before it closes their connections. A GET cut mid-body reaches a
  * client that does not check the length it was promised (Java's HttpURLConnection, under the AWS SDK's
  * URLConnection client, returns a short body as if whole) as a wrong object with status 200: a
  * coordinator's rolling restart served one so in NetnsClusterIT. Thread-safe.
@@ -26,6 +27,11 @@ public final class OpenConnections {
 
     void closed(S3ServerHandler handler) {
         handlers.remove(handler);
+    }
+
+    /** How many connections are open now. */
+    int count() {
+        return handlers.size();
     }
 
     /** Whether the server is closing: a connection whose answer is out then closes instead of reading on. */

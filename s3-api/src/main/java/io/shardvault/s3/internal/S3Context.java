@@ -30,15 +30,16 @@ public final class S3Context implements AutoCloseable {
     private static final HexFormat UPPER_HEX = HexFormat.of().withUpperCase();
     private final AtomicLong requestCounter = new AtomicLong();
     private final String idPrefix;
-    private final OpenConnections connections = new OpenConnections();
+    private final OpenConnections connections;
 
     private S3Context(S3ServerConfig config, S3Metrics metrics, SslContext sslContext, ExecutorService workers,
-                      S3Dispatcher dispatcher) {
+                      S3Dispatcher dispatcher, OpenConnections connections) {
         this.config = config;
         this.metrics = metrics;
         this.sslContext = sslContext;
         this.workers = workers;
         this.dispatcher = dispatcher;
+        this.connections = connections;
         this.idPrefix = HexFormat.of().toHexDigits((int) (System.nanoTime() ^ System.identityHashCode(this)))
                 .toUpperCase(Locale.ROOT);
     }
@@ -53,13 +54,14 @@ public final class S3Context implements AutoCloseable {
         ThreadPoolExecutor workers = new ThreadPoolExecutor(config.workerThreads(), config.workerThreads(),
                 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(config.maxQueuedRequests()),
                 new DefaultThreadFactory("s3-worker", true));
-        S3Metrics metrics = new S3Metrics(registry);
+        OpenConnections connections = new OpenConnections();
+        S3Metrics metrics = new S3Metrics(registry, connections);
         AccessKeys keys = new AccessKeys(credentials, config.maxClockSkew(), clock);
         SigV4Verifier verifier = new SigV4Verifier(keys, config.region(), config.maxPresignedExpiry(),
                 config.sigV2Enabled() ? new SigV2Verifier(keys) : null);
         S3Dispatcher dispatcher = new S3Dispatcher(config, store, verifier, new RequestParser(config.baseDomains()),
                 workers, metrics, clock);
-        return new S3Context(config, metrics, ssl, workers, dispatcher);
+        return new S3Context(config, metrics, ssl, workers, dispatcher, connections);
     }
 
     public S3ServerConfig config() {

@@ -1,12 +1,12 @@
 package io.shardvault.s3.internal;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The S3 endpoint's meters.
@@ -33,17 +33,18 @@ public final class S3Metrics {
     private final MeterRegistry registry;
     private final Counter bytesIn;
     private final Counter bytesOut;
-    private final AtomicInteger connections = new AtomicInteger();
     private final ConcurrentMap<String, Timer> requestTimers = new ConcurrentHashMap<>();
 
-    public S3Metrics(MeterRegistry registry) {
+    /** @param connections the server's open connections, which the {@code shardvault.s3.connections} gauge counts */
+    public S3Metrics(MeterRegistry registry, OpenConnections connections) {
         this.registry = registry;
         // No base unit: the name says bytes, and Prometheus would append it again (_bytes_in_bytes_total).
         this.bytesIn = Counter.builder("shardvault.s3.bytes.in").description("object bytes received")
                 .register(registry);
         this.bytesOut = Counter.builder("shardvault.s3.bytes.out").description("object bytes sent")
                 .register(registry);
-        registry.gauge("shardvault.s3.connections", connections);
+        Gauge.builder("shardvault.s3.connections", connections, OpenConnections::count)
+                .description("open client connections").register(registry);
     }
 
     /** The {@code status} tag of an HTTP status: its class, {@code 2xx} to {@code 5xx}. */
@@ -70,13 +71,5 @@ public final class S3Metrics {
 
     void bytesOut(long n) {
         bytesOut.increment(n);
-    }
-
-    void connectionOpened() {
-        connections.incrementAndGet();
-    }
-
-    void connectionClosed() {
-        connections.decrementAndGet();
     }
 }

@@ -38,7 +38,6 @@ public final class S3ServerHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
-        context.metrics().connectionOpened();
         channel = ctx.channel();
         context.connections().opened(this);
         ctx.read();
@@ -156,7 +155,6 @@ public final class S3ServerHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        context.metrics().connectionClosed();
         context.connections().closed(this);
         if (current != null) {
             current.connectionClosed();
